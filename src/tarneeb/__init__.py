@@ -1,0 +1,120 @@
+"""Tarneeb, the partnership trick-taking game of the Levant.
+
+The core: cards, rules and presets, the deal and the match, per-seat views,
+records. Standard library only.
+"""
+
+from __future__ import annotations
+
+from tarneeb.actions import (
+    Action,
+    Bid,
+    ChooseTrump,
+    Double,
+    Pass,
+    Phase,
+    Raise,
+    Redeal,
+    Stand,
+    Strain,
+    action_from_id,
+    action_id,
+    format_action,
+    parse_action,
+)
+from tarneeb.cards import (
+    DECK,
+    Card,
+    CardSet,
+    Dealing,
+    Rank,
+    Suit,
+    deal_hands,
+    live_rng,
+    new_deck,
+    seeded_rng,
+    shuffled_deck,
+)
+from tarneeb.deal import Contract, Deal, LegalActions, ThrowIn, Trick, is_weak_hand
+from tarneeb.errors import (
+    IllegalActionError,
+    InvalidActionError,
+    RecordError,
+    RulesError,
+    TarneebError,
+)
+from tarneeb.presets import PRESETS, find_rules, preset_name
+from tarneeb.rules import (
+    AllPass,
+    Bidding,
+    Count,
+    Defenders,
+    Doubling,
+    Failed,
+    Made,
+    Rules,
+    ThirteenWins,
+)
+from tarneeb.scoring import DealResult
+from tarneeb.seats import SEATS, Seat, Team, parse_seat
+from tarneeb.view import View
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DECK",
+    "PRESETS",
+    "SEATS",
+    "Action",
+    "AllPass",
+    "Bid",
+    "Bidding",
+    "Card",
+    "CardSet",
+    "ChooseTrump",
+    "Contract",
+    "Count",
+    "Deal",
+    "DealResult",
+    "Dealing",
+    "Defenders",
+    "Double",
+    "Doubling",
+    "Failed",
+    "IllegalActionError",
+    "InvalidActionError",
+    "LegalActions",
+    "Made",
+    "Pass",
+    "Phase",
+    "Raise",
+    "Rank",
+    "RecordError",
+    "Redeal",
+    "Rules",
+    "RulesError",
+    "Seat",
+    "Stand",
+    "Strain",
+    "Suit",
+    "TarneebError",
+    "Team",
+    "ThirteenWins",
+    "ThrowIn",
+    "Trick",
+    "View",
+    "__version__",
+    "action_from_id",
+    "action_id",
+    "deal_hands",
+    "find_rules",
+    "format_action",
+    "is_weak_hand",
+    "live_rng",
+    "new_deck",
+    "parse_action",
+    "parse_seat",
+    "preset_name",
+    "seeded_rng",
+    "shuffled_deck",
+]

@@ -1,0 +1,114 @@
+"""What one seat may know of a deal.
+
+Everything that decides for a seat (a bot, a client, an environment) gets a
+:class:`View`: that seat's own cards and the public record of the deal. Every
+action in Tarneeb is public (bids, the trump, each card as it is played), so a
+view holds the whole action history and only one hand.
+
+>>> from tarneeb.deal import Deal
+>>> from tarneeb.presets import find_rules
+>>> deal = Deal.from_seed(find_rules("classic"), dealer=0, seed=1)
+>>> view = deal.view(Seat.EAST)
+>>> view.seat, view.to_act, len(view.hand), view.legal_actions[0]
+(Seat.EAST, Seat.EAST, 13, Pass())
+>>> deal.view(Seat.NORTH).legal_actions
+()
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tarneeb.actions import Action, Phase
+from tarneeb.cards import SUIT_MASKS, CardSet, Suit
+from tarneeb.deal import Contract, Deal, Trick
+from tarneeb.rules import Rules
+from tarneeb.scoring import DealResult
+from tarneeb.seats import Seat
+
+__all__ = ["View"]
+
+
+@dataclass(frozen=True)
+class View:
+    """One seat's knowledge of a deal, frozen at the moment it was taken."""
+
+    seat: Seat
+    rules: Rules
+    dealer: Seat
+    scores: tuple[int, int, int, int]
+    """Each seat's score before this deal (its side's score in partnership play)."""
+    phase: Phase
+    to_act: Seat | None
+    hand: CardSet
+    """The cards this seat still holds."""
+    history: tuple[tuple[Seat, Action], ...]
+    """Every action of the deal so far, with who took it."""
+    contract: Contract | None
+    trump: Suit | None
+    tricks: tuple[Trick, ...]
+    current_trick: Trick | None
+    tricks_taken: tuple[int, int, int, int]
+    bids: tuple[int | None, int | None, int | None, int | None]
+    played: CardSet
+    hand_sizes: tuple[int, int, int, int]
+    legal_actions: tuple[Action, ...]
+    """The seat's legal actions, empty when it is not this seat's turn."""
+    result: DealResult | None
+    thrown_in: str | None
+
+    @classmethod
+    def of(cls, deal: Deal, seat: Seat) -> View:
+        """The view of ``seat`` on ``deal`` (use :meth:`Deal.view`)."""
+        to_act = deal.to_act
+        sizes = tuple(len(h) for h in deal.hands)
+        return cls(
+            seat=seat,
+            rules=deal.rules,
+            dealer=deal.dealer,
+            scores=deal.scores,
+            phase=deal.phase,
+            to_act=to_act,
+            hand=deal.hand(seat),
+            history=deal.history,
+            contract=deal.contract,
+            trump=deal.trump,
+            tricks=deal.tricks,
+            current_trick=deal.current_trick,
+            tricks_taken=deal.tricks_taken,
+            bids=deal.bids,
+            played=deal.played,
+            hand_sizes=(sizes[0], sizes[1], sizes[2], sizes[3]),
+            legal_actions=tuple(deal.legal_actions) if to_act == seat else (),
+            result=deal.result,
+            thrown_in=deal.thrown_in,
+        )
+
+    @property
+    def is_my_turn(self) -> bool:
+        return self.to_act == self.seat
+
+    def voids(self, seat: Seat | int) -> frozenset[Suit]:
+        """The suits ``seat`` has shown out of, by failing to follow."""
+        out = set()
+        for trick in (*self.tricks, *((self.current_trick,) if self.current_trick else ())):
+            if not trick.cards:
+                continue
+            led = trick.cards[0].suit
+            for i, card in enumerate(trick.cards):
+                if trick.seat_of(i) == seat and card.suit != led:
+                    out.add(led)
+        return frozenset(out)
+
+    def unseen(self) -> CardSet:
+        """The cards this seat has not seen: in the other three hands."""
+        return CardSet(((1 << 52) - 1) & ~self.hand.mask & ~self.played.mask)
+
+    def possible_holdings(self, seat: Seat | int) -> CardSet:
+        """The cards ``seat`` may still hold, from what this seat has seen."""
+        if seat == self.seat:
+            return self.hand
+        mask = self.unseen().mask
+        for suit in self.voids(seat):
+            mask &= ~SUIT_MASKS[suit]
+        return CardSet(mask)
