@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from tarneeb import Deal, Rules, find_rules  # noqa: E402
+from tarneeb import Deal, Rules, find_rules
 
 
 def _rate(run_one: Callable[[random.Random], None], seconds: float, rounds: int) -> float:
@@ -92,8 +92,10 @@ def main() -> None:
     args = parser.parse_args()
     rules = find_rules(args.rules)
 
-    print(f"engine bench: preset {args.rules}, {args.rounds} x {args.seconds:.1f} s per loop, "
-          f"Python {platform.python_version()} on {platform.machine()}")
+    print(
+        f"engine bench: preset {args.rules}, {args.rounds} x {args.seconds:.1f} s per loop, "
+        f"Python {platform.python_version()} on {platform.machine()}"
+    )
     figures: dict[str, object] = {"bench": "engine", "rules": args.rules}
     reference = openspiel_spades()
     os_rate = None

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import ClassVar, Union
+from typing import ClassVar
 
 from tarneeb.cards import Card, Suit
 from tarneeb.errors import InvalidActionError
@@ -237,7 +237,7 @@ class Bid:
         return f"Bid({self.level}, {self.strain!r})"
 
 
-Action = Union[Card, Bid, Pass, Double, Raise, Stand, Redeal, ChooseTrump]
+Action = Card | Bid | Pass | Double | Raise | Stand | Redeal | ChooseTrump
 
 _SIMPLE: dict[int, _Simple] = {a.id: a for a in (Pass(), Double(), Raise(), Stand(), Redeal())}
 _WORDS: dict[str, int] = {
@@ -290,7 +290,11 @@ def format_action(action: Action | int, unicode: bool = False) -> str:
     The text of a bid and of a card can look alike (``"8S"``); the phase tells
     them apart, which is what :func:`parse_action` takes.
     """
-    obj = action_from_id(action) if isinstance(action, int) and not isinstance(action, Card) else action
+    obj = (
+        action_from_id(action)
+        if isinstance(action, int) and not isinstance(action, Card)
+        else action
+    )
     if isinstance(obj, Card):
         return obj.format(unicode)
     if unicode and isinstance(obj, ChooseTrump):

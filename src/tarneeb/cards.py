@@ -290,7 +290,7 @@ class CardSet:
             parts = text.split(".")
             if len(parts) != 4:
                 raise InvalidActionError(f"{text!r}: a hand by suit needs 4 parts (S.H.D.C)")
-            for suit, part in zip((3, 2, 1, 0), parts):
+            for suit, part in zip((3, 2, 1, 0), parts, strict=True):
                 part = part.strip().replace("10", "T")
                 if part == "-":
                     continue

@@ -15,10 +15,10 @@ for search, and :meth:`Deal.pop` takes the last one back exactly.
 (Phase.PLAY, Contract(Seat.SOUTH, 8, Strain.SPADES))
 >>> len(deal.legal_actions), deal.legal_actions[0] in deal.hand(Seat.SOUTH)
 (13, True)
->>> deal.push("2C")
+>>> deal.push("AS")
 Traceback (most recent call last):
 ...
-tarneeb.errors.IllegalActionError: South cannot play 2C in the play phase: it is not in South's hand
+tarneeb.errors.IllegalActionError: South cannot play AS in the play phase: it is not in South's hand
 """
 
 from __future__ import annotations
@@ -188,7 +188,8 @@ class _Tables:
         self.rank = {bid: i for i, bid in enumerate(ladder)}
         self.min_level = [b for b in ladder if (b - BID_BASE) // 6 == rules.min_bid]
         self.individual = [
-            [BID_BASE + level * 6 + NO_STRAIN for level in range(lowest, 14)] for lowest in range(14)
+            [BID_BASE + level * 6 + NO_STRAIN for level in range(lowest, 14)]
+            for lowest in range(14)
         ]
 
 
@@ -343,7 +344,9 @@ class Deal:
     ) -> Deal:
         """Shuffle with ``rng`` and deal by the rules' dealing pattern."""
         deal = object.__new__(cls)
-        deal._setup(rules, Seat(dealer), deal_masks(shuffled_deck(rng), dealer, rules.dealing), scores)
+        deal._setup(
+            rules, Seat(dealer), deal_masks(shuffled_deck(rng), dealer, rules.dealing), scores
+        )
         return deal
 
     @classmethod
@@ -378,9 +381,7 @@ class Deal:
         return self.copy()
 
     def _key(self) -> tuple[object, ...]:
-        return tuple(
-            getattr(self, name) for name in Deal.__slots__ if name not in ("_t", "_undo")
-        )
+        return tuple(getattr(self, name) for name in Deal.__slots__ if name not in ("_t", "_undo"))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Deal):
@@ -465,7 +466,7 @@ class Deal:
     def history(self) -> tuple[tuple[Seat, Action], ...]:
         """Every action so far, with the seat that took it."""
         return tuple(
-            (Seat(s), action_from_id(a)) for s, a in zip(self._actors, self._history)
+            (Seat(s), action_from_id(a)) for s, a in zip(self._actors, self._history, strict=True)
         )
 
     @property
@@ -767,7 +768,7 @@ class Deal:
     def _auction_action(self, seat: int, a: int) -> None:
         bit = 1 << seat
         self._acted |= bit
-        if a == PASS or a == DOUBLE:
+        if a in (PASS, DOUBLE):
             self._out |= bit
             if a == DOUBLE:
                 self._doubler = seat
@@ -948,7 +949,10 @@ class Deal:
                 winners.append(best_seat)
                 tricks[best_seat] += 1
                 points[best_seat] += (
-                    _POINTS[played[-1]] + _POINTS[played[-2]] + _POINTS[played[-3]] + _POINTS[played[-4]]
+                    _POINTS[played[-1]]
+                    + _POINTS[played[-2]]
+                    + _POINTS[played[-3]]
+                    + _POINTS[played[-4]]
                 )
                 seat = best_seat
                 n = 0
@@ -1046,7 +1050,7 @@ class LegalActions:
     def __init__(self, deal: Deal) -> None:
         self._deal = deal
 
-    def ids(self) -> list[int]:
+    def ids(self) -> tuple[int, ...]:
         return self._deal.legal_action_ids()
 
     def __iter__(self) -> Iterator[Action]:
@@ -1087,4 +1091,3 @@ def _hand_mask(hand: int | CardSet | str) -> int:
     if isinstance(hand, int) and 0 <= hand <= FULL_MASK:
         return hand
     raise InvalidActionError(f"{hand!r} is not a hand")
-

@@ -83,7 +83,10 @@ _PRESETS: dict[str, tuple[Rules, str]] = {
         CLASSIC.replace(kabsh=16),
         "Classic with the kabsh bonus: 13 tricks taken without bidding 13 scores 16.",
     ),
-    "sol": (CLASSIC.replace(no_trump=True), "Classic with Sol: no-trump bids beat suit bids of the same number."),
+    "sol": (
+        CLASSIC.replace(no_trump=True),
+        "Classic with Sol: no-trump bids beat suit bids of the same number.",
+    ),
     "tarneeb400": (
         CLASSIC.replace(
             count=Count.CARD_POINTS,

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -167,7 +168,9 @@ class Rules:
         the message names the options.
     """
 
-    target: int = _opt(41, "Points a side needs at the end of a deal to win the set.", "000 002 003")
+    target: int = _opt(
+        41, "Points a side needs at the end of a deal to win the set.", "000 002 003"
+    )
     sets: int = _opt(
         1,
         "Sets in a match; with more than one, the side with the most points over all sets wins.",
@@ -206,7 +209,9 @@ class Rules:
         False, "The first lead must be a trump when the leader holds one.", "002 003"
     )
     made: Made = _opt(Made.TAKEN, "What declarers score for a made contract.", "000 002 003")
-    failed: Failed = _opt(Failed.MINUS_BID, "What declarers score for a failed contract.", "000 003")
+    failed: Failed = _opt(
+        Failed.MINUS_BID, "What declarers score for a failed contract.", "000 003"
+    )
     defenders: Defenders = _opt(Defenders.TRICKS, "What the defenders score.", "000 002 003")
     bid13_made: int | None = _opt(
         16,
@@ -375,11 +380,25 @@ _ENUM_FIELDS: dict[str, type[_Choice] | type[Dealing]] = {
     "thirteen_wins": ThirteenWins,
     "doubling": Doubling,
 }
-_INT_FIELDS = {"target", "sets", "min_bid", "max_bid", "bid_step", "bid13_shortfall_factor",
-               "double_factor", "value_threshold"}
+_INT_FIELDS = {
+    "target",
+    "sets",
+    "min_bid",
+    "max_bid",
+    "bid_step",
+    "bid13_shortfall_factor",
+    "double_factor",
+    "value_threshold",
+}
 _OPTIONAL_INT_FIELDS = {"bid13_made", "bid13_failed", "kabsh"}
-_BOOL_FIELDS = {"bid_once", "no_trump", "first_lead_trump", "no_win_below_zero", "weak_redeal",
-                "partner_zero_ok"}
+_BOOL_FIELDS = {
+    "bid_once",
+    "no_trump",
+    "first_lead_trump",
+    "no_win_below_zero",
+    "weak_redeal",
+    "partner_zero_ok",
+}
 _TABLE_FIELDS = {"individual_minimums", "bid_values"}
 
 
@@ -387,7 +406,9 @@ def _parse_enum(key: str, kind: type[_E] | type[Dealing], value: Any) -> Any:
     if isinstance(value, kind):
         return value
     for member in kind:
-        if value == member.value or (isinstance(value, str) and value.lower() == member.name.lower()):
+        if value == member.value or (
+            isinstance(value, str) and value.lower() == member.name.lower()
+        ):
             return member
     choices = ", ".join(repr(m.value) for m in kind)
     raise RulesError(f"{key}={value!r} is not one of {choices}")
@@ -404,7 +425,16 @@ def _parse_int(key: str, value: Any) -> int:
 def _parse_bool(key: str, value: Any) -> bool:
     if isinstance(value, bool):
         return value
-    if isinstance(value, str) and value.lower() in ("true", "yes", "on", "1", "false", "no", "off", "0"):
+    if isinstance(value, str) and value.lower() in (
+        "true",
+        "yes",
+        "on",
+        "1",
+        "false",
+        "no",
+        "off",
+        "0",
+    ):
         return value.lower() in ("true", "yes", "on", "1")
     raise RulesError(f"{key}={value!r} is not true or false")
 
@@ -505,14 +535,18 @@ def _validate(rules: Rules) -> None:
                     f"not bid for: set {name} to none"
                 )
         if r.thirteen_wins is ThirteenWins.IF_BID:
-            raise RulesError("thirteen_wins='if-bid' needs trick bids; count='card-points' has no bid of 13")
+            raise RulesError(
+                "thirteen_wins='if-bid' needs trick bids; count='card-points' has no bid of 13"
+            )
     if r.bidding is Bidding.STRAINS:
         if sorted(r.strain_order) != list(SUIT_ORDER):
             raise RulesError(
                 f"strain_order={[s.letter for s in r.strain_order]} must hold the four suits once each"
             )
         if r.fixed_trump is not None:
-            raise RulesError("fixed_trump cannot go with bidding='strains': the bids name the trump")
+            raise RulesError(
+                "fixed_trump cannot go with bidding='strains': the bids name the trump"
+            )
     if r.is_individual:
         _validate_individual(r)
     elif r.partner_zero_ok:
@@ -547,7 +581,7 @@ def _validate_individual(r: Rules) -> None:
     minimums = r.individual_minimums
     if not minimums or minimums[0][0] != 0:
         raise RulesError("individual_minimums must start with a row for score 0")
-    if any(a[0] >= b[0] for a, b in zip(minimums, minimums[1:])):
+    if any(a[0] >= b[0] for a, b in itertools.pairwise(minimums)):
         raise RulesError("individual_minimums must list rising scores")
     for score, bid, total in minimums:
         if not 1 <= bid <= 13 or not 4 <= total <= 52:
