@@ -173,6 +173,7 @@ class _Tables:
     """Per-rules tables for the auction, built once for each Rules value."""
 
     def __init__(self, rules: Rules) -> None:
+        _suit_cards()
         levels = range(rules.min_bid, rules.max_bid + 1, rules.bid_step)
         ladder: list[int] = []
         if rules.bidding is Bidding.STRAINS:
@@ -225,7 +226,6 @@ class Deal:
         "_out",
         "_phase",
         "_played",
-        "_points",
         "_raised",
         "_result",
         "_strain",
@@ -250,11 +250,10 @@ class Deal:
     _hands: list[int]
     _history: list[int]
     _actors: list[int]
-    _undo: list[tuple[object, ...] | None]
+    _undo: list[tuple[object, ...]]
     _played: list[int]
     _winners: list[int]
     _tricks: list[int]
-    _points: list[int]
     _ibids: list[int]
     _result: DealResult | None
     _phase: Phase
@@ -312,7 +311,6 @@ class Deal:
         self._played = []
         self._winners = []
         self._tricks = [0, 0, 0, 0]
-        self._points = [0, 0, 0, 0]
         self._ibids = [-1, -1, -1, -1]
         self._result = None
         self._phase = Phase.AUCTION
@@ -372,9 +370,8 @@ class Deal:
         other._played = self._played[:]
         other._winners = self._winners[:]
         other._tricks = self._tricks[:]
-        other._points = self._points[:]
         other._ibids = self._ibids[:]
-        other._undo = self._undo[:] if stack else [None] * 0
+        other._undo = self._undo[:] if stack else []
         return other
 
     def __copy__(self) -> Deal:
@@ -513,8 +510,15 @@ class Deal:
     @property
     def card_points_taken(self) -> tuple[int, int, int, int]:
         """Card points (A 11, 10 10, K 4, Q 3, J 2) won by each seat so far."""
-        p = self._points
+        p = self._card_points()
         return p[0], p[1], p[2], p[3]
+
+    def _card_points(self) -> list[int]:
+        points = [0, 0, 0, 0]
+        played = self._played
+        for i, winner in enumerate(self._winners):
+            points[winner] += sum(_POINTS[c] for c in played[4 * i : 4 * i + 4])
+        return points
 
     def _leader_of_trick(self, index: int) -> int:
         if index == 0:
@@ -553,13 +557,13 @@ class Deal:
     def legal_action_ids(self) -> tuple[int, ...]:
         """The legal actions as ints, for search and environments."""
         if self._phase is _PLAY:
-            cards = _suit_cards()
+            cards = _SUIT_CARDS  # built with the rules' tables, before any deal
             hand = self._hands[self._to_act]
             played = self._played
             n = len(played) & 3
             if n:
                 suit = played[-n] // 13
-                follow = cards[suit][hand >> _SHIFTS[suit] & 0x1FFF]
+                follow = cards[suit][hand >> 13 * suit & 0x1FFF]
                 if follow:
                     return follow
             elif not played and self.rules.first_lead_trump and self._trump >= 0:
@@ -656,7 +660,6 @@ class Deal:
             ):
                 self._history.append(action)
                 self._actors.append(seat)
-                self._undo.append(None)
                 self._play_card(seat, action)
                 return
             if 0 <= action < 52:
@@ -725,7 +728,6 @@ class Deal:
         self._history.append(a)
         self._actors.append(seat)
         if a < 52:
-            self._undo.append(None)
             self._play_card(seat, a)
             return
         self._undo.append(self._snapshot())
@@ -864,7 +866,6 @@ class Deal:
         winner = (self._leader + index) & 3
         self._winners.append(winner)
         self._tricks[winner] += 1
-        self._points[winner] += _POINTS[c0] + _POINTS[c1] + _POINTS[c2] + _POINTS[c3]
         self._leader = winner
         if len(played) == 52:
             self._phase = Phase.SCORED
@@ -891,10 +892,8 @@ class Deal:
         played = self._played
         history = self._history
         actors = self._actors
-        undo = self._undo
         winners = self._winners
         tricks = self._tricks
-        points = self._points
         trump = self._trump
         first_trump = self.rules.first_lead_trump and trump >= 0
         seat = self._to_act
@@ -931,7 +930,6 @@ class Deal:
             played.append(card)
             history.append(card)
             actors.append(seat)
-            undo.append(None)
             total += 1
             if not n:
                 lead = card // 13
@@ -948,12 +946,6 @@ class Deal:
             if n == 4:
                 winners.append(best_seat)
                 tricks[best_seat] += 1
-                points[best_seat] += (
-                    _POINTS[played[-1]]
-                    + _POINTS[played[-2]]
-                    + _POINTS[played[-3]]
-                    + _POINTS[played[-4]]
-                )
                 seat = best_seat
                 n = 0
             else:
@@ -972,13 +964,11 @@ class Deal:
             raise IndexError("pop from a deal with no actions")
         a = self._history.pop()
         seat = self._actors.pop()
-        saved = self._undo.pop()
-        if saved is None:
+        if a < 52:
             played = self._played
             if not len(played) & 3:
                 winner = self._winners.pop()
                 self._tricks[winner] -= 1
-                self._points[winner] -= sum(_POINTS[c] for c in played[-4:])
                 self._leader = (seat + 1) & 3
                 self._phase = Phase.PLAY
                 self._result = None
@@ -1004,7 +994,7 @@ class Deal:
                 self._trump,
                 self._leader,
                 ibids,
-            ) = saved  # type: ignore[assignment]
+            ) = self._undo.pop()  # type: ignore[assignment]
             self._ibids = list(ibids)  # type: ignore[call-overload]
         return action_from_id(a)
 
@@ -1023,7 +1013,7 @@ class Deal:
             sp = score_individual(rules, bids, t, self.scores)
             return DealResult((sp[0] + sp[2], sp[1] + sp[3]), sp, None, all13, False)
         d = self._declarer
-        taken_by = self._points if rules.count is Count.CARD_POINTS else t
+        taken_by = self._card_points() if rules.count is Count.CARD_POINTS else t
         taken = taken_by[d] + taken_by[d ^ 2]
         against = taken_by[d ^ 1] + taken_by[d ^ 3]
         bid = self._level_of(self._high)

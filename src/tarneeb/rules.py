@@ -277,6 +277,14 @@ class Rules:
     def __post_init__(self) -> None:
         _validate(self)
 
+    def __hash__(self) -> int:
+        # Rules key the per-rules tables of every deal: hash the 30 options once.
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(tuple(getattr(self, name) for name in _FIELDS))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
     # -- derived -------------------------------------------------------------
 
     @property
