@@ -1,0 +1,36 @@
+"""Bots: the protocol, the registry, and the bots themselves.
+
+Bots are found by name, with options after colons:
+
+>>> bot = make_bot("heuristic:aggressive", seed=1)
+>>> bot.spec
+'heuristic:aggressive'
+>>> make_bot("oracle")
+Traceback (most recent call last):
+...
+tarneeb.bots.base.BotError: no bot named 'oracle' (the bots: random, heuristic)
+"""
+
+from __future__ import annotations
+
+from tarneeb.bots.base import Bot, BotError, Decision
+from tarneeb.bots.heuristic import HeuristicBot, hand_tricks
+from tarneeb.bots.knowledge import Knowledge
+from tarneeb.bots.randombot import RandomBot
+from tarneeb.bots.registry import BOTS, find_bot, make_bot, play_deal, play_match, register_bot
+
+__all__ = [
+    "BOTS",
+    "Bot",
+    "BotError",
+    "Decision",
+    "HeuristicBot",
+    "Knowledge",
+    "RandomBot",
+    "find_bot",
+    "hand_tricks",
+    "make_bot",
+    "play_deal",
+    "play_match",
+    "register_bot",
+]

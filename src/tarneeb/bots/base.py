@@ -1,0 +1,71 @@
+"""The bot protocol: a bot sees one seat's :class:`~tarneeb.view.View` and answers.
+
+Every decision the rules can ask goes through one method, :meth:`Bot.decide`:
+a bid or pass (or double, or a weak-hand redeal), a raise or not, a trump
+suit, a card. A bot never sees the deal, only the view of its seat. Its
+randomness comes from the ``rng`` it is given, so a seeded bot plays the same
+way every time.
+"""
+
+from __future__ import annotations
+
+import abc
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from tarneeb.actions import Action
+from tarneeb.errors import TarneebError
+from tarneeb.view import View
+
+__all__ = ["Bot", "BotError", "Decision"]
+
+
+class BotError(TarneebError, ValueError):
+    """An unknown bot name or option."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a bot chose, and why when it can say."""
+
+    action: Action
+    reason: str = ""
+
+
+class Bot(abc.ABC):
+    """Base of every bot.
+
+    :param rng: the bot's source of randomness (a fresh unseeded one if omitted).
+    :param options: option words, as in ``heuristic:aggressive``.
+    :raises BotError: on an option the bot does not know.
+    """
+
+    name: ClassVar[str] = "bot"
+    option_docs: ClassVar[Mapping[str, str]] = {}
+    """Options this bot takes, with what each does."""
+
+    def __init__(self, rng: random.Random | None = None, options: Sequence[str] = ()) -> None:
+        self.rng = rng if rng is not None else random.Random()
+        unknown = [o for o in options if o not in self.option_docs]
+        if unknown:
+            known = ", ".join(self.option_docs) or "none"
+            raise BotError(f"bot {self.name!r} has no option {unknown[0]!r} (its options: {known})")
+        self.options = tuple(options)
+
+    @property
+    def spec(self) -> str:
+        """The name that makes this bot again, e.g. ``heuristic:aggressive``."""
+        return ":".join((self.name, *self.options))
+
+    @abc.abstractmethod
+    def decide(self, view: View) -> Decision:
+        """Choose one of ``view.legal_actions`` (the view's seat is to act)."""
+
+    def act(self, view: View) -> Action:
+        """:meth:`decide` without the reason."""
+        return self.decide(view).action
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.spec}>"

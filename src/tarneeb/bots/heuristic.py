@@ -1,0 +1,433 @@
+"""A rule-based player: the seeds' advice and the usual card sense of trick games.
+
+Bidding counts the tricks a hand should take for each possible trump (the
+seed's rule of thumb, a trick per ace and one per trump past the third, more
+with a void, refined with kings, queens and long suits), adds what the
+partner's bid (or pass) promises, and adjusts for the opponents' bids and the
+score. Play follows the classic rules: the declarer draws trumps early and
+cashes sure winners when the contract is at stake; defenders lead short suits
+for ruffs and keep a master trump; second hand low, third hand high; nobody
+overtakes a partner's winning card; and every seat counts cards and notes who
+has shown out of a suit (:mod:`tarneeb.bots.knowledge`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
+
+from tarneeb.actions import (
+    Bid,
+    ChooseTrump,
+    Double,
+    Pass,
+    Phase,
+    Raise,
+    Redeal,
+    Stand,
+    Strain,
+)
+from tarneeb.bots.base import Bot, Decision
+from tarneeb.bots.knowledge import Knowledge
+from tarneeb.cards import SUIT_MASKS, Card, Suit
+from tarneeb.deal import Trick
+from tarneeb.rules import Count
+from tarneeb.seats import Seat
+from tarneeb.view import View
+
+__all__ = ["HeuristicBot", "hand_tricks"]
+
+_ACE, _KING, _QUEEN, _JACK = 12, 11, 10, 9
+
+
+def hand_tricks(hand: int, trump: Suit | None) -> float:
+    """The tricks ``hand`` should take with ``trump`` (``None``: no-trump).
+
+    The seed's rule of thumb (a trick per ace, one per trump past the third,
+    up to one more for each short side suit when there are trumps to ruff
+    with), refined with kings, queens and long suits.
+
+    >>> from tarneeb.cards import CardSet
+    >>> hand_tricks(CardSet.parse("AKQ32.A2.A32.432").mask, Suit.SPADES)
+    7.25
+    """
+    total = 0.0
+    trumps = 0 if trump is None else ((hand >> (13 * trump)) & 0x1FFF).bit_count()
+    for suit in Suit:
+        bits = (hand >> (13 * suit)) & 0x1FFF
+        length = bits.bit_count()
+        ace, king, queen = bits >> _ACE & 1, bits >> _KING & 1, bits >> _QUEEN & 1
+        if suit == trump:
+            total += ace + (king if length >= 2 else 0) + (queen * 0.75 if length >= 3 else 0)
+            total += max(0, length - 3)
+            continue
+        total += ace
+        if king:
+            total += 1.0 if ace else (0.5 if length >= 2 else 0.0)
+        if queen and length >= 3:
+            total += 0.5 if (ace or king) else 0.25
+        if trump is None:
+            if length >= 5 and (ace or king):
+                total += length - 4
+        elif trumps >= 3:
+            # Short side suits ruff: a void is worth most, more so with many trumps.
+            spare = trumps - 2
+            total += min(spare, {0: 2.0, 1: 1.0, 2: 0.5}.get(length, 0.0))
+    return total
+
+
+def _defence_tricks(hand: int, trump: Suit | None) -> float:
+    """Tricks the hand should take in defence: aces, guarded kings, trump honours."""
+    total = 0.0
+    for suit in Suit:
+        bits = (hand >> (13 * suit)) & 0x1FFF
+        length = bits.bit_count()
+        total += bits >> _ACE & 1
+        if bits >> _KING & 1 and length >= 2:
+            total += 0.5
+        if suit == trump:
+            total += max(0, length - 3) * 0.5
+    return total
+
+
+class HeuristicBot(Bot):
+    """A sound rule-based player for every preset."""
+
+    name = "heuristic"
+    option_docs: ClassVar[Mapping[str, str]] = {
+        "aggressive": "bids a trick more than its estimate",
+        "cautious": "bids a trick less than its estimate",
+    }
+
+    # -- decisions -----------------------------------------------------------------
+
+    def decide(self, view: View) -> Decision:
+        if not view.legal_actions:
+            raise ValueError(f"{view.seat.name.title()} has no decision to make now")
+        if len(view.legal_actions) == 1:
+            return Decision(view.legal_actions[0], "the only legal action")
+        if view.phase is Phase.AUCTION:
+            return self._auction(view)
+        if view.phase is Phase.RAISE:
+            return self._raise(view)
+        if view.phase is Phase.TRUMP:
+            suit, est = self._best_suit(view.hand.mask)
+            return Decision(
+                ChooseTrump(suit), f"{suit.name.lower()} gives the most tricks ({est:g})"
+            )
+        return self._play(view)
+
+    # -- auction -------------------------------------------------------------------
+
+    def _bias(self, view: View) -> float:
+        bias = 0.0
+        if "aggressive" in self.options:
+            bias += 1.0
+        if "cautious" in self.options:
+            bias -= 1.0
+        rules = view.rules
+        mine, theirs = view.scores[view.seat], view.scores[(view.seat + 1) & 3]
+        if not rules.is_individual:
+            # The opponents are about to win: a bid is the way to stop them.
+            if rules.target - theirs <= 8:
+                bias += 1.0
+            # Close to the target ourselves: a safe small contract finishes the set.
+            elif rules.target - mine <= 7:
+                bias -= 0.5
+        return bias
+
+    def _partner_estimate(self, view: View) -> float:
+        partner = view.seat.partner
+        partner_bid = None
+        partner_passed = False
+        opponents_bid = False
+        for seat, action in view.history:
+            if isinstance(action, Bid):
+                if seat == partner:
+                    partner_bid = action.level
+                elif seat != view.seat:
+                    opponents_bid = True
+            elif isinstance(action, (Pass, Double)) and seat == partner:
+                partner_passed = True
+        if view.rules.count is Count.CARD_POINTS and partner_bid is not None:
+            partner_bid = round(partner_bid * 13 / 120)
+        if partner_bid is not None:
+            estimate = max(2.0, partner_bid - 4.0)
+        elif partner_passed:
+            estimate = 1.5
+        else:
+            estimate = 2.5
+        return estimate - (0.5 if opponents_bid else 0.0)
+
+    def _best_suit(self, hand: int) -> tuple[Suit, float]:
+        def key(suit: Suit) -> tuple[float, int, int]:
+            bits = (hand >> (13 * suit)) & 0x1FFF
+            return (hand_tricks(hand, suit), bits.bit_count(), suit)
+
+        suit = max(Suit, key=key)
+        return suit, hand_tricks(hand, suit)
+
+    def _auction(self, view: View) -> Decision:
+        legal = view.legal_actions
+        if Redeal() in legal:
+            return Decision(Redeal(), "a weak hand: ask for a redeal")
+        hand = view.hand.mask
+        rules = view.rules
+        bids = [a for a in legal if isinstance(a, Bid)]
+        if rules.is_individual:
+            estimate = hand_tricks(hand, rules.fixed_trump) + self._bias(view) * 0.5
+            target = round(estimate)
+            chosen = min(bids, key=lambda b: (abs(b.level - target), b.level))
+            return Decision(chosen, f"expects about {estimate:.1f} tricks of its own")
+        partner = self._partner_estimate(view)
+        bias = self._bias(view)
+        points = rules.count is Count.CARD_POINTS
+        # Each strain a bid could name, with what the partnership should take in it.
+        options: list[tuple[float, Strain | None]] = []
+        if rules.fixed_trump is not None:
+            options.append((hand_tricks(hand, rules.fixed_trump), None))
+        else:
+            _suit, suit_est = self._best_suit(hand)
+            named = {s: hand_tricks(hand, s.suit) for s in Strain if s.suit is not None}
+            named[Strain.NO_TRUMP] = hand_tricks(hand, None)
+            options.extend((value, named_strain) for named_strain, value in named.items())
+            options.append((suit_est, None))
+        best: tuple[float, Bid] | None = None
+        for bid in bids:
+            want = bid.level * 13 / 120 if points else bid.level
+            for strain_est, strain in options:
+                if bid.strain != strain:
+                    continue
+                team = strain_est + partner + bias
+                margin = team - want
+                if margin >= -0.25 and (
+                    best is None or (margin, -want) > (best[0], -best[1].level)
+                ):
+                    best = (margin, bid)
+        if best is None:
+            if Pass() in legal:
+                return Decision(Pass(), "not enough for a contract")
+            forced = min(bids, key=lambda b: b.level)
+            return Decision(forced, "forced to bid")
+        margin, bid = best
+        if not (rules.bid_once or rules.bidding.value == "strains"):
+            # Bid just enough now: the auction may come back.
+            cheapest = min(
+                (b for b in bids if b.strain == bid.strain and b.level <= bid.level),
+                key=lambda b: b.level,
+            )
+            bid = cheapest
+        if Double() in legal and self._should_double(view):
+            return Decision(Double(), "their contract looks too high")
+        return Decision(bid, f"the partnership should take {margin + bid.level:.1f}")
+
+    def _should_double(self, view: View) -> bool:
+        high = max((a.level for _, a in view.history if isinstance(a, Bid)), default=0)
+        defence = _defence_tricks(view.hand.mask, None) + 1.5
+        return defence >= 14 - high
+
+    def _raise(self, view: View) -> Decision:
+        contract = view.contract
+        assert contract is not None
+        trump = contract.strain.suit if contract.strain is not None else view.rules.fixed_trump
+        if contract.strain is None and trump is None:
+            trump, _ = self._best_suit(view.hand.mask)
+        est = hand_tricks(view.hand.mask, trump) + self._partner_estimate(view)
+        if est >= contract.level + 1.5:
+            return Decision(Raise(), f"expects {est:.1f} tricks: raise the stakes")
+        return Decision(Stand(), f"expects {est:.1f} tricks: no raise")
+
+    # -- play ------------------------------------------------------------------------
+
+    def _play(self, view: View) -> Decision:
+        know = Knowledge.of(view)
+        legal = [a for a in view.legal_actions if isinstance(a, Card)]
+        trick = view.current_trick
+        if trick is None or not trick.cards:
+            card, why = self._lead(view, know, legal)
+        else:
+            card, why = self._follow(view, know, legal)
+        return Decision(card, why)
+
+    def _declaring(self, view: View) -> bool:
+        contract = view.contract
+        if contract is None:
+            return True  # individual bids: every player plays for their own tricks
+        return contract.team == view.seat.team
+
+    def _tricks_needed(self, view: View) -> tuple[int, int]:
+        """(tricks our side still needs for its goal, tricks left to play)."""
+        taken = view.tricks_taken
+        ours = taken[view.seat] + taken[view.seat.partner]
+        left = 13 - sum(taken)
+        contract = view.contract
+        if contract is None:
+            bid = view.bids[view.seat] or 0
+            return max(0, bid - taken[view.seat]), left
+        level = contract.level
+        if view.rules.count is Count.CARD_POINTS:
+            level = round(level * 13 / 120)
+        goal = level if self._declaring(view) else 14 - level
+        return max(0, goal - ours), left
+
+    def _lead(self, view: View, know: Knowledge, legal: list[Card]) -> tuple[Card, str]:
+        trump = view.trump
+        masters = [c for c in legal if know.is_master(c)]
+        side_masters = [
+            c
+            for c in masters
+            if c.suit != trump
+            and not know.opponents_may_ruff(c.suit)
+            and self._opponents_can_follow(view, know, c.suit)
+        ]
+        needed, _left = self._tricks_needed(view)
+        my_trumps = [c for c in legal if c.suit == trump]
+        if 0 < needed <= len(side_masters) + len([c for c in masters if c.suit == trump]):
+            card = max(side_masters or masters)
+            return card, "cash sure winners: they make the contract"
+        if self._declaring(view):
+            if trump is not None and my_trumps and self._opponents_hold_trumps(view, know):
+                top = max(my_trumps)
+                if know.is_master(top):
+                    return top, "draw trumps with the master trump"
+                if len(my_trumps) >= 3:
+                    return min(my_trumps), "draw trumps"
+            if side_masters:
+                return max(side_masters), "cash a sure winner"
+            return self._low_from_long_suit(legal, trump), "lead low from a long suit"
+        # Defence.
+        partner = view.seat.partner
+        if trump is not None and know.can_hold(partner, trump):
+            for card in sorted(legal):
+                if card.suit != trump and card.suit in know.voids[partner]:
+                    return card, "partner is void: give a ruff"
+        if side_masters:
+            return max(side_masters), "cash a sure winner"
+        if trump is not None and my_trumps:
+            short = self._short_suit_lead(legal, trump)
+            if short is not None:
+                return short, "lead a short suit to ruff it later"
+        non_master_trumps = [c for c in legal if c.suit != trump or not know.is_master(c)]
+        pool = non_master_trumps or legal
+        return self._low_from_long_suit(pool, trump), "lead low from a long suit"
+
+    def _opponents_can_follow(self, view: View, know: Knowledge, suit: Suit) -> bool:
+        return any(know.can_hold(opp, suit) for opp in (view.seat.next, view.seat.previous))
+
+    def _opponents_hold_trumps(self, view: View, know: Knowledge) -> bool:
+        trump = view.trump
+        if trump is None:
+            return False
+        return any(know.can_hold(opp, trump) for opp in (view.seat.next, view.seat.previous))
+
+    @staticmethod
+    def _low_from_long_suit(cards: Sequence[Card], trump: Suit | None) -> Card:
+        by_suit: dict[Suit, list[Card]] = {}
+        for card in cards:
+            by_suit.setdefault(card.suit, []).append(card)
+        side = [s for s in by_suit if s != trump] or list(by_suit)
+        suit = max(side, key=lambda s: (len(by_suit[s]), -s))
+        return min(by_suit[suit])
+
+    @staticmethod
+    def _short_suit_lead(cards: Sequence[Card], trump: Suit) -> Card | None:
+        by_suit: dict[Suit, list[Card]] = {}
+        for card in cards:
+            by_suit.setdefault(card.suit, []).append(card)
+        short = [s for s in by_suit if s != trump and len(by_suit[s]) <= 2]
+        if not short:
+            return None
+        suit = min(short, key=lambda s: (len(by_suit[s]), s))
+        return max(by_suit[suit])
+
+    def _follow(self, view: View, know: Knowledge, legal: list[Card]) -> tuple[Card, str]:
+        trick = view.current_trick
+        assert trick is not None
+        led = trick.cards[0].suit
+        best = trick.cards[0]
+        best_index = 0
+        for i, card in enumerate(trick.cards[1:], 1):
+            if know.beats(card, best):
+                best, best_index = card, i
+        winner = trick.seat_of(best_index)
+        position = len(trick.cards)  # 1: second hand, 2: third, 3: last
+        partner_wins = winner == view.seat.partner
+        last = position == 3
+        following = legal[0].suit == led
+        beaters = sorted(c for c in legal if know.beats(c, best))
+        if partner_wins and (last or self._safe_winner(view, know, best, trick)):
+            return self._discard_or_low(
+                view, know, legal, following
+            ), "partner is winning: play low"
+        if following:
+            if not beaters:
+                return min(legal), "cannot win: play low"
+            if position == 1 and not partner_wins:
+                sure = [c for c in beaters if know.is_master(c)]
+                needed, left = self._tricks_needed(view)
+                if sure and needed >= left - 1:
+                    return sure[0], "take a sure trick: the contract is at stake"
+                return min(legal), "second hand low"
+            if last:
+                return beaters[0], "win as cheaply as possible"
+            sure = [c for c in beaters if know.is_master(c)]
+            if sure:
+                return sure[0], "third hand high"
+            if self._last_player_void_can_ruff(view, know, led):
+                return min(legal), "the last player will ruff: play low"
+            return beaters[-1], "third hand high"
+        # Void in the suit led.
+        trumps = [c for c in beaters if c.suit == view.trump]
+        if trumps:
+            if last or position == 2 or not self._last_can_overruff(view, know, led, trumps[0]):
+                return trumps[0], "ruff"
+            return trumps[0], "ruff, though it may be overruffed"
+        return self._discard_or_low(view, know, legal, following), "cannot win: discard"
+
+    def _safe_winner(self, view: View, know: Knowledge, best: Card, trick: Trick) -> bool:
+        """Whether the card winning for partner will hold against the players still to play."""
+        still = [Seat((view.seat + i) & 3) for i in range(1, 4 - len(trick.cards))]
+        opponents = [s for s in still if s.team != view.seat.team]
+        led = trick.cards[0].suit
+        for opp in opponents:
+            possible = know.possible(opp).mask
+            if possible & SUIT_MASKS[led]:
+                higher_in_suit = possible & SUIT_MASKS[led] & ~((2 << best) - 1)
+                if best.suit == led and higher_in_suit:
+                    return False
+            elif view.trump is not None and possible & SUIT_MASKS[view.trump]:
+                higher_trumps = possible & SUIT_MASKS[view.trump] & ~((2 << best) - 1)
+                if best.suit != view.trump or higher_trumps:
+                    return False
+        return True
+
+    def _last_player_void_can_ruff(self, view: View, know: Knowledge, led: Suit) -> bool:
+        last = view.seat.next
+        return (
+            view.trump is not None and led in know.voids[last] and know.can_hold(last, view.trump)
+        )
+
+    def _last_can_overruff(self, view: View, know: Knowledge, led: Suit, trump_card: Card) -> bool:
+        last = view.seat.next
+        if view.trump is None or last.team == view.seat.team:
+            return False
+        possible = know.possible(last).mask
+        if possible & SUIT_MASKS[led]:
+            return False
+        higher = SUIT_MASKS[view.trump] & ~((2 << trump_card) - 1)
+        return bool(possible & higher)
+
+    def _discard_or_low(
+        self, view: View, know: Knowledge, legal: list[Card], following: bool
+    ) -> Card:
+        if following:
+            return min(legal)
+        trump = view.trump
+        side = [c for c in legal if c.suit != trump] or legal
+        plain = [c for c in side if not know.is_master(c)] or side
+        hand = view.hand
+
+        def key(card: Card) -> tuple[int, int]:
+            return (card.rank, hand.count(card.suit))
+
+        return min(plain, key=key)

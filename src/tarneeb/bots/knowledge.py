@@ -1,0 +1,118 @@
+"""What a seat can infer about the hidden cards, from its view alone.
+
+Card counting and void inference, shared by the bots: which cards are still
+out, which seat can still hold each, which cards are masters (no higher card
+of the suit is out), how many trumps the others may hold.
+
+>>> from tarneeb import Deal, Seat, find_rules
+>>> deal = Deal(find_rules("classic"), Seat.WEST, ["AKQJT98765432...", ".AKQJT98765432..",
+...     "..AKQJT98765432.", "...AKQJT98765432"])
+>>> for action in ["7", "pass", "pass", "pass", "H", "AS", "AH"]:
+...     deal.push(action)
+>>> know = Knowledge.of(deal.view(Seat.NORTH))
+>>> sorted(know.voids[Seat.EAST])
+[Suit.SPADES]
+>>> Card.parse("KS") in know.possible(Seat.EAST)
+False
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tarneeb.cards import FULL_MASK, SUIT_MASKS, Card, CardSet, Suit
+from tarneeb.seats import Seat
+from tarneeb.view import View
+
+__all__ = ["Knowledge"]
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """One seat's inferences about the cards it cannot see."""
+
+    seat: Seat
+    hand: int
+    """This seat's cards, as a mask."""
+    played: int
+    """Every card played so far."""
+    voids: tuple[frozenset[Suit], frozenset[Suit], frozenset[Suit], frozenset[Suit]]
+    """The suits each seat has shown out of."""
+    trump: Suit | None
+
+    @classmethod
+    def of(cls, view: View) -> Knowledge:
+        voids: list[set[Suit]] = [set(), set(), set(), set()]
+        tricks = list(view.tricks)
+        if view.current_trick is not None and view.current_trick.cards:
+            tricks.append(view.current_trick)
+        for trick in tricks:
+            led = trick.cards[0].suit
+            for i, card in enumerate(trick.cards[1:], 1):
+                if card.suit != led:
+                    voids[trick.seat_of(i)].add(led)
+        return cls(
+            view.seat,
+            view.hand.mask,
+            view.played.mask,
+            (frozenset(voids[0]), frozenset(voids[1]), frozenset(voids[2]), frozenset(voids[3])),
+            view.trump,
+        )
+
+    @property
+    def unseen(self) -> int:
+        """Cards held by the other three seats (mask)."""
+        return FULL_MASK & ~self.hand & ~self.played
+
+    def possible(self, seat: Seat | int) -> CardSet:
+        """The cards ``seat`` can still hold."""
+        if seat == self.seat:
+            return CardSet(self.hand)
+        mask = self.unseen
+        for suit in self.voids[seat]:
+            mask &= ~SUIT_MASKS[suit]
+        return CardSet(mask)
+
+    def can_hold(self, seat: Seat | int, suit: Suit) -> bool:
+        """Whether ``seat`` may still hold a card of ``suit``."""
+        return bool(self.possible(seat).mask & SUIT_MASKS[suit])
+
+    def out_in_suit(self, suit: Suit) -> int:
+        """The cards of ``suit`` the other seats hold between them (mask)."""
+        return self.unseen & SUIT_MASKS[suit]
+
+    def is_master(self, card: int) -> bool:
+        """Whether no card of the same suit above ``card`` is still out."""
+        suit_top = SUIT_MASKS[card // 13]
+        above = suit_top & ~((2 << card) - 1)
+        return not self.unseen & above
+
+    def masters(self) -> CardSet:
+        """This seat's cards that no outstanding card of their suit beats."""
+        return CardSet(sum(1 << c for c in CardSet(self.hand) if self.is_master(c)))
+
+    def trumps_out(self) -> int:
+        """How many trumps the other three seats hold between them."""
+        if self.trump is None:
+            return 0
+        return (self.unseen & SUIT_MASKS[self.trump]).bit_count()
+
+    def opponents_may_ruff(self, suit: Suit) -> bool:
+        """Whether an opponent has shown out of ``suit`` and may hold a trump."""
+        if self.trump is None or suit == self.trump:
+            return False
+        return any(
+            suit in self.voids[opp] and self.can_hold(opp, self.trump)
+            for opp in (Seat((self.seat + 1) & 3), Seat((self.seat + 3) & 3))
+        )
+
+    def beats(self, card: int, best: int) -> bool:
+        """Whether ``card`` beats ``best`` (the card now winning a trick)."""
+        if card // 13 == best // 13:
+            return card > best
+        return self.trump is not None and card // 13 == self.trump
+
+    def highest_out_above(self, card: int) -> Card | None:
+        """The highest outstanding card of ``card``'s suit above it, if any."""
+        above = SUIT_MASKS[card // 13] & ~((2 << card) - 1) & self.unseen
+        return Card(above.bit_length() - 1) if above else None
