@@ -143,7 +143,8 @@ class HeuristicBot(Bot):
         opponents_bid = False
         for seat, action in view.history:
             if isinstance(action, Bid):
-                if seat == partner:
+                if seat == partner and partner_bid is None:
+                    # The first bid shows the hand; later ones only compete.
                     partner_bid = action.level
                 elif seat != view.seat:
                     opponents_bid = True
@@ -152,7 +153,8 @@ class HeuristicBot(Bot):
         if view.rules.count is Count.CARD_POINTS and partner_bid is not None:
             partner_bid = round(partner_bid * 13 / 120)
         if partner_bid is not None:
-            estimate = max(2.0, partner_bid - 4.0)
+            # Partner counted on about 2.5 tricks from us when bidding.
+            estimate = min(6.0, max(2.0, partner_bid - 3.0))
         elif partner_passed:
             estimate = 1.5
         else:
@@ -192,34 +194,47 @@ class HeuristicBot(Bot):
             named[Strain.NO_TRUMP] = hand_tricks(hand, None)
             options.extend((value, named_strain) for named_strain, value in named.items())
             options.append((suit_est, None))
-        best: tuple[float, Bid] | None = None
-        for bid in bids:
-            want = bid.level * 13 / 120 if points else bid.level
-            for strain_est, strain in options:
-                if bid.strain != strain:
-                    continue
-                team = strain_est + partner + bias
-                margin = team - want
-                if margin >= -0.25 and (
-                    best is None or (margin, -want) > (best[0], -best[1].level)
-                ):
-                    best = (margin, bid)
-        if best is None:
-            if Pass() in legal:
-                return Decision(Pass(), "not enough for a contract")
-            forced = min(bids, key=lambda b: b.level)
-            return Decision(forced, "forced to bid")
-        margin, bid = best
-        if not (rules.bid_once or rules.bidding.value == "strains"):
-            # Bid just enough now: the auction may come back.
-            cheapest = min(
-                (b for b in bids if b.strain == bid.strain and b.level <= bid.level),
-                key=lambda b: b.level,
-            )
-            bid = cheapest
+        estimates = {strain: est + partner + bias for est, strain in options}
+
+        def want(bid: Bid) -> float:
+            return bid.level * 13 / 120 if points else bid.level
+
+        # The bids the hand supports, with their strain's estimate for the partnership.
+        sound = [
+            (estimates[bid.strain], bid)
+            for bid in bids
+            if bid.strain in estimates and estimates[bid.strain] - want(bid) >= -0.25
+        ]
         if Double() in legal and self._should_double(view):
             return Decision(Double(), "their contract looks too high")
-        return Decision(bid, f"the partnership should take {margin + bid.level:.1f}")
+        partner_high = self._high_bidder(view) == view.seat.partner
+        if sound and partner_high:
+            team, bid = max(sound, key=lambda x: (x[0] - want(x[1]), -x[1].level))
+            if team - want(bid) < 2:
+                sound = []  # let partner play it: outbidding partner only climbs
+        if not sound:
+            if Pass() in legal:
+                return Decision(Pass(), "not enough for a higher contract")
+            forced = min(bids, key=lambda b: (b.level, -estimates.get(b.strain, 0.0)))
+            return Decision(forced, "forced to bid")
+        best_strain_value = max(team for team, _ in sound)
+        in_strain = [(team, bid) for team, bid in sound if team == best_strain_value]
+        if rules.bid_once:
+            # One chance to speak: bid what the hand is worth, with a cushion.
+            cushioned = [x for x in in_strain if x[0] - want(x[1]) >= 0.75] or in_strain[:1]
+            team, bid = max(cushioned, key=lambda x: x[1].level)
+        else:
+            # Bid just enough now: the auction may come back.
+            team, bid = min(in_strain, key=lambda x: x[1].level)
+        return Decision(bid, f"the partnership should take about {team:.1f}")
+
+    @staticmethod
+    def _high_bidder(view: View) -> Seat | None:
+        high = None
+        for seat, action in view.history:
+            if isinstance(action, Bid):
+                high = seat
+        return high
 
     def _should_double(self, view: View) -> bool:
         high = max((a.level for _, a in view.history if isinstance(a, Bid)), default=0)
