@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from tarneeb.actions import Action
 from tarneeb.cards import deal_masks, live_rng, seeded_rng, shuffled_deck
 from tarneeb.deal import Deal, ThrowIn
-from tarneeb.errors import IllegalActionError
+from tarneeb.errors import IllegalActionError, InvalidActionError
 from tarneeb.rules import Rules
 from tarneeb.scoring import set_winner
-from tarneeb.seats import Seat, Team
+from tarneeb.seats import Seat, Team, parse_seat
 from tarneeb.view import View
 
 __all__ = ["Match", "SetResult"]
@@ -65,8 +65,13 @@ class Match:
         self.seed = seed
         self._rng: random.Random = live_rng() if seed is None else seeded_rng(seed)
         drawn = self._rng.randrange(4)
-        self.first_dealer = Seat(drawn if first_dealer is None else first_dealer)
+        self.first_dealer = parse_seat(drawn if first_dealer is None else first_dealer)
         self._given = [tuple(h) for h in hands]
+        for index, given in enumerate(self._given):
+            try:
+                Deal(rules, self.first_dealer, given)
+            except InvalidActionError as exc:
+                raise InvalidActionError(f"hands of deal {index + 1}: {exc}") from None
         self.deals: list[Deal] = []
         """Every deal so far, the current one last (thrown-in deals included)."""
         self.sets: list[SetResult] = []

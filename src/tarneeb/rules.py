@@ -238,7 +238,10 @@ class Rules:
         ThirteenWins.NO, "Whether taking all 13 tricks wins the set outright.", "002"
     )
     no_win_below_zero: bool = _opt(
-        False, "A side whose score is below zero cannot win the set by taking 13 tricks.", "002"
+        False,
+        "A side whose score is below zero (once the deal is counted) cannot win the set by "
+        "taking 13 tricks.",
+        "002",
     )
     doubling: Doubling = _opt(Doubling.NONE, "Whether stakes can be multiplied.", "003")
     double_factor: int = _opt(
