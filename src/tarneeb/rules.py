@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import itertools
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -427,7 +428,7 @@ def _parse_enum(key: str, kind: type[_E] | type[Dealing], value: Any) -> Any:
 
 def _parse_int(key: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        if isinstance(value, str) and re.fullmatch(r"\s*-?[0-9]+\s*", value):
             return int(value)
         raise RulesError(f"{key}={value!r} is not a whole number")
     return value
@@ -509,6 +510,13 @@ def _check_types(rules: Rules) -> None:
             ok = value is None or isinstance(value, Suit)
         elif key == "strain_order":
             ok = isinstance(value, tuple) and all(isinstance(s, Strain) for s in value)
+        elif key in _TABLE_FIELDS:
+            ok = isinstance(value, tuple) and all(
+                isinstance(row, tuple)
+                and len(row) == 3
+                and all(isinstance(x, int) and not isinstance(x, bool) for x in row)
+                for row in value
+            )
         if not ok:
             raise RulesError(f"{key}={value!r} has the wrong type; use Rules.from_dict for text")
 
@@ -549,15 +557,12 @@ def _validate(rules: Rules) -> None:
             raise RulesError(
                 "thirteen_wins='if-bid' needs trick bids; count='card-points' has no bid of 13"
             )
-    if r.bidding is Bidding.STRAINS:
-        if sorted(r.strain_order) != list(SUIT_ORDER):
-            raise RulesError(
-                f"strain_order={[s.letter for s in r.strain_order]} must hold the four suits once each"
-            )
-        if r.fixed_trump is not None:
-            raise RulesError(
-                "fixed_trump cannot go with bidding='strains': the bids name the trump"
-            )
+    if sorted(r.strain_order) != list(SUIT_ORDER):
+        raise RulesError(
+            f"strain_order={[s.letter for s in r.strain_order]} must hold the four suits once each"
+        )
+    if r.bidding is Bidding.STRAINS and r.fixed_trump is not None:
+        raise RulesError("fixed_trump cannot go with bidding='strains': the bids name the trump")
     if r.is_individual:
         _validate_individual(r)
     elif r.partner_zero_ok:
