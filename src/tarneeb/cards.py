@@ -475,7 +475,7 @@ def deal_hands(
     >>> CardSet(hands[0])
     CardSet.parse('...AKQJT98765432')
     """
-    if len(deck) != 52 or sum(1 << c for c in set(deck)) != FULL_MASK:
+    if len(deck) != 52 or set(deck) != set(range(52)):
         raise InvalidActionError("a deck must hold each of the 52 cards once")
     return deal_masks(deck, dealer, dealing)
 

@@ -50,7 +50,7 @@ def score_contract(
     if taken >= bid:
         if bid13 and rules.bid13_made is not None:
             declarers = rules.bid13_made
-        elif tricks and taken == 13 and rules.kabsh is not None:
+        elif tricks and taken == 13 and bid < 13 and rules.kabsh is not None:
             declarers = rules.kabsh
         else:
             declarers = taken if rules.made is Made.TAKEN else bid

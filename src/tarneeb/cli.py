@@ -1,0 +1,195 @@
+"""The ``tarneeb`` command line.
+
+These forms are promised to users (and checked by the tests):
+
+* ``tarneeb --version``: ``tarneeb X.Y.Z``;
+* ``tarneeb rules --list``: the preset names, one a line, nothing else;
+* ``tarneeb rules NAME``: the rules reference for people of that preset;
+* ``tarneeb rules NAME --json``: its options as one JSON object;
+* ``tarneeb rules NAME -o OPTION=VALUE ...``: options changed on top of the preset;
+* ``tarneeb rules --markdown``: the whole reference, ``docs/rules.md``.
+
+A mistake (an unknown preset, a bad option, a bad flag) prints one line
+``tarneeb: error: ...`` on standard error and exits with status 2.
+
+>>> main(["rules", "--list"])  # doctest: +ELLIPSIS
+classic
+lebanese31
+...
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from tarneeb import __version__
+from tarneeb.errors import RulesError, TarneebError
+from tarneeb.presets import DEFAULT_PRESET, PRESETS, find_rules
+from tarneeb.reference import describe_rules, reference_markdown
+from tarneeb.rules import Rules
+
+__all__ = ["main"]
+
+PROG = "tarneeb"
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """A command line that cannot be run as written."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argparse parser whose mistakes become one-line errors instead of usage dumps."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def _build_parser() -> _Parser:
+    parser = _Parser(
+        prog=PROG,
+        description="Tarneeb, the partnership trick-taking game of the Levant.",
+    )
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    rules = commands.add_parser(
+        "rules",
+        help="the rules reference: presets, options, the game in plain words",
+        description=(
+            "Print the rules of a preset for people, or its options as JSON; list the presets; "
+            "or print the whole reference (docs/rules.md)."
+        ),
+    )
+    rules.add_argument(
+        "name",
+        nargs="?",
+        metavar="NAME",
+        help=f"a preset (default: {DEFAULT_PRESET}); see --list",
+    )
+    rules.add_argument("--list", action="store_true", help="print the preset names, one a line")
+    rules.add_argument("--json", action="store_true", help="print the options as a JSON object")
+    rules.add_argument(
+        "--markdown", action="store_true", help="print the whole reference (docs/rules.md)"
+    )
+    rules.add_argument(
+        "-o",
+        "--option",
+        action="append",
+        default=[],
+        metavar="OPTION=VALUE",
+        dest="options",
+        help="change one option on top of the preset (repeatable), e.g. -o target=31",
+    )
+    return parser
+
+
+def _option_value(key: str, text: str) -> Any:
+    """A value as written after ``OPTION=``: JSON where it is JSON, else the text itself.
+
+    :raises UsageError: on a list or table (``[...]``) that is not valid JSON.
+    """
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        if text.lstrip().startswith(("[", "{")):
+            raise UsageError(f"-o {key}: {text!r} is not valid JSON") from None
+        return text
+
+
+def parse_options(items: Sequence[str]) -> dict[str, Any]:
+    """``["target=31", "bid-once=true"]`` as option changes for :meth:`Rules.replace`.
+
+    :raises UsageError: on an item without ``=``.
+    :raises RulesError: on an unknown option (the message suggests the nearest).
+    """
+    names = Rules.option_names()
+    changes: dict[str, Any] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key:
+            raise UsageError(f"-o expects OPTION=VALUE, not {item!r}")
+        if key not in names:
+            close = difflib.get_close_matches(key, names, n=1)
+            hint = (
+                f" (did you mean {close[0]!r}?)"
+                if close
+                else "; tarneeb rules --markdown lists every option"
+            )
+            raise RulesError(f"unknown rule option {key!r}{hint}")
+        changes[key] = _option_value(key, text)
+    return changes
+
+
+def _run_rules(args: argparse.Namespace) -> int:
+    if args.list or args.markdown:
+        flag = "--list" if args.list else "--markdown"
+        extras = [
+            what
+            for what, given in (
+                ("a preset name", args.name is not None),
+                ("--json", args.json),
+                ("-o", bool(args.options)),
+                ("--markdown", args.list and args.markdown),
+            )
+            if given
+        ]
+        if extras:
+            raise UsageError(f"{flag} cannot go with {', '.join(extras)}")
+        if args.list:
+            sys.stdout.write("".join(f"{name}\n" for name in PRESETS))
+        else:
+            sys.stdout.write(reference_markdown())
+        return 0
+    name = DEFAULT_PRESET if args.name is None else args.name
+    rules = find_rules(name)
+    if args.options:
+        rules = rules.replace(**parse_options(args.options))
+    if args.json:
+        sys.stdout.write(json.dumps(rules.to_dict(), indent=2) + "\n")
+    else:
+        sys.stdout.write(describe_rules(rules, name.strip().lower()))
+    return 0
+
+
+def _fail(message: str) -> int:
+    text = " ".join(message.split())
+    print(f"{PROG}: error: {text}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    parser = _build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as exc:
+        return _fail(str(exc))
+    except SystemExit as exc:  # --help: argparse has printed it and wants to exit
+        return exc.code if isinstance(exc.code, int) else 0
+    try:
+        if args.version:
+            print(f"{PROG} {__version__}")
+            return 0
+        if args.command == "rules":
+            return _run_rules(args)
+        parser.print_help()
+        return 0
+    except (TarneebError, UsageError) as exc:
+        return _fail(str(exc))
+    except BrokenPipeError:
+        # The reader went away (``tarneeb rules --markdown | head``): stop quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
