@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from tarneeb import __version__
+from tarneeb.arena.cli import add_arena_parser, run_arena
 from tarneeb.errors import RulesError, TarneebError
 from tarneeb.presets import DEFAULT_PRESET, PRESETS, find_rules
 from tarneeb.reference import describe_rules, reference_markdown
@@ -87,6 +88,7 @@ def _build_parser() -> _Parser:
         dest="options",
         help="change one option on top of the preset (repeatable), e.g. -o target=31",
     )
+    add_arena_parser(commands)
     return parser
 
 
@@ -180,6 +182,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "rules":
             return _run_rules(args)
+        if args.command == "arena":
+            return run_arena(args)
         parser.print_help()
         return 0
     except (TarneebError, UsageError) as exc:

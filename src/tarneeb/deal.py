@@ -228,6 +228,7 @@ class Deal:
         "_played",
         "_raised",
         "_result",
+        "_seen",
         "_strain",
         "_t",
         "_thrown",
@@ -249,6 +250,7 @@ class Deal:
     _t: _Tables
     _hands: list[int]
     _history: list[int]
+    _seen: tuple[tuple[tuple[Seat, Action], ...], tuple[Trick, ...]]
     _actors: list[int]
     _undo: list[tuple[object, ...]]
     _played: list[int]
@@ -306,6 +308,7 @@ class Deal:
         self._t = _tables(rules)
         self._hands = list(masks)
         self._history = []
+        self._seen = ((), ())
         self._actors = []
         self._undo = []
         self._played = []
@@ -378,7 +381,9 @@ class Deal:
         return self.copy()
 
     def _key(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in Deal.__slots__ if name not in ("_t", "_undo"))
+        return tuple(
+            getattr(self, name) for name in Deal.__slots__ if name not in ("_t", "_undo", "_seen")
+        )
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Deal):
@@ -462,9 +467,15 @@ class Deal:
     @property
     def history(self) -> tuple[tuple[Seat, Action], ...]:
         """Every action so far, with the seat that took it."""
-        return tuple(
-            (Seat(s), action_from_id(a)) for s, a in zip(self._actors, self._history, strict=True)
-        )
+        seen, tricks = self._seen
+        n = len(self._history)
+        if len(seen) != n:
+            seen = seen[:n] + tuple(
+                (Seat(self._actors[i]), action_from_id(self._history[i]))
+                for i in range(len(seen), n)
+            )
+            self._seen = (seen, tricks)
+        return seen
 
     @property
     def action_ids(self) -> tuple[int, ...]:
@@ -481,13 +492,17 @@ class Deal:
     @property
     def tricks(self) -> tuple[Trick, ...]:
         """The completed tricks, in order."""
-        out = []
-        leader = self._leader_of_trick(0)
-        for i, winner in enumerate(self._winners):
-            cards = tuple(Card(c) for c in self._played[4 * i : 4 * i + 4])
-            out.append(Trick(Seat(leader), cards, Seat(winner)))
-            leader = winner
-        return tuple(out)
+        seen, done = self._seen
+        n = len(self._winners)
+        if len(done) != n:
+            out = list(done[:n])
+            for i in range(len(out), n):
+                leader = self._leader_of_trick(i)
+                cards = tuple(Card(c) for c in self._played[4 * i : 4 * i + 4])
+                out.append(Trick(Seat(leader), cards, Seat(self._winners[i])))
+            done = tuple(out)
+            self._seen = (seen, done)
+        return done
 
     @property
     def current_trick(self) -> Trick | None:
@@ -996,6 +1011,10 @@ class Deal:
                 ibids,
             ) = self._undo.pop()  # type: ignore[assignment]
             self._ibids = list(ibids)  # type: ignore[call-overload]
+        # Cut the views' caches back: the next push may differ from the one undone.
+        seen, done = self._seen
+        if len(seen) > len(self._history) or len(done) > len(self._winners):
+            self._seen = (seen[: len(self._history)], done[: len(self._winners)])
         return action_from_id(a)
 
     # -- scoring ---------------------------------------------------------------------

@@ -289,6 +289,14 @@ class Rules:
             object.__setattr__(self, "_hash", cached)
         return cached
 
+    def __getstate__(self) -> dict[str, Any]:
+        # The cached hash belongs to this process (str hashes are salted per process).
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for key, value in state.items():
+            object.__setattr__(self, key, value)
+
     # -- derived -------------------------------------------------------------
 
     @property

@@ -49,17 +49,16 @@ def hand_tricks(hand: int, trump: Suit | None) -> float:
 
     >>> from tarneeb.cards import CardSet
     >>> hand_tricks(CardSet.parse("AKQ32.A2.A32.432").mask, Suit.SPADES)
-    7.25
+    7.0
     """
     total = 0.0
     trumps = 0 if trump is None else ((hand >> (13 * trump)) & 0x1FFF).bit_count()
+    ruffs = 0.0
     for suit in Suit:
         bits = (hand >> (13 * suit)) & 0x1FFF
         length = bits.bit_count()
         ace, king, queen = bits >> _ACE & 1, bits >> _KING & 1, bits >> _QUEEN & 1
         if suit == trump:
-            total += ace + (king if length >= 2 else 0) + (queen * 0.75 if length >= 3 else 0)
-            total += max(0, length - 3)
             continue
         total += ace
         if king:
@@ -70,9 +69,13 @@ def hand_tricks(hand: int, trump: Suit | None) -> float:
             if length >= 5 and (ace or king):
                 total += length - 4
         elif trumps >= 3:
-            # Short side suits ruff: a void is worth most, more so with many trumps.
-            spare = trumps - 2
-            total += min(spare, {0: 2.0, 1: 1.0, 2: 0.5}.get(length, 0.0))
+            # A short side suit lets the trumps ruff: a void most (the seed: up to one more).
+            ruffs += {0: 1.0, 1: 0.5}.get(length, 0.0)
+    if trump is not None and trumps:
+        bits = (hand >> (13 * trump)) & 0x1FFF
+        # Every trump takes a trick but for the top honours missing: xxxxx makes 2, as the seed says.
+        losers = sum(1 for rank in (_ACE, _KING, _QUEEN)[: min(trumps, 3)] if not bits >> rank & 1)
+        total += min(trumps, trumps - losers + ruffs)
     return total
 
 
@@ -156,10 +159,10 @@ class HeuristicBot(Bot):
             # Partner counted on about 2.5 tricks from us when bidding.
             estimate = min(6.0, max(2.0, partner_bid - 3.0))
         elif partner_passed:
-            estimate = 1.5
+            estimate = 2.0
         else:
             estimate = 2.5
-        return estimate - (0.5 if opponents_bid else 0.0)
+        return estimate - (0.25 if opponents_bid else 0.0)
 
     def _best_suit(self, hand: int) -> tuple[Suit, float]:
         def key(suit: Suit) -> tuple[float, int, int]:
@@ -177,8 +180,9 @@ class HeuristicBot(Bot):
         rules = view.rules
         bids = [a for a in legal if isinstance(a, Bid)]
         if rules.is_individual:
+            # A failed bid costs what a made one gains: bid what the hand surely takes.
             estimate = hand_tricks(hand, rules.fixed_trump) + self._bias(view) * 0.5
-            target = round(estimate)
+            target = int(estimate + 0.25)
             chosen = min(bids, key=lambda b: (abs(b.level - target), b.level))
             return Decision(chosen, f"expects about {estimate:.1f} tricks of its own")
         partner = self._partner_estimate(view)
@@ -203,7 +207,7 @@ class HeuristicBot(Bot):
         sound = [
             (estimates[bid.strain], bid)
             for bid in bids
-            if bid.strain in estimates and estimates[bid.strain] - want(bid) >= -0.25
+            if bid.strain in estimates and estimates[bid.strain] - want(bid) >= 0.0
         ]
         if Double() in legal and self._should_double(view):
             return Decision(Double(), "their contract looks too high")
@@ -370,10 +374,14 @@ class HeuristicBot(Bot):
         last = position == 3
         following = legal[0].suit == led
         beaters = sorted(c for c in legal if know.beats(c, best))
-        if partner_wins and (last or self._safe_winner(view, know, best, trick)):
-            return self._discard_or_low(
-                view, know, legal, following
-            ), "partner is winning: play low"
+        if partner_wins:
+            if not last and following and not self._safe_winner(view, know, best, trick):
+                sure = [c for c in beaters if know.is_master(c)]
+                needed, left = self._tricks_needed(view)
+                if sure and needed >= left:
+                    return sure[0], "overtake with a sure winner: every trick counts"
+            low = self._discard_or_low(view, know, legal, following)
+            return low, "partner is winning: play low"
         if following:
             if not beaters:
                 return min(legal), "cannot win: play low"

@@ -1,0 +1,259 @@
+"""``tarneeb arena``: duplicate matches between bots, from the command line.
+
+The main ``tarneeb`` command hooks this in with::
+
+    from tarneeb.arena.cli import add_arena_parser, run_arena
+    add_arena_parser(commands)            # commands = parser.add_subparsers(...)
+    ...
+    if args.command == "arena":
+        return run_arena(args)
+
+:func:`run_arena` prints its own one-line errors (``tarneeb: error: ...``) and
+returns 2 on bad input, so it needs nothing from the caller. :func:`main`
+runs the same command alone (``python -m tarneeb.arena``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from tarneeb.arena.progress import progress_bar
+from tarneeb.arena.report import format_report, plot_available, save_plot, summarize, write_json
+from tarneeb.arena.run import FORMATS, ArenaConfig, ArenaError, play_arena
+from tarneeb.bots import BOTS, make_bot
+from tarneeb.errors import TarneebError
+from tarneeb.presets import DEFAULT_PRESET, find_rules
+from tarneeb.rules import Rules
+
+__all__ = ["add_arena_parser", "arena_config", "main", "parse_rule_options", "run_arena"]
+
+PROG = "tarneeb"
+EXIT_USAGE = 2
+SETS_FORMAT_SETS = 13
+"""Sets in a match of ``--format sets`` unless the rules or ``-o sets=N`` say otherwise."""
+DEALS_PER_SET = 200
+"""The default deal cap of a match, per set: two weak bots may never reach the target."""
+
+DESCRIPTION = f"""\
+Duplicate matches between two bots: each pair of matches is dealt the same
+cards with the bots' sides swapped, so the luck of the cards cancels.
+--matches N counts matches played (N/2 duplicate pairs; N must be even).
+Prints match wins with a 95% Wilson interval, points per deal difference with
+its interval, contracts bid and made by level, and time per decision.
+Formats: match (to the target), sets (a match of {SETS_FORMAT_SETS} sets, most
+points wins), king (king of the table: the bots queue, the loser of each
+duplicate bout gives its place to the next). Bots: {", ".join(BOTS)} (with
+options as heuristic:aggressive). The same seed gives the same results with
+any --workers."""
+
+
+def add_arena_parser(subparsers: argparse._SubParsersAction[Any]) -> argparse.ArgumentParser:
+    """Add the ``arena`` command to ``subparsers`` (of the main ``tarneeb`` parser)."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "arena",
+        help="duplicate matches between bots, with confidence intervals",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--bots",
+        required=True,
+        metavar="A,B",
+        help="bots separated by commas: two, or two or more for --format king",
+    )
+    parser.add_argument(
+        "--matches",
+        type=int,
+        default=100,
+        metavar="N",
+        help="matches to play, even: N/2 duplicate pairs (for king, N/2 bouts); default 100",
+    )
+    parser.add_argument(
+        "--rules",
+        default=DEFAULT_PRESET,
+        metavar="NAME",
+        help=f"a preset (default {DEFAULT_PRESET})",
+    )
+    parser.add_argument(
+        "-o",
+        "--option",
+        action="append",
+        default=[],
+        dest="options",
+        metavar="KEY=VALUE",
+        help="change one rule option on top of the preset (repeatable), e.g. -o target=11",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, metavar="N", help="seed of the run (default: random)"
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="K",
+        help="worker processes (default: one a CPU; 1 plays in this process)",
+    )
+    parser.add_argument(
+        "--format", choices=FORMATS, default="match", help="match (default), sets or king"
+    )
+    parser.add_argument(
+        "--max-deals",
+        type=int,
+        default=None,
+        metavar="D",
+        help=f"stop a match after D deals, drawn (default {DEALS_PER_SET} a set)",
+    )
+    parser.add_argument(
+        "--json", default=None, metavar="FILE", help="write the results and every game record"
+    )
+    parser.add_argument(
+        "--plot",
+        default=None,
+        metavar="FILE.png",
+        help="plot the score distribution (needs the plot extra: matplotlib)",
+    )
+    parser.add_argument(
+        "--ray",
+        default=None,
+        metavar="ADDRESS",
+        help="run on the Ray cluster at ADDRESS, or 'local' (needs the ray extra)",
+    )
+    parser.add_argument(
+        "--no-progress", action="store_true", help="no progress bar even on a terminal"
+    )
+    parser.set_defaults(command="arena")
+    return parser
+
+
+def _value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return text
+
+
+def parse_rule_options(items: Sequence[str]) -> dict[str, Any]:
+    """``["target=11", "bid-once=true"]`` as changes for :meth:`Rules.replace`.
+
+    :raises ArenaError: on an item without ``=`` or an unknown option (listing them all).
+    """
+    names = Rules.option_names()
+    changes: dict[str, Any] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key:
+            raise ArenaError(f"--option expects KEY=VALUE, not {item!r}")
+        if key not in names:
+            raise ArenaError(f"unknown rule option {key!r} (the options: {', '.join(names)})")
+        changes[key] = _value(text.strip())
+    return changes
+
+
+def arena_config(args: argparse.Namespace) -> ArenaConfig:
+    """The run the parsed command line asks for.
+
+    :raises TarneebError: (bot, rules or arena error) naming the valid choices.
+    """
+    specs = [spec.strip() for spec in str(args.bots).split(",")]
+    if not all(specs):
+        raise ArenaError(f"--bots expects names separated by commas, not {args.bots!r}")
+    for spec in specs:
+        make_bot(spec)
+    rules = find_rules(args.rules)
+    changes = parse_rule_options(args.options)
+    if args.format == "sets" and rules.sets == 1 and "sets" not in changes:
+        changes["sets"] = SETS_FORMAT_SETS
+    if changes:
+        rules = rules.replace(**changes)
+    max_deals = args.max_deals if args.max_deals is not None else DEALS_PER_SET * rules.sets
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+    return ArenaConfig(
+        bots=tuple(specs),
+        matches=args.matches,
+        rules=rules,
+        seed=seed,
+        max_deals=max_deals,
+        format=args.format,
+        keep_records=args.json is not None,
+        preset=args.rules.strip().lower(),
+    )
+
+
+def _check_output(path: str | None, flag: str) -> None:
+    if path is None:
+        return
+    parent = Path(path).parent
+    if not parent.is_dir():
+        raise ArenaError(f"{flag} {path}: no folder {str(parent)!r}")
+
+
+def _fail(message: str) -> int:
+    print(f"{PROG}: error: {' '.join(message.split())}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def run_arena(args: argparse.Namespace) -> int:
+    """Run ``tarneeb arena`` with parsed ``args``; the exit status.
+
+    Bad input prints one line ``tarneeb: error: ...`` naming the valid
+    choices, and returns 2 before anything is played.
+    """
+    try:
+        config = arena_config(args)
+        workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
+        if workers < 1:
+            raise ArenaError(f"--workers {workers}: give at least 1")
+        _check_output(args.json, "--json")
+        _check_output(args.plot, "--plot")
+        if args.plot is not None and not plot_available():
+            raise ArenaError(
+                "--plot needs matplotlib, which is not installed: pip install 'tarneeb[plot]'"
+            )
+        with progress_bar(config.matches, config.labels, not args.no_progress) as done:
+            result = play_arena(config, workers=workers, ray_address=args.ray, done=done)
+    except TarneebError as exc:
+        return _fail(str(exc))
+    summary = summarize(result)
+    sys.stdout.write(format_report(result, summary))
+    try:
+        if args.json is not None:
+            write_json(result, args.json)
+            print(f"results and {len(result.outcomes)} game records written to {args.json}")
+        if args.plot is not None:
+            save_plot(result, args.plot)
+            print(f"plot written to {args.plot}")
+    except OSError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``tarneeb arena`` alone: ``main(["arena", "--bots", "heuristic,random", ...])``."""
+    parser = _Parser(prog=PROG)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    add_arena_parser(commands)
+    try:
+        args = parser.parse_args(argv)
+    except _UsageError as exc:
+        return _fail(str(exc))
+    except SystemExit as exc:  # --help
+        return exc.code if isinstance(exc.code, int) else 0
+    return run_arena(args)

@@ -1,0 +1,433 @@
+"""What an arena run shows: the summary, the printed report, the JSON file and the plot.
+
+The figures, for two bots A and B:
+
+* ``matches``: matches played (``--matches``), two to a duplicate pair;
+* ``win_rate``: (matches won + half the drawn ones) / matches, with its 95%
+  Wilson interval; a match is drawn when it is stopped at ``max_deals``
+  before it is decided, or (matches of sets) when points and sets are even;
+* ``points_per_deal_diff``: for each duplicate pair, A's points minus B's
+  over its two matches divided by the deals scored in them (thrown-in deals
+  score nothing and are not counted), averaged over the pairs, with the 95%
+  interval of that mean (Student's t over the pairs; ``None`` with one pair);
+* ``contracts``: for each bot, partnership contracts its side declared, by
+  level: how many were bid and how many made;
+* ``timing``: mean time a decision of each bot took (the only figures that
+  change from run to run with the same seed).
+
+King of the table adds ``standings`` (bouts and matches won, points for and
+against, the longest reign) and ``bouts``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tarneeb.arena.run import ArenaError, ArenaResult, MatchOutcome
+from tarneeb.arena.stats import mean_ci, wilson_interval
+
+__all__ = ["format_report", "result_to_json", "save_plot", "summarize", "write_json"]
+
+MATCHES_COUNTED = (
+    "matches played; each duplicate pair is two of them, "
+    "dealt the same cards with the bots' sides swapped"
+)
+
+
+@dataclass
+class _Tally:
+    """One bot's figures over the matches it played."""
+
+    matches: int = 0
+    wins: int = 0
+    draws: int = 0
+    points_for: int = 0
+    points_against: int = 0
+    scored_deals: int = 0
+    sets_won: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+    contracts: dict[int, list[int]] = field(default_factory=dict)
+    """Level -> [bid, made]."""
+
+    @property
+    def losses(self) -> int:
+        return self.matches - self.wins - self.draws
+
+    @property
+    def score(self) -> float:
+        return self.wins + self.draws / 2
+
+    @property
+    def win_rate(self) -> float:
+        return self.score / self.matches if self.matches else 0.0
+
+
+def _tallies(result: ArenaResult) -> dict[str, _Tally]:
+    tallies = {label: _Tally() for label in result.labels}
+    for o in result.outcomes:
+        for side, label in enumerate((o.ns_label, o.ew_label)):
+            t = tallies[label]
+            t.matches += 1
+            if o.winner is None:
+                t.draws += 1
+            elif o.winner == label:
+                t.wins += 1
+            t.points_for += o.points[side]
+            t.points_against += o.points[1 - side]
+            t.scored_deals += o.scored_deals
+            t.sets_won += o.sets_won[side]
+            t.decisions += o.decisions[side]
+            t.seconds += o.seconds[side]
+            for team, level, made in o.contracts:
+                if team == side:
+                    row = t.contracts.setdefault(level, [0, 0])
+                    row[0] += 1
+                    row[1] += int(made)
+    return tallies
+
+
+def _pairs(outcomes: Sequence[MatchOutcome]) -> dict[int, list[MatchOutcome]]:
+    pairs: dict[int, list[MatchOutcome]] = {}
+    for o in outcomes:
+        pairs.setdefault(o.pair, []).append(o)
+    return pairs
+
+
+def pair_diffs(outcomes: Sequence[MatchOutcome], a: str, b: str) -> list[float]:
+    """For each duplicate pair: ``a``'s points minus ``b``'s per scored deal."""
+    diffs = []
+    for matches in _pairs(outcomes).values():
+        diff = 0
+        deals = 0
+        for o in matches:
+            side = o.side_of(a)
+            if o.side_of(b) != 1 - side:
+                raise ArenaError(f"{a!r} and {b!r} did not face each other in match {o.index}")
+            diff += o.points[side] - o.points[1 - side]
+            deals += o.scored_deals
+        diffs.append(diff / deals if deals else 0.0)
+    return diffs
+
+
+def _interval(ci: tuple[float, float] | None) -> list[float] | None:
+    return None if ci is None else [ci[0], ci[1]]
+
+
+def summarize(result: ArenaResult) -> dict[str, Any]:
+    """The summary of the JSON file (the keys of the arena contract, and more)."""
+    config = result.config
+    labels = result.labels
+    tallies = _tallies(result)
+    summary: dict[str, Any] = {
+        "bots": list(labels),
+        "specs": list(config.bots),
+        "format": config.format,
+        "matches": config.matches,
+        "matches_counted": MATCHES_COUNTED,
+        "pairs": config.pairs,
+        "win_rate": {label: tallies[label].win_rate for label in labels},
+        "win_rate_ci95": {
+            label: list(wilson_interval(tallies[label].score, tallies[label].matches))
+            for label in labels
+        },
+        "points_per_deal_diff": None,
+        "points_per_deal_diff_ci95": None,
+    }
+    if len(labels) == 2:
+        diffs = pair_diffs(result.outcomes, labels[0], labels[1])
+        mean, ci = mean_ci(diffs)
+        summary["points_per_deal_diff"] = mean
+        summary["points_per_deal_diff_ci95"] = _interval(ci)
+        summary["points_per_deal_diff_of"] = f"{labels[0]} - {labels[1]}"
+        both = [0, 0]
+        split = 0
+        for matches in _pairs(result.outcomes).values():
+            winners = {o.winner for o in matches}
+            if len(winners) == 1 and None not in winners:
+                both[labels.index(next(iter(winners)))] += 1
+            else:
+                split += 1
+        summary["pair_results"] = {
+            f"{labels[0]} won both": both[0],
+            f"{labels[1]} won both": both[1],
+            "split or drawn": split,
+        }
+    summary["wins"] = {label: tallies[label].wins for label in labels}
+    summary["draws"] = sum(1 for o in result.outcomes if o.winner is None)
+    summary["capped"] = sum(1 for o in result.outcomes if o.capped)
+    summary["max_deals"] = config.max_deals
+    if config.rules.sets > 1:
+        summary["sets_won"] = {label: tallies[label].sets_won for label in labels}
+    summary["deals"] = result.deals
+    summary["scored_deals"] = sum(o.scored_deals for o in result.outcomes)
+    summary["contracts"] = {
+        label: {
+            str(level): {"bid": bid, "made": made}
+            for level, (bid, made) in sorted(tallies[label].contracts.items())
+        }
+        for label in labels
+    }
+    if config.format == "king":
+        summary["standings"] = standings(result, tallies)
+        summary["champion"] = result.bouts[-1].winner if result.bouts else None
+    summary["timing"] = {
+        "decision_us": {
+            label: (1e6 * t.seconds / t.decisions if t.decisions else 0.0)
+            for label, t in tallies.items()
+        },
+        "decisions": {label: t.decisions for label, t in tallies.items()},
+        "seconds": result.elapsed,
+        "deals_per_s": result.deals / result.elapsed if result.elapsed > 0 else 0.0,
+        "backend": result.backend,
+        "workers": result.workers,
+    }
+    return summary
+
+
+def standings(
+    result: ArenaResult, tallies: dict[str, _Tally] | None = None
+) -> list[dict[str, Any]]:
+    """King of the table: one row a bot, best first (bouts won, then win rate, then margin)."""
+    tallies = tallies if tallies is not None else _tallies(result)
+    bouts = {label: [0, 0] for label in result.labels}
+    reign = {label: 0 for label in result.labels}
+    run_holder, run = "", 0
+    for bout in result.bouts:
+        for label in (bout.champion, bout.challenger):
+            bouts[label][0] += 1
+        bouts[bout.winner][1] += 1
+        run = run + 1 if bout.winner == run_holder else 1
+        run_holder = bout.winner
+        reign[run_holder] = max(reign[run_holder], run)
+    rows: list[dict[str, Any]] = []
+    for label in result.labels:
+        t = tallies[label]
+        margin = (t.points_for - t.points_against) / t.scored_deals if t.scored_deals else 0.0
+        rows.append(
+            {
+                "bot": label,
+                "bouts": bouts[label][0],
+                "bouts_won": bouts[label][1],
+                "matches": t.matches,
+                "wins": t.wins,
+                "draws": t.draws,
+                "losses": t.losses,
+                "win_rate": t.win_rate,
+                "points_for": t.points_for,
+                "points_against": t.points_against,
+                "points_per_deal_margin": margin,
+                "longest_reign": reign[label],
+            }
+        )
+    rows.sort(key=lambda r: (-r["bouts_won"], -r["win_rate"], -r["points_per_deal_margin"]))
+    return rows
+
+
+def result_to_json(result: ArenaResult) -> dict[str, Any]:
+    """The whole JSON file: the summary, how the run was set, bouts, and every game."""
+    config = result.config
+    data: dict[str, Any] = {
+        "summary": summarize(result),
+        "config": {
+            "bots": list(config.bots),
+            "matches": config.matches,
+            "format": config.format,
+            "seed": config.seed,
+            "max_deals": config.max_deals,
+            "rules_name": config.rules_name,
+            "rules": config.rules.to_dict(),
+        },
+    }
+    if result.bouts:
+        data["bouts"] = [
+            {
+                "number": b.number,
+                "champion": b.champion,
+                "challenger": b.challenger,
+                "winner": b.winner,
+                "wins": list(b.wins),
+                "margin": b.margin,
+            }
+            for b in result.bouts
+        ]
+    data["games"] = [
+        {
+            "index": o.index,
+            "pair": o.pair,
+            "ns": o.ns_label,
+            "ew": o.ew_label,
+            "winner": o.winner,
+            "capped": o.capped,
+            "deals": o.deals,
+            "points": list(o.points),
+            "final_scores": list(o.final_scores),
+            "record": o.record,
+        }
+        for o in result.outcomes
+    ]
+    return data
+
+
+def write_json(result: ArenaResult, path: str | Path) -> None:
+    """Write :func:`result_to_json` to ``path``."""
+    text = json.dumps(result_to_json(result), indent=1, ensure_ascii=False)
+    Path(path).write_text(text + "\n", encoding="utf-8")
+
+
+# -- the printed report -------------------------------------------------------------
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:5.1f}%"
+
+
+def _signed(x: float) -> str:
+    return f"{x:+.2f}"
+
+
+def format_report(result: ArenaResult, summary: dict[str, Any] | None = None) -> str:
+    """The report for people, as printed by ``tarneeb arena``."""
+    s = summary if summary is not None else summarize(result)
+    config = result.config
+    labels = result.labels
+    width = max(9, *(len(label) for label in labels))
+    timing = s["timing"]
+    out = io.StringIO()
+    w = out.write
+    title = " vs ".join(labels) if len(labels) == 2 else ", ".join(labels)
+    kind = {"match": "", "sets": f" of {config.rules.sets} sets", "king": ""}[config.format]
+    unit = "bout" if config.format == "king" else "pair"
+    plural = "" if config.pairs == 1 else "s"
+    w(f"arena: {title}, {config.matches} matches{kind} ({config.pairs} duplicate {unit}{plural})\n")
+    w(f"  rules {config.rules_name}, seed {config.seed}, format {config.format}, ")
+    w(f"at most {config.max_deals} deals a match\n")
+    w(f"  {timing['seconds']:.1f} s on {timing['workers']} worker")
+    w(f"{'s' if timing['workers'] != 1 else ''} ({timing['backend']}), {s['deals']} deals, ")
+    w(f"{timing['deals_per_s']:.0f} deals/s\n\n")
+
+    w("match wins (a draw counts a half; 95% interval, Wilson)\n")
+    for label in labels:
+        lo, hi = s["win_rate_ci95"][label]
+        w(f"  {label:<{width}}  {s['wins'][label]:>5} won  {_pct(s['win_rate'][label])}")
+        w(f"  [{_pct(lo)}, {_pct(hi)}]\n")
+    w(f"  drawn {s['draws']} (stopped at the deal cap: {s['capped']})\n")
+    if "sets_won" in s:
+        w("  sets won: " + ", ".join(f"{k} {v}" for k, v in s["sets_won"].items()) + "\n")
+    if "pair_results" in s:
+        w("  duplicate pairs: " + ", ".join(f"{k} {v}" for k, v in s["pair_results"].items()))
+        w("\n")
+    if s["points_per_deal_diff"] is not None:
+        ci = s["points_per_deal_diff_ci95"]
+        interval = (
+            "no interval from one pair"
+            if ci is None
+            else (f"[{_signed(ci[0])}, {_signed(ci[1])}] 95% interval over {config.pairs} pairs")
+        )
+        w(f"\npoints per deal: {s['points_per_deal_diff_of']} = ")
+        w(f"{_signed(s['points_per_deal_diff'])}  {interval}\n")
+
+    if config.format == "king":
+        w("\nking of the table: standings")
+        w(f" (champion at the end: {s['champion']})\n")
+        w(f"  {'bot':<{width}}  bouts  won  matches  won drawn  win%  pts/deal  reign\n")
+        for row in s["standings"]:
+            w(f"  {row['bot']:<{width}}  {row['bouts']:>5} {row['bouts_won']:>4}")
+            w(f"  {row['matches']:>7} {row['wins']:>4} {row['draws']:>5} {_pct(row['win_rate'])}")
+            w(f"  {_signed(row['points_per_deal_margin']):>8}  {row['longest_reign']:>5}\n")
+
+    levels = sorted({int(lv) for rows in s["contracts"].values() for lv in rows})
+    w("\ncontracts bid / made, by level\n")
+    if levels:
+        w(f"  {'level':<{width}}" + "".join(f"{lv:>10}" for lv in levels) + "\n")
+        for label in labels:
+            rows = s["contracts"][label]
+            cells = [
+                f"{rows[str(lv)]['bid']}/{rows[str(lv)]['made']}" if str(lv) in rows else "-"
+                for lv in levels
+            ]
+            w(f"  {label:<{width}}" + "".join(f"{c:>10}" for c in cells) + "\n")
+    else:
+        w("  none\n")
+
+    w("\ntime per decision\n")
+    for label in labels:
+        us = timing["decision_us"][label]
+        w(f"  {label:<{width}}  {us:10.1f} µs  ({timing['decisions'][label]} decisions)\n")
+    return out.getvalue()
+
+
+# -- the plot -----------------------------------------------------------------------
+
+
+def plot_available() -> bool:
+    """Whether matplotlib (the ``plot`` extra) can be imported."""
+    try:
+        importlib.import_module("matplotlib")
+    except ImportError:
+        return False
+    return True
+
+
+def save_plot(result: ArenaResult, path: str | Path) -> None:
+    """A PNG of the score distribution: each match's points margin, and per-pair points per deal.
+
+    For king of the table, each bot's win rate with its interval instead of the pairs.
+
+    :raises ArenaError: when matplotlib (the ``plot`` extra) is not installed.
+    """
+    try:
+        matplotlib = importlib.import_module("matplotlib")
+    except ImportError:
+        raise ArenaError(
+            "--plot needs matplotlib, which is not installed: pip install 'tarneeb[plot]'"
+        ) from None
+    matplotlib.use("Agg")
+    plt: Any = importlib.import_module("matplotlib.pyplot")
+    labels = result.labels
+    a = labels[0]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    try:
+        if len(labels) == 2:
+            margins = [o.points[o.side_of(a)] - o.points[1 - o.side_of(a)] for o in result.outcomes]
+            left.hist(margins, bins=min(40, max(5, len(margins) // 4)), color="#4477aa")
+            left.set_title(f"points per match: {a} - {labels[1]}")
+            left.set_xlabel("points margin over the match")
+            left.set_ylabel("matches")
+            left.axvline(0, color="black", linewidth=0.8)
+            diffs = pair_diffs(result.outcomes, a, labels[1])
+            right.hist(diffs, bins=min(40, max(5, len(diffs) // 3)), color="#cc6677")
+            right.set_title("points per deal, each duplicate pair")
+            right.set_xlabel(f"{a} - {labels[1]}, points per deal")
+            right.set_ylabel("pairs")
+            right.axvline(0, color="black", linewidth=0.8)
+        else:
+            margins = [b.margin if b.winner == b.champion else -b.margin for b in result.bouts]
+            left.hist(margins, bins=min(40, max(5, len(margins) // 3)), color="#4477aa")
+            left.set_title("points margin of each bout (winner - loser)")
+            left.set_xlabel("points")
+            left.set_ylabel("bouts")
+            tallies = _tallies(result)
+            rates = [tallies[label].win_rate for label in labels]
+            cis = [wilson_interval(tallies[lb].score, tallies[lb].matches) for lb in labels]
+            errors = [
+                [r - lo for r, (lo, _) in zip(rates, cis, strict=True)],
+                [hi - r for r, (_, hi) in zip(rates, cis, strict=True)],
+            ]
+            right.bar(labels, rates, yerr=errors, color="#cc6677", capsize=4)
+            right.set_ylim(0, 1)
+            right.set_title("match win rate (95% Wilson interval)")
+        fig.suptitle(
+            f"tarneeb arena: {result.config.matches} matches, {result.config.rules_name}, "
+            f"seed {result.config.seed}"
+        )
+        fig.tight_layout()
+        fig.savefig(str(path), dpi=100)
+    finally:
+        plt.close(fig)
