@@ -19,6 +19,7 @@ Rank.ACE
 from __future__ import annotations
 
 import enum
+import operator
 import random
 import secrets
 from collections.abc import Iterable, Iterator, Sequence
@@ -480,22 +481,35 @@ def deal_hands(
     return deal_masks(deck, dealer, dealing)
 
 
+def _positions(dealing: Dealing) -> tuple[tuple[int, ...], ...]:
+    """For each place in the deal order (first hand first), the deck positions it receives."""
+    places: list[list[int]] = [[], [], [], []]
+    position = 0
+    for packet in _PACKETS[dealing]:
+        for place in range(4):
+            places[place].extend(range(position, position + packet))
+            position += packet
+    return tuple(tuple(p) for p in places)
+
+
+_BITS = tuple(1 << c for c in range(52))
+_TAKE = {
+    dealing: tuple(operator.itemgetter(*places) for places in _positions(dealing))
+    for dealing in Dealing
+}
+
+
 def deal_masks(
     deck: Sequence[int], dealer: int, dealing: Dealing = Dealing.ONE_AT_A_TIME
 ) -> tuple[int, int, int, int]:
     """:func:`deal_hands` without checking the deck (for decks this package shuffled)."""
-    hands = [0, 0, 0, 0]
-    if dealing is Dealing.ONE_AT_A_TIME:
-        seat = dealer + 1
-        for i, card in enumerate(deck):
-            hands[(seat + i) & 3] |= 1 << card
-        return hands[0], hands[1], hands[2], hands[3]
-    seat = (dealer + 1) & 3
-    position = 0
-    for packet in _PACKETS[dealing]:
-        for _ in range(4):
-            for card in deck[position : position + packet]:
-                hands[seat] |= 1 << card
-            position += packet
-            seat = (seat + 1) & 3
-    return hands[0], hands[1], hands[2], hands[3]
+    bit = _BITS.__getitem__
+    hands = [sum(map(bit, take(deck))) for take in _TAKE[dealing]]
+    first = (dealer + 1) & 3
+    # hands[k] went to the k-th player from the first hand on: rotate to seat order.
+    return (
+        hands[(0 - first) & 3],
+        hands[(1 - first) & 3],
+        hands[(2 - first) & 3],
+        hands[(3 - first) & 3],
+    )

@@ -187,6 +187,17 @@ class _Tables:
                     ladder.append(BID_BASE + level * 6 + Strain.NO_TRUMP)
         self.ladder = ladder
         self.rank = {bid: i for i, bid in enumerate(ladder)}
+        self.rank[-1] = -1  # no bid yet
+        # The common auction (no redeal claims, doubles, forced dealer or bid-once):
+        # pass or any higher bid, ready-made for each highest bid so far.
+        self.plain = (
+            rules.bidding is not Bidding.INDIVIDUAL
+            and not rules.weak_redeal
+            and not rules.bid_once
+            and rules.all_pass is AllPass.THROW_IN
+            and rules.doubling is not Doubling.DOUBLE
+        )
+        self.pass_or_higher = [(PASS, *ladder[i:]) for i in range(len(ladder) + 1)]
         self.min_level = [b for b in ladder if (b - BID_BASE) // 6 == rules.min_bid]
         self.individual = [
             [BID_BASE + level * 6 + NO_STRAIN for level in range(lowest, 14)]
@@ -250,6 +261,7 @@ class Deal:
     _t: _Tables
     _hands: list[int]
     _history: list[int]
+    """The actions before the play (auction, raise, trump); the cards are in ``_played``."""
     _seen: tuple[tuple[tuple[Seat, Action], ...], tuple[Trick, ...]]
     _actors: list[int]
     _undo: list[tuple[object, ...]]
@@ -395,7 +407,7 @@ class Deal:
     def __repr__(self) -> str:
         return (
             f"<Deal dealer={self.dealer.letter} phase={self._phase.value} "
-            f"actions={len(self._history)}>"
+            f"actions={len(self._history) + len(self._played)}>"
         )
 
     # -- state for people ---------------------------------------------------------
@@ -468,18 +480,25 @@ class Deal:
     def history(self) -> tuple[tuple[Seat, Action], ...]:
         """Every action so far, with the seat that took it."""
         seen, tricks = self._seen
-        n = len(self._history)
+        before = len(self._history)
+        n = before + len(self._played)
         if len(seen) != n:
-            seen = seen[:n] + tuple(
-                (Seat(self._actors[i]), action_from_id(self._history[i]))
-                for i in range(len(seen), n)
-            )
+            new: list[tuple[Seat, Action]] = []
+            for i in range(len(seen), n):
+                if i < before:
+                    new.append((Seat(self._actors[i]), action_from_id(self._history[i])))
+                else:
+                    j = i - before
+                    seat = (self._leader_of_trick(j // 4) + j) & 3
+                    new.append((Seat(seat), Card(self._played[j])))
+            seen = seen[:n] + tuple(new)
             self._seen = (seen, tricks)
         return seen
 
     @property
     def action_ids(self) -> tuple[int, ...]:
-        return tuple(self._history)
+        """Every action so far as ints (the auction's, then the cards)."""
+        return (*self._history, *self._played)
 
     @property
     def played(self) -> CardSet:
@@ -594,14 +613,17 @@ class Deal:
             )
         phase = self._phase
         if phase is Phase.AUCTION:
-            return tuple(self._auction_ids())
+            return self._auction_ids()
         if phase is Phase.TRUMP:
             return (TRUMP_BASE, TRUMP_BASE + 1, TRUMP_BASE + 2, TRUMP_BASE + 3)
         if phase is Phase.RAISE:
             return (RAISE, STAND)
         return ()
 
-    def _auction_ids(self) -> list[int]:
+    def _auction_ids(self) -> tuple[int, ...]:
+        t = self._t
+        if t.plain:
+            return t.pass_or_higher[t.rank[self._high] + 1]
         rules = self.rules
         seat = self._to_act
         out: list[int] = []
@@ -609,7 +631,7 @@ class Deal:
             out.append(REDEAL)
         if rules.is_individual:
             out.extend(self._t.individual[rules.individual_minimum(self.scores[seat])])
-            return out
+            return tuple(out)
         forced = (
             rules.all_pass is AllPass.DEALER_BIDS
             and self._high < 0
@@ -632,7 +654,7 @@ class Deal:
                 out.extend(self._t.ladder)
             else:
                 out.extend(self._t.ladder[self._t.rank[self._high] + 1 :])
-        return out
+        return tuple(out)
 
     def is_legal(self, action: Action | int | str) -> bool:
         try:
@@ -664,19 +686,21 @@ class Deal:
             hand = self._hands[seat]
             played = self._played
             n = len(played) & 3
-            if (
-                0 <= action < 52
-                and hand >> action & 1
-                and (
-                    action // 13 == played[-n] // 13 or not hand & SUIT_MASKS[played[-n] // 13]
-                    if n
-                    else played or self.legal_card_mask() >> action & 1
-                )
-            ):
-                self._history.append(action)
-                self._actors.append(seat)
-                self._play_card(seat, action)
-                return
+            if 0 <= action < 52 and hand >> action & 1:
+                if n:
+                    lead = played[-n] // 13
+                    ok = action // 13 == lead or not hand & SUIT_MASKS[lead]
+                else:
+                    ok = bool(played) or bool(self.legal_card_mask() >> action & 1)
+                if ok:
+                    # The card path of push_unchecked, inlined: this is the hot loop.
+                    self._hands[seat] = hand ^ (1 << action)
+                    played.append(action)
+                    if n == 3:
+                        self._end_trick()
+                    else:
+                        self._to_act = (seat + 1) & 3
+                    return
             if 0 <= action < 52:
                 raise IllegalActionError(self._refusal(action))
         try:
@@ -689,10 +713,10 @@ class Deal:
                 f"no action is possible: the deal is {self._phase} ({format_action(a)} refused)"
             )
         if self._phase is Phase.PLAY:
-            ok = a < 52 and self.legal_card_mask() >> a & 1
+            legal = a < 52 and bool(self.legal_card_mask() >> a & 1)
         else:
-            ok = a in self.legal_action_ids()
-        if not ok:
+            legal = a in self.legal_action_ids()
+        if not legal:
             raise IllegalActionError(self._refusal(a))
         self.push_unchecked(a)
 
@@ -740,11 +764,11 @@ class Deal:
         that did not come from :meth:`legal_action_ids`.
         """
         seat = self._to_act
-        self._history.append(a)
-        self._actors.append(seat)
         if a < 52:
             self._play_card(seat, a)
             return
+        self._history.append(a)
+        self._actors.append(seat)
         self._undo.append(self._snapshot())
         phase = self._phase
         if phase is Phase.AUCTION:
@@ -866,18 +890,30 @@ class Deal:
         if len(played) & 3:
             self._to_act = (seat + 1) & 3
             return
+        self._end_trick()
+
+    def _end_trick(self) -> None:
+        played = self._played
         c0, c1, c2, c3 = played[-4:]
-        best = c0
-        index = 0
         trump = self._trump
-        for i, c in ((1, c1), (2, c2), (3, c3)):
-            if c // 13 == best // 13:
-                if c > best:
-                    best = c
-                    index = i
-            elif c // 13 == trump:
-                best = c
-                index = i
+        best = c0
+        suit = c0 // 13
+        index = 0
+        if c1 // 13 == suit:
+            if c1 > best:
+                best, index = c1, 1
+        elif c1 // 13 == trump:
+            best, suit, index = c1, trump, 1
+        if c2 // 13 == suit:
+            if c2 > best:
+                best, index = c2, 2
+        elif c2 // 13 == trump:
+            best, suit, index = c2, trump, 2
+        if c3 // 13 == suit:
+            if c3 > best:
+                index = 3
+        elif c3 // 13 == trump:
+            index = 3
         winner = (self._leader + index) & 3
         self._winners.append(winner)
         self._tricks[winner] += 1
@@ -905,8 +941,6 @@ class Deal:
         c0, c1, c2, c3 = cards
         hands = self._hands
         played = self._played
-        history = self._history
-        actors = self._actors
         winners = self._winners
         tricks = self._tricks
         trump = self._trump
@@ -943,8 +977,6 @@ class Deal:
             card = legal[int(rand() * len(legal))]
             hands[seat] = hand ^ (1 << card)
             played.append(card)
-            history.append(card)
-            actors.append(seat)
             total += 1
             if not n:
                 lead = card // 13
@@ -975,22 +1007,26 @@ class Deal:
 
         :raises IndexError: when no action has been taken.
         """
-        if not self._history:
-            raise IndexError("pop from a deal with no actions")
-        a = self._history.pop()
-        seat = self._actors.pop()
-        if a < 52:
-            played = self._played
-            if not len(played) & 3:
+        played = self._played
+        if played:
+            a = played.pop()
+            if len(played) & 3 == 3:
+                # This card ended a trick: undo its winner; its leader leads again.
                 winner = self._winners.pop()
                 self._tricks[winner] -= 1
-                self._leader = (seat + 1) & 3
+                self._leader = self._leader_of_trick(len(self._winners))
+                seat = (self._leader + 3) & 3
                 self._phase = Phase.PLAY
                 self._result = None
-            played.pop()
+            else:
+                seat = (self._to_act + 3) & 3
             self._hands[seat] |= 1 << a
             self._to_act = seat
+        elif not self._history:
+            raise IndexError("pop from a deal with no actions")
         else:
+            a = self._history.pop()
+            self._actors.pop()
             (
                 self._phase,
                 self._to_act,
@@ -1013,8 +1049,9 @@ class Deal:
             self._ibids = list(ibids)  # type: ignore[call-overload]
         # Cut the views' caches back: the next push may differ from the one undone.
         seen, done = self._seen
-        if len(seen) > len(self._history) or len(done) > len(self._winners):
-            self._seen = (seen[: len(self._history)], done[: len(self._winners)])
+        n = len(self._history) + len(played)
+        if len(seen) > n or len(done) > len(self._winners):
+            self._seen = (seen[:n], done[: len(self._winners)])
         return action_from_id(a)
 
     # -- scoring ---------------------------------------------------------------------
