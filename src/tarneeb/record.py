@@ -32,7 +32,7 @@ from tarneeb.errors import RecordError, RulesError, TarneebError
 from tarneeb.match import Match
 from tarneeb.presets import find_rules, preset_name
 from tarneeb.rules import Rules
-from tarneeb.seats import SEATS, parse_seat
+from tarneeb.seats import SEATS, Seat, parse_seat
 
 __all__ = [
     "FORMAT",
@@ -139,7 +139,7 @@ class _Reader:
             return None
         hands: list[tuple[int, ...]] = []
         for index, entry in enumerate(deals):
-            masks = self._hands(index, entry)
+            masks = self._hands(index, entry, rules)
             if masks is None:
                 break
             hands.append(masks)
@@ -150,6 +150,9 @@ class _Reader:
             return None
         for index, entry in enumerate(deals[: len(hands)]):
             if not self._replay(match, index, entry, hands[index]):
+                break
+            if index + 1 < len(deals) and not match.deals[index].is_over():
+                self.fail(f"deal {index + 1}: the deal is not finished, yet the record goes on")
                 break
         self._check_result(match, data.get("result"), len(hands) == len(deals))
         return match
@@ -195,7 +198,7 @@ class _Reader:
             self.fail(f"rules: {exc}")
             return None
 
-    def _hands(self, index: int, entry: object) -> tuple[int, ...] | None:
+    def _hands(self, index: int, entry: object, rules: Rules) -> tuple[int, ...] | None:
         if not isinstance(entry, dict) or not isinstance(entry.get("hands"), dict):
             self.fail(f"deal {index + 1}: 'hands' is missing")
             return None
@@ -207,7 +210,13 @@ class _Reader:
         if set(found) != set(SEATS):
             self.fail(f"deal {index + 1}: hands must be given for S, E, N and W")
             return None
-        return tuple(found[seat] for seat in SEATS)
+        masks = tuple(found[seat] for seat in SEATS)
+        try:
+            Deal(rules, Seat.SOUTH, masks)  # 13 cards each, no card twice
+        except TarneebError as exc:
+            self.fail(f"deal {index + 1}: {exc}")
+            return None
+        return masks
 
     def _replay(
         self, match: Match, index: int, entry: dict[str, Any], masks: tuple[int, ...]
@@ -241,20 +250,17 @@ class _Reader:
             except TarneebError as exc:
                 self.fail(f"{where}, action {number} ({action!r}): {exc}")
                 return False
-        last = index == len(match.deals) - 1
-        if not last and match.deals[index].is_over() is False:
-            self.fail(f"{where}: the deal is not finished")
-            return False
         return True
 
     def _check_result(self, match: Match, result: object, complete: bool) -> None:
+        """A recorded result must be what the replay gives (a guard against edited records)."""
         if not isinstance(result, dict) or not complete or self.errors:
             return
-        scores = result.get("team_scores")
-        if scores is not None and list(match.team_scores) != scores:
-            self.fail(
-                f"the recorded scores {scores} differ from the replayed {list(match.team_scores)}"
-            )
+        replayed = match_to_record(match)["result"]
+        for key, value in result.items():
+            if key in replayed and replayed[key] != value:
+                label = "scores" if key == "team_scores" else key.replace("_", " ")
+                self.fail(f"the recorded {label} {value} differ from the replayed {replayed[key]}")
 
 
 _MIGRATIONS: dict[int, Any] = {}
