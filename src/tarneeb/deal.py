@@ -703,15 +703,17 @@ class Deal:
                     return
             if 0 <= action < 52:
                 raise IllegalActionError(self._refusal(action))
+        if self.is_over():
+            shown = action if isinstance(action, str) else format_action(action)
+            raise IllegalActionError(
+                f"no action is possible: the deal is {self._phase} ({shown!r} refused)"
+            )
         try:
             a = self._parse(action)
         except InvalidActionError as exc:
-            who = "" if self._to_act < 0 else f"{_SEAT_NAMES[self._to_act]}, "
-            raise InvalidActionError(f"{exc} ({who}{self._phase} phase)") from None
-        if self.is_over():
-            raise IllegalActionError(
-                f"no action is possible: the deal is {self._phase} ({format_action(a)} refused)"
-            )
+            raise InvalidActionError(
+                f"{exc} ({_SEAT_NAMES[self._to_act]}, {self._phase} phase)"
+            ) from None
         if self._phase is Phase.PLAY:
             legal = a < 52 and bool(self.legal_card_mask() >> a & 1)
         else:
