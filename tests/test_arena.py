@@ -392,8 +392,11 @@ def test_hooks_into_a_plain_argparse() -> None:
         (["--bots", "heuristic,oracle"], "no bot named 'oracle' (the bots: random, heuristic"),
         (["--bots", "heuristic:wild,random"], "has no option 'wild' (its options: aggressive"),
         (["--bots", "heuristic,random", "--rules", "bridge"], "the presets are: classic, "),
-        (["--bots", "heuristic,random", "-o", "tgt=3"], "unknown rule option 'tgt' (the options: "),
-        (["--bots", "heuristic,random", "-o", "target"], "--option expects KEY=VALUE"),
+        (
+            ["--bots", "heuristic,random", "-o", "tgt=3"],
+            "unknown rule option 'tgt' (did you mean 'target'? the options: ",
+        ),
+        (["--bots", "heuristic,random", "-o", "target"], "--option expects OPTION=VALUE"),
         (["--bots", "heuristic,random", "-o", "target=0"], "target=0"),
         (["--bots", "heuristic,random", "--format", "league"], "choose from 'match', 'sets'"),
         (["--bots", "heuristic,random", "--matches", "3"], "even number"),

@@ -190,7 +190,7 @@ def test_help_and_no_command_print_usage(capsys: pytest.CaptureFixture[str]) -> 
         (["rules", "bridge", "--json"], "no preset named 'bridge'"),
         (
             ["rules", "classic", "-o", "targt=31"],
-            "unknown rule option 'targt' (did you mean 'target'?)",
+            "unknown rule option 'targt' (did you mean 'target'? the options: ",
         ),
         (["rules", "classic", "-o", "zzzz=1"], "unknown rule option 'zzzz'"),
         (["rules", "classic", "-o", "target=0"], "target=0 must be at least 1"),

@@ -22,19 +22,18 @@ lebanese31
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from tarneeb import __version__
 from tarneeb.arena.cli import add_arena_parser, run_arena
-from tarneeb.errors import RulesError, TarneebError
+from tarneeb.errors import TarneebError
 from tarneeb.presets import DEFAULT_PRESET, PRESETS, find_rules
 from tarneeb.reference import describe_rules, reference_markdown
-from tarneeb.rules import Rules
+from tarneeb.rules import parse_rule_changes
 
 __all__ = ["main"]
 
@@ -92,44 +91,6 @@ def _build_parser() -> _Parser:
     return parser
 
 
-def _option_value(key: str, text: str) -> Any:
-    """A value as written after ``OPTION=``: JSON where it is JSON, else the text itself.
-
-    :raises UsageError: on a list or table (``[...]``) that is not valid JSON.
-    """
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        if text.lstrip().startswith(("[", "{")):
-            raise UsageError(f"-o {key}: {text!r} is not valid JSON") from None
-        return text
-
-
-def parse_options(items: Sequence[str]) -> dict[str, Any]:
-    """``["target=31", "bid-once=true"]`` as option changes for :meth:`Rules.replace`.
-
-    :raises UsageError: on an item without ``=``.
-    :raises RulesError: on an unknown option (the message suggests the nearest).
-    """
-    names = Rules.option_names()
-    changes: dict[str, Any] = {}
-    for item in items:
-        key, sep, text = item.partition("=")
-        key = key.strip().replace("-", "_")
-        if not sep or not key:
-            raise UsageError(f"-o expects OPTION=VALUE, not {item!r}")
-        if key not in names:
-            close = difflib.get_close_matches(key, names, n=1)
-            hint = (
-                f" (did you mean {close[0]!r}?)"
-                if close
-                else "; tarneeb rules --markdown lists every option"
-            )
-            raise RulesError(f"unknown rule option {key!r}{hint}")
-        changes[key] = _option_value(key, text)
-    return changes
-
-
 def _run_rules(args: argparse.Namespace) -> int:
     if args.list or args.markdown:
         flag = "--list" if args.list else "--markdown"
@@ -153,7 +114,7 @@ def _run_rules(args: argparse.Namespace) -> int:
     name = DEFAULT_PRESET if args.name is None else args.name
     rules = find_rules(name)
     if args.options:
-        rules = rules.replace(**parse_options(args.options))
+        rules = rules.replace(**parse_rule_changes(args.options, flag="-o"))
     if args.json:
         sys.stdout.write(json.dumps(rules.to_dict(), indent=2) + "\n")
     else:

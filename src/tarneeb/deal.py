@@ -24,6 +24,7 @@ tarneeb.errors.IllegalActionError: South cannot play AS in the play phase: it is
 from __future__ import annotations
 
 import functools
+import operator
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -69,6 +70,26 @@ if TYPE_CHECKING:
 __all__ = ["Contract", "Deal", "LegalActions", "ThrowIn", "Trick", "is_weak_hand"]
 
 _PLAY = Phase.PLAY
+# What a non-card action may change, saved before it for pop (with the individual bids).
+_SAVED_FIELDS = (
+    "_phase",
+    "_to_act",
+    "_high",
+    "_high_seat",
+    "_out",
+    "_bidders",
+    "_acted",
+    "_doubler",
+    "_nbids",
+    "_declarer",
+    "_strain",
+    "_multiplier",
+    "_raised",
+    "_thrown",
+    "_trump",
+    "_leader",
+)
+_SAVED = operator.attrgetter(*_SAVED_FIELDS)
 _SHIFTS = (0, 13, 26, 39)
 _SUIT_CARDS: list[list[tuple[int, ...]]] = []
 
@@ -788,25 +809,7 @@ class Deal:
             self._after_raise()
 
     def _snapshot(self) -> tuple[object, ...]:
-        return (
-            self._phase,
-            self._to_act,
-            self._high,
-            self._high_seat,
-            self._out,
-            self._bidders,
-            self._acted,
-            self._doubler,
-            self._nbids,
-            self._declarer,
-            self._strain,
-            self._multiplier,
-            self._raised,
-            self._thrown,
-            self._trump,
-            self._leader,
-            tuple(self._ibids),
-        )
+        return (*_SAVED(self), tuple(self._ibids))
 
     def _auction_action(self, seat: int, a: int) -> None:
         bit = 1 << seat
@@ -1029,25 +1032,9 @@ class Deal:
         else:
             a = self._history.pop()
             self._actors.pop()
-            (
-                self._phase,
-                self._to_act,
-                self._high,
-                self._high_seat,
-                self._out,
-                self._bidders,
-                self._acted,
-                self._doubler,
-                self._nbids,
-                self._declarer,
-                self._strain,
-                self._multiplier,
-                self._raised,
-                self._thrown,
-                self._trump,
-                self._leader,
-                ibids,
-            ) = self._undo.pop()  # type: ignore[assignment]
+            *saved, ibids = self._undo.pop()
+            for name, value in zip(_SAVED_FIELDS, saved, strict=True):
+                setattr(self, name, value)
             self._ibids = list(ibids)  # type: ignore[call-overload]
         # Cut the views' caches back: the next push may differ from the one undone.
         seen, done = self._seen

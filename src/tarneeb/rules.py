@@ -19,10 +19,12 @@ tarneeb.errors.RulesError: bidding='individual' needs fixed_trump: every player 
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import enum
 import itertools
+import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -40,6 +42,7 @@ __all__ = [
     "Made",
     "Rules",
     "ThirteenWins",
+    "parse_rule_changes",
 ]
 
 
@@ -617,3 +620,37 @@ def _validate_individual(r: Rules) -> None:
     missing = [b for b in range(min(row[1] for row in minimums), 14) if b not in valued]
     if missing:
         raise RulesError(f"bid_values has no value for the bids {missing}")
+
+
+def parse_rule_changes(items: Sequence[str], flag: str = "-o") -> dict[str, Any]:
+    """Option changes written ``KEY=VALUE`` (as on a command line), for :meth:`Rules.replace`.
+
+    A value is read as JSON where it is JSON (``31``, ``true``, ``null``,
+    ``[[0,2,11]]``), else taken as text (``hearts``, ``minus-bid``); dashes in
+    a key count as underscores.
+
+    :raises RulesError: on an item without ``=``, an unknown option (naming the
+        nearest, or listing them all) or a table that is not valid JSON.
+
+    >>> parse_rule_changes(["target=31", "bid-once=true", "fixed_trump=hearts"])
+    {'target': 31, 'bid_once': True, 'fixed_trump': 'hearts'}
+    """
+    names = list(_FIELDS)
+    changes: dict[str, Any] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key:
+            raise RulesError(f"{flag} expects OPTION=VALUE, not {item!r}")
+        if key not in _FIELDS:
+            close = difflib.get_close_matches(key, names, n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise RulesError(f"unknown rule option {key!r} ({hint}the options: {', '.join(names)})")
+        text = text.strip()
+        try:
+            changes[key] = json.loads(text)
+        except (ValueError, RecursionError):
+            if text.startswith(("[", "{")):
+                raise RulesError(f"{flag} {key}: {text!r} is not valid JSON") from None
+            changes[key] = text
+    return changes

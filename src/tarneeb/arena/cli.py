@@ -16,7 +16,6 @@ runs the same command alone (``python -m tarneeb.arena``).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import secrets
 import sys
@@ -30,9 +29,9 @@ from tarneeb.arena.run import FORMATS, ArenaConfig, ArenaError, play_arena
 from tarneeb.bots import BOTS, make_bot
 from tarneeb.errors import TarneebError
 from tarneeb.presets import DEFAULT_PRESET, find_rules
-from tarneeb.rules import Rules
+from tarneeb.rules import parse_rule_changes
 
-__all__ = ["add_arena_parser", "arena_config", "main", "parse_rule_options", "run_arena"]
+__all__ = ["add_arena_parser", "arena_config", "main", "run_arena"]
 
 PROG = "tarneeb"
 EXIT_USAGE = 2
@@ -132,31 +131,6 @@ def add_arena_parser(subparsers: argparse._SubParsersAction[Any]) -> argparse.Ar
     return parser
 
 
-def _value(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        return text
-
-
-def parse_rule_options(items: Sequence[str]) -> dict[str, Any]:
-    """``["target=11", "bid-once=true"]`` as changes for :meth:`Rules.replace`.
-
-    :raises ArenaError: on an item without ``=`` or an unknown option (listing them all).
-    """
-    names = Rules.option_names()
-    changes: dict[str, Any] = {}
-    for item in items:
-        key, sep, text = item.partition("=")
-        key = key.strip().replace("-", "_")
-        if not sep or not key:
-            raise ArenaError(f"--option expects KEY=VALUE, not {item!r}")
-        if key not in names:
-            raise ArenaError(f"unknown rule option {key!r} (the options: {', '.join(names)})")
-        changes[key] = _value(text.strip())
-    return changes
-
-
 def arena_config(args: argparse.Namespace) -> ArenaConfig:
     """The run the parsed command line asks for.
 
@@ -168,7 +142,7 @@ def arena_config(args: argparse.Namespace) -> ArenaConfig:
     for spec in specs:
         make_bot(spec)
     rules = find_rules(args.rules)
-    changes = parse_rule_options(args.options)
+    changes = parse_rule_changes(args.options, flag="--option")
     if args.format == "sets" and rules.sets == 1 and "sets" not in changes:
         changes["sets"] = SETS_FORMAT_SETS
     if changes:
