@@ -70,6 +70,7 @@ if TYPE_CHECKING:
 __all__ = ["Contract", "Deal", "LegalActions", "ThrowIn", "Trick", "is_weak_hand"]
 
 _PLAY = Phase.PLAY
+_AUCTION = Phase.AUCTION
 # What a non-card action may change, saved before it for pop (with the individual bids).
 _SAVED_FIELDS = (
     "_phase",
@@ -724,6 +725,9 @@ class Deal:
                     return
             if 0 <= action < 52:
                 raise IllegalActionError(self._refusal(action))
+        elif type(action) is int and self._phase is _AUCTION and action in self._auction_ids():
+            self.push_unchecked(action)
+            return
         if self.is_over():
             shown = action if isinstance(action, str) else format_action(action)
             raise IllegalActionError(
