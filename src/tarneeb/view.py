@@ -17,6 +17,7 @@ view holds the whole action history and only one hand.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from tarneeb.actions import Action, Phase
@@ -88,17 +89,25 @@ class View:
     def is_my_turn(self) -> bool:
         return self.to_act == self.seat
 
-    def voids(self, seat: Seat | int) -> frozenset[Suit]:
-        """The suits ``seat`` has shown out of, by failing to follow."""
-        out = set()
-        for trick in (*self.tricks, *((self.current_trick,) if self.current_trick else ())):
+    @functools.cached_property
+    def shown_voids(
+        self,
+    ) -> tuple[frozenset[Suit], frozenset[Suit], frozenset[Suit], frozenset[Suit]]:
+        """For each seat, the suits it has shown out of by failing to follow."""
+        out: list[set[Suit]] = [set(), set(), set(), set()]
+        current = (self.current_trick,) if self.current_trick else ()
+        for trick in (*self.tricks, *current):
             if not trick.cards:
                 continue
             led = trick.cards[0].suit
             for i, card in enumerate(trick.cards):
-                if trick.seat_of(i) == seat and card.suit != led:
-                    out.add(led)
-        return frozenset(out)
+                if card.suit != led:
+                    out[trick.seat_of(i)].add(led)
+        return frozenset(out[0]), frozenset(out[1]), frozenset(out[2]), frozenset(out[3])
+
+    def voids(self, seat: Seat | int) -> frozenset[Suit]:
+        """The suits ``seat`` has shown out of, by failing to follow."""
+        return self.shown_voids[seat]
 
     def unseen(self) -> CardSet:
         """The cards this seat has not seen: in the other three hands."""

@@ -42,22 +42,7 @@ class Knowledge:
 
     @classmethod
     def of(cls, view: View) -> Knowledge:
-        voids: list[set[Suit]] = [set(), set(), set(), set()]
-        tricks = list(view.tricks)
-        if view.current_trick is not None and view.current_trick.cards:
-            tricks.append(view.current_trick)
-        for trick in tricks:
-            led = trick.cards[0].suit
-            for i, card in enumerate(trick.cards[1:], 1):
-                if card.suit != led:
-                    voids[trick.seat_of(i)].add(led)
-        return cls(
-            view.seat,
-            view.hand.mask,
-            view.played.mask,
-            (frozenset(voids[0]), frozenset(voids[1]), frozenset(voids[2]), frozenset(voids[3])),
-            view.trump,
-        )
+        return cls(view.seat, view.hand.mask, view.played.mask, view.shown_voids, view.trump)
 
     @property
     def unseen(self) -> int:
