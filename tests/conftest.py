@@ -1,4 +1,4 @@
-"""Shared test helpers. Keep this small: each test module holds its own helpers."""
+"""Test configuration. Helpers shared by several test files live in tests/support.py."""
 
 from __future__ import annotations
 

@@ -10,13 +10,13 @@ import itertools
 import json
 import math
 import os
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from support import run_python
 from tarneeb import Card, Match, Rules, Team, find_rules, read_record
 from tarneeb.arena import (
     ArenaConfig,
@@ -38,7 +38,6 @@ from tarneeb.arena.stats import t_quantile95
 from tarneeb.bots import BOTS, Bot, Decision
 from tarneeb.view import View
 
-ROOT = Path(__file__).resolve().parent.parent
 SMALL = find_rules("classic").replace(target=11)
 REQUIRE_EXTRAS = os.environ.get("TARNEEB_REQUIRE_EXTRAS") == "1"
 
@@ -477,14 +476,7 @@ def test_ray_local_gives_the_same_results() -> None:
 
 
 def test_bots_bench_runs() -> None:
-    done = subprocess.run(
-        [sys.executable, "bench/bots.py", "--seconds", "0.05", "--matches", "4"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-        check=False,
-    )
+    done = run_python("bench/bots.py", "--seconds", "0.05", "--matches", "4", timeout=300)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.strip().splitlines()
     assert len(lines) >= 2

@@ -5,22 +5,12 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import subprocess
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import run_python
 
 
 def test_engine_bench_last_line_is_the_json_figures() -> None:
-    done = subprocess.run(
-        [sys.executable, "bench/engine.py", "--seconds", "0.05", "--rounds", "1"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-        check=False,
-    )
+    done = run_python("bench/engine.py", "--seconds", "0.05", "--rounds", "1", timeout=300)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.strip().splitlines()
     assert len(lines) >= 2, "readable lines come before the JSON figures"

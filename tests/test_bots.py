@@ -15,11 +15,11 @@ from collections.abc import Sequence
 
 import pytest
 
+from support import fill
 from tarneeb import (
     PRESETS,
     Bid,
     Card,
-    CardSet,
     ChooseTrump,
     Deal,
     Match,
@@ -64,7 +64,7 @@ SEVEN_SPADES = ("7", "pass", "pass", "pass", "S")
 
 
 def position(
-    hands: Sequence[str],
+    hands: Sequence[str | int],
     first_bidder: Seat,
     actions: Sequence[str] = (),
     rules: Rules = CLASSIC,
@@ -95,15 +95,6 @@ def card(deal: Deal, seat: Seat | None = None) -> Card:
     return action
 
 
-def full_hands(hand: str, seat: Seat) -> list[CardSet]:
-    """``hand`` for ``seat`` and the other 39 cards dealt in order to the other seats."""
-    mine = CardSet.parse(hand)
-    rest = [c for c in range(52) if c not in mine]
-    others = [CardSet(rest[13 * i : 13 * i + 13]) for i in range(3)]
-    others.insert(seat, mine)
-    return others
-
-
 def auction(
     hand: str,
     seat: Seat,
@@ -114,8 +105,7 @@ def auction(
     spec: str = "heuristic",
 ) -> Action:
     """What the bot in ``seat`` holding ``hand`` says after ``actions``."""
-    hands = [h.format() for h in full_hands(hand, seat)]
-    deal = position(hands, first_bidder, actions, rules, scores)
+    deal = position(fill({seat: hand}), first_bidder, actions, rules, scores)
     return decide(deal, spec, seat).action
 
 
@@ -313,8 +303,7 @@ def test_dealer_forced_to_bid_bids_the_minimum() -> None:
     ],
 )
 def test_trump_choice_takes_the_longest_strongest_suit(hand: str, suit: Suit) -> None:
-    hands = [h.format() for h in full_hands(hand, S)]
-    deal = position(hands, S, ["7", "pass", "pass", "pass"])
+    deal = position(fill({S: hand}), S, ["7", "pass", "pass", "pass"])
     assert deal.phase is Phase.TRUMP
     assert decide(deal, seat=S).action == ChooseTrump(suit)
 
@@ -382,7 +371,7 @@ def test_aggressive_bids_more_and_cautious_less_on_the_same_hand() -> None:
 def test_the_only_legal_action_is_taken_with_a_reason() -> None:
     # The dealer forced to bid in the classic auction has one bid: the minimum.
     rules = CLASSIC.replace(all_pass="dealer-bids")
-    deal = position([h.format() for h in full_hands(WEAK, W)], S, ["pass", "pass", "pass"], rules)
+    deal = position(fill({W: WEAK}), S, ["pass", "pass", "pass"], rules)
     assert list(deal.legal_actions) == [Bid(7)]
     assert decide(deal, seat=W).action == Bid(7)
 

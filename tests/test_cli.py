@@ -5,34 +5,17 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from support import PRESET_NAMES, run_python, run_tarneeb
 from tarneeb import Rules, __version__, find_rules
 from tarneeb.cli import main
 from tarneeb.presets import PRESETS
 from tarneeb.reference import describe_rules, reference_markdown
-
-ROOT = Path(__file__).resolve().parent.parent
-PRESET_NAMES = [
-    "classic",
-    "lebanese31",
-    "tarneeb61",
-    "levant-sets",
-    "original",
-    "egyptian",
-    "saudi",
-    "sol",
-    "tarneeb400",
-    "syrian400",
-]
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str, status: int = 0) -> tuple[str, str]:
@@ -47,23 +30,6 @@ def assert_one_line_error(err: str, fragment: str) -> None:
     assert err.endswith("\n") and err.count("\n") == 1, err
     assert "Traceback" not in err
     assert fragment in err, err
-
-
-def run_process(*argv: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(
-        p for p in (str(ROOT / "src"), env.get("PYTHONPATH", "")) if p
-    )
-    return subprocess.run(
-        [sys.executable, "-m", *argv],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        cwd=ROOT,
-        env=env,
-        timeout=120,
-        check=False,
-    )
 
 
 # -- the contracts, in-process ---------------------------------------------------------
@@ -252,12 +218,12 @@ def test_any_option_value_gives_output_or_one_line_error(
 
 
 def test_process_version() -> None:
-    done = run_process("tarneeb", "--version")
+    done = run_tarneeb("--version")
     assert (done.returncode, done.stdout, done.stderr) == (0, f"tarneeb {__version__}\n", "")
 
 
 def test_process_rules_list() -> None:
-    done = run_process("tarneeb", "rules", "--list")
+    done = run_tarneeb("rules", "--list")
     assert (done.returncode, done.stdout, done.stderr) == (
         0,
         "".join(f"{name}\n" for name in PRESET_NAMES),
@@ -266,32 +232,32 @@ def test_process_rules_list() -> None:
 
 
 def test_process_rules_name() -> None:
-    done = run_process("tarneeb", "rules", "egyptian")
+    done = run_tarneeb("rules", "egyptian")
     assert done.returncode == 0, done.stderr
     assert done.stdout == describe_rules(find_rules("egyptian"), "egyptian")
 
 
 def test_process_rules_name_json_with_option() -> None:
-    done = run_process("tarneeb", "rules", "classic", "--json", "-o", "target=61")
+    done = run_tarneeb("rules", "classic", "--json", "-o", "target=61")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == find_rules("tarneeb61").to_dict()
 
 
 def test_process_error_is_one_line_with_status_2() -> None:
-    done = run_process("tarneeb", "rules", "bridge")
+    done = run_tarneeb("rules", "bridge")
     assert done.returncode == 2
     assert done.stdout == ""
     assert_one_line_error(done.stderr, "no preset named 'bridge'")
 
 
 def test_process_bad_option_is_one_line_with_status_2() -> None:
-    done = run_process("tarneeb", "rules", "classic", "-o", "max_bid=99")
+    done = run_tarneeb("rules", "classic", "-o", "max_bid=99")
     assert done.returncode == 2
     assert_one_line_error(done.stderr, "max_bid=99")
 
 
 def test_process_regenerate_docs_command_gives_the_reference() -> None:
     # The README's `python -m tarneeb.cli rules --markdown > docs/rules.md`.
-    done = run_process("tarneeb.cli", "rules", "--markdown")
+    done = run_python("-m", "tarneeb.cli", "rules", "--markdown")
     assert done.returncode == 0, done.stderr
     assert done.stdout.replace("\r\n", "\n") == reference_markdown()

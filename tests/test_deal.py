@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from support import CRAFTED
 from tarneeb import (
     PRESETS,
     Bid,
@@ -40,17 +41,9 @@ from tarneeb.scoring import score_contract
 CLASSIC = find_rules("classic")
 SEAT_NAMES = ("South", "East", "North", "West")
 
-# Hands built so that the first tricks show every rule of trick play; trump spades, South leads.
-#   trick 1: S 2H, E ruffs 2S (void in hearts), N AH (must follow), W overruffs 3S -> West
-#   trick 2: W 4C, S 2C (must follow), E 9C, N discards AD (void in clubs) -> East
-CRAFTED = (
-    "AKQ.765432.32.32",  # South
-    "76542.-.8765.AKQ9",  # East
-    "-.AKQJT98.AKQJT9.-",  # North
-    "JT983.-.4.JT87654",  # West
-)
 
-
+# CRAFTED (in support.py): West deals; 7 spades by South; its first two tricks show every rule
+# of trick play (a ruff, an overruff, following suit, a discard).
 def crafted_deal(rules: Rules = CLASSIC) -> Deal:
     return Deal(rules, Seat.WEST, CRAFTED)
 

@@ -1,7 +1,7 @@
 """Tests for :class:`tarneeb.match.Match` and :func:`tarneeb.scoring.set_winner`.
 
 Most tests play whole deals through a :class:`Match` with hand-made hands
-whose outcome does not depend on how the cards are played (see :func:`duel`),
+whose outcome does not depend on how the cards are played (see :func:`support.duel`),
 so that the scores of every deal are known exactly; the rest call
 :func:`set_winner` with exact scores.
 """
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Sequence
 
 import pytest
 
+from support import Hands, duel, fill
 from tarneeb.actions import Phase
 from tarneeb.cards import CardSet, Suit
 from tarneeb.deal import Deal, ThrowIn, is_weak_hand
@@ -29,67 +29,23 @@ NS, EW = Team.NS, Team.EW
 CLASSIC = find_rules("classic")
 SYRIAN = find_rules("syrian400")
 
-Hands = tuple[int, int, int, int]
-
 
 # -- hands with a known outcome ---------------------------------------------------------
 
 
-def suit_mask(suit: int, ranks: Sequence[int] | range) -> int:
-    mask = 0
-    for rank in ranks:
-        mask |= 1 << (suit * 13 + rank)
-    return mask
-
-
-def duel(a: Seat, b: Seat, k: int, trump: Suit = Suit.SPADES, other: Suit = Suit.HEARTS) -> Hands:
-    """Hands where ``a`` takes exactly ``k`` tricks and ``b`` the other ``13 - k``.
-
-    ``a`` holds the top ``k`` trumps and the low ``13 - k`` cards of ``other``;
-    ``b`` the low trumps and the top cards of ``other``; the two remaining
-    seats hold one of the other two suits each. With ``trump`` as trump and
-    ``a`` or ``b`` leading, only ``a`` and ``b`` ever win a trick: ``a`` wins
-    exactly the tricks in which it plays a trump, whatever anyone plays.
-    """
-    hands = [0, 0, 0, 0]
-    hands[a] = suit_mask(trump, range(13 - k, 13)) | suit_mask(other, range(13 - k))
-    hands[b] = suit_mask(trump, range(13 - k)) | suit_mask(other, range(13 - k, 13))
-    rest = [seat for seat in Seat if seat not in (a, b)]
-    minors = [suit for suit in Suit if suit not in (trump, other)]
-    for seat, suit in zip(rest, minors, strict=True):
-        hands[seat] = suit_mask(suit, range(13))
-    return hands[0], hands[1], hands[2], hands[3]
-
-
 def ns(k: int) -> Hands:
     """South declares in spades and North-South take exactly ``k`` tricks."""
-    return duel(S, W, k)
+    return duel(S, W, k, side=Suit.HEARTS)
 
 
 def ew(k: int) -> Hands:
     """West declares in spades and East-West take exactly ``k`` tricks."""
-    return duel(W, S, k)
+    return duel(W, S, k, side=Suit.HEARTS)
 
 
 def syrian(a: Seat, b: Seat, k: int) -> Hands:
     """Syrian 400 (hearts trump): ``a`` takes ``k`` tricks, ``b`` the rest, the others none."""
-    return duel(a, b, k, trump=Suit.HEARTS, other=Suit.SPADES)
-
-
-def fill(given: dict[Seat, str]) -> Hands:
-    """The hands ``given`` as text; the other seats get the remaining cards in order."""
-    hands = [0, 0, 0, 0]
-    used = 0
-    for seat, text in given.items():
-        hands[seat] = CardSet.parse(text).mask
-        used |= hands[seat]
-    free = [c for c in range(52) if not used >> c & 1]
-    for seat in Seat:
-        if seat not in given:
-            for card in free[:13]:
-                hands[seat] |= 1 << card
-            free = free[13:]
-    return hands[0], hands[1], hands[2], hands[3]
+    return duel(a, b, k, trump=Suit.HEARTS, side=Suit.SPADES)
 
 
 # -- driving a match -------------------------------------------------------------------

@@ -7,6 +7,8 @@ from collections.abc import Callable
 
 import pytest
 
+from support import PRESET_NAMES as NAMES
+from support import duel, play_randomly
 from tarneeb import (
     PRESETS,
     SEATS,
@@ -42,45 +44,6 @@ from tarneeb.presets import PRESET_SUMMARIES
 
 S, E, N, W = Seat.SOUTH, Seat.EAST, Seat.NORTH, Seat.WEST
 PASSES = ["pass", "pass", "pass"]
-NAMES = [
-    "classic",
-    "lebanese31",
-    "tarneeb61",
-    "levant-sets",
-    "original",
-    "egyptian",
-    "saudi",
-    "sol",
-    "tarneeb400",
-    "syrian400",
-]
-
-
-def duel(
-    hero: Seat, rival: Seat, k: int, trump: Suit = Suit.SPADES, side: Suit = Suit.CLUBS
-) -> tuple[int, int, int, int]:
-    """Hands on which ``hero`` takes exactly ``k`` tricks and ``rival`` 13 - k, whatever is played.
-
-    Needs ``trump`` trump and the first lead by the hero or the rival: the
-    hero has the top k trumps and the low ``side`` cards, the rival the low
-    trumps and the top k ``side`` cards, and the two others one whole other
-    suit each, so they never win a trick and never lead.
-    """
-    hands = [0, 0, 0, 0]
-    for rank in range(13):
-        t = 1 << (trump * 13 + rank)
-        s = 1 << (side * 13 + rank)
-        if rank >= 13 - k:
-            hands[hero] |= t
-            hands[rival] |= s
-        else:
-            hands[rival] |= t
-            hands[hero] |= s
-    others = [seat for seat in SEATS if seat not in (hero, rival)]
-    free = [suit for suit in Suit if suit not in (trump, side)]
-    hands[others[0]] = SUIT_MASKS[free[0]]
-    hands[others[1]] = SUIT_MASKS[free[1]]
-    return hands[0], hands[1], hands[2], hands[3]
 
 
 def one_suit_each(south: Suit, east: Suit, north: Suit, west: Suit) -> tuple[int, int, int, int]:
@@ -95,12 +58,6 @@ def around(south: str) -> tuple[int, int, int, int]:
     for i, card in enumerate(rest):
         hands[1 + i % 3] |= 1 << card
     return hands[0], hands[1], hands[2], hands[3]
-
-
-def play_randomly(deal: Deal, seed: int = 0) -> None:
-    rng = random.Random(seed)
-    while not deal.is_over():
-        deal.push(rng.choice(deal.legal_action_ids()))
 
 
 def bids_of(deal: Deal) -> list[str]:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from support import PRESET_NAMES, ROOT
 from tarneeb import Rules, RulesError, find_rules
 from tarneeb.presets import PRESET_SUMMARIES, PRESETS
 from tarneeb.reference import (
@@ -18,22 +18,8 @@ from tarneeb.reference import (
     reference_markdown,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "rules.md"
 REGENERATE = "python -m tarneeb.cli rules --markdown > docs/rules.md"
-
-PRESET_NAMES = [
-    "classic",
-    "lebanese31",
-    "tarneeb61",
-    "levant-sets",
-    "original",
-    "egyptian",
-    "saudi",
-    "sol",
-    "tarneeb400",
-    "syrian400",
-]
 
 
 def flat(text: str) -> str:

@@ -1,6 +1,6 @@
 """Scoring known answers from the seeds: the pure functions, and the same played out in deals.
 
-The deals use "duel" hands (see :func:`duel`) on which the declaring side
+The deals use "duel" hands (see :func:`support.duel`) on which the declaring side
 takes an exact number of tricks whatever is played, so random legal play must
 always end in the seed's score.
 """
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 import pytest
 
+from support import duel, play_randomly
 from tarneeb import (
-    SEATS,
     Contract,
     Deal,
     DealResult,
@@ -26,54 +26,10 @@ from tarneeb import (
     Team,
     find_rules,
 )
-from tarneeb.cards import SUIT_MASKS
 from tarneeb.scoring import score_contract, score_individual, set_winner
 
 S, E, N, W = Seat.SOUTH, Seat.EAST, Seat.NORTH, Seat.WEST
 PASSES = ["pass", "pass", "pass"]
-
-
-def duel(
-    hero: Seat,
-    rival: Seat,
-    k: int,
-    trump: Suit = Suit.SPADES,
-    side: Suit = Suit.CLUBS,
-) -> tuple[int, int, int, int]:
-    """Hands on which ``hero`` takes exactly ``k`` tricks and ``rival`` the other 13 - k.
-
-    The hero holds the top k trumps and the lowest 13 - k cards of ``side``;
-    the rival the other trumps and the top k of ``side``; the two other seats
-    hold one whole other suit each. With ``trump`` trump and the first lead by
-    the hero or the rival, the other two can never win a trick (their suits
-    are never led and they hold no trump), so they never lead; the hero wins
-    exactly the tricks to which they play a trump (their trumps are the
-    highest), and the rival every other one (a trump, or a higher ``side``
-    card of the suit led).
-    """
-    hands = [0, 0, 0, 0]
-    for rank in range(13):
-        t = 1 << (trump * 13 + rank)
-        s = 1 << (side * 13 + rank)
-        if rank >= 13 - k:
-            hands[hero] |= t
-            hands[rival] |= s
-        else:
-            hands[rival] |= t
-            hands[hero] |= s
-    others = [seat for seat in SEATS if seat not in (hero, rival)]
-    free = [suit for suit in Suit if suit not in (trump, side)]
-    hands[others[0]] = SUIT_MASKS[free[0]]
-    hands[others[1]] = SUIT_MASKS[free[1]]
-    return hands[0], hands[1], hands[2], hands[3]
-
-
-def play_randomly(deal: Deal, seed: int) -> None:
-    """Finish the play with random legal cards, each pushed through the checked path."""
-    rng = random.Random(seed)
-    while not deal.is_over():
-        assert deal.phase is Phase.PLAY
-        deal.push(rng.choice(deal.legal_action_ids()))
 
 
 def play_out(

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from support import CRAFTED
 from tarneeb import (
     PRESETS,
     Card,
@@ -29,13 +30,6 @@ from tarneeb import (
 from tarneeb.cards import FULL_MASK, SUIT_MASKS
 
 CLASSIC = find_rules("classic")
-
-CRAFTED = (
-    "AKQ.765432.32.32",  # South
-    "76542.-.8765.AKQ9",  # East
-    "-.AKQJT98.AKQJT9.-",  # North
-    "JT983.-.4.JT87654",  # West
-)
 
 VIEW_FIELDS = {
     "seat",
