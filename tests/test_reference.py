@@ -140,7 +140,7 @@ def test_readme_setup_is_exactly_two_commands_and_ci_runs_the_test_one() -> None
     section = readme.split("\n## Set up", 1)[1].split("\n## ", 1)[0]
     blocks = [b.split("\n", 1)[1].strip() for b in section.split("```")[1::2]]
     assert blocks == [
-        "pip install . && tarneeb rules classic",
+        'pip install ".[play]" && tarneeb play',
         'pip install -e ".[test]" && python -m pytest',
     ]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")

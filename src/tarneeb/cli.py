@@ -34,6 +34,7 @@ from tarneeb.errors import TarneebError
 from tarneeb.presets import DEFAULT_PRESET, PRESETS, find_rules
 from tarneeb.reference import describe_rules, reference_markdown
 from tarneeb.rules import parse_rule_changes
+from tarneeb.tui.cli import add_play_parser, run_play
 
 __all__ = ["main"]
 
@@ -88,6 +89,7 @@ def _build_parser() -> _Parser:
         help="change one option on top of the preset (repeatable), e.g. -o target=31",
     )
     add_arena_parser(commands)
+    add_play_parser(commands)
     return parser
 
 
@@ -145,6 +147,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run_rules(args)
         if args.command == "arena":
             return run_arena(args)
+        if args.command == "play":
+            return run_play(args)
         parser.print_help()
         return 0
     except (TarneebError, UsageError) as exc:

@@ -1,0 +1,428 @@
+"""The game behind ``tarneeb play``, without any screen.
+
+:class:`GameController` owns the :class:`~tarneeb.match.Match`, the bots of
+the other three seats, the autosave file and the bots' pause. The widgets only
+render what :meth:`GameController.view` shows (the human's seat) and hand the
+human's choices back, so every rule of the app can be tested without Textual.
+
+>>> from tarneeb.presets import find_rules
+>>> game = GameController.new(find_rules("classic"), seed=7, save_path=None)
+>>> game.human, game.human_to_act, game.bot_to_act
+(Seat.SOUTH, False, Seat.WEST)
+>>> seat, decision, ended = game.step_bot()
+>>> seat, ended is None
+(Seat.WEST, True)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from tarneeb.actions import Action, Phase, format_action
+from tarneeb.bots import Bot, Decision, make_bot
+from tarneeb.deal import Deal, Trick
+from tarneeb.errors import IllegalActionError, RecordError, TarneebError
+from tarneeb.match import Match
+from tarneeb.record import read_record, write_record
+from tarneeb.rules import Rules
+from tarneeb.seats import SEATS, Seat, Team, parse_seat
+from tarneeb.view import View
+
+__all__ = [
+    "HUMAN",
+    "DealEnd",
+    "GameController",
+    "default_save_path",
+    "double_dummy_line",
+]
+
+HUMAN = "you"
+"""The name the record gives the human's seat (``players`` of the record)."""
+DEFAULT_DELAY = 0.7
+
+
+def default_save_path() -> Path:
+    """Where the match is saved unless ``--save`` says otherwise.
+
+    ``$XDG_DATA_HOME/tarneeb/last-match.json`` (``~/.local/share`` by default);
+    ``%APPDATA%\\tarneeb`` on Windows.
+    """
+    if sys.platform == "win32" and os.environ.get("APPDATA"):
+        base = Path(os.environ["APPDATA"])
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "tarneeb" / "last-match.json"
+
+
+@dataclass(frozen=True)
+class DealEnd:
+    """A deal that has just ended (played out, or thrown in)."""
+
+    deal: Deal
+    number: int
+    """The deal's number in the match, counting from 1."""
+    match_over: bool
+
+
+def double_dummy_line(deal: Deal) -> str | None:
+    """What double-dummy analysis says the declarers could have taken, or ``None``.
+
+    Optional: only when :mod:`tarneeb.solver` is there, and only for a played
+    partnership contract. It may take a while (seconds without DDS), so the
+    app calls it off the main thread.
+    """
+    contract = deal.contract
+    if deal.result is None or contract is None or contract.strain is None:
+        return None
+    try:
+        from tarneeb.solver import Position, solve
+    except ImportError:
+        return None
+    strain = contract.strain
+    try:
+        position = Position(
+            deal.dealt, strain.suit, contract.declarer, lead_trump=deal.rules.first_lead_trump
+        )
+        tricks = solve(position).tricks
+    except TarneebError:
+        return None
+    taken = deal.team_tricks(contract.team)
+    return (
+        f"Double dummy: {_side(contract.team)} could take {tricks} tricks "
+        f"in {strain.letter} (took {taken})."
+    )
+
+
+class GameController:
+    """A match between one human seat and three bots.
+
+    :param match: the match to play (new or resumed).
+    :param bots: a bot for every seat but the human's.
+    :param human: the human's seat.
+    :param hint_bot: the bot asked for hints (it sees only the human's view).
+    :param save_path: the record is written there after every action; ``None``: no saving.
+    :param bot_delay: seconds a bot waits before acting, so play can be followed.
+    :param players: who sits where, as written to the record (seat letter to name).
+    """
+
+    def __init__(
+        self,
+        match: Match,
+        bots: Mapping[Seat, Bot],
+        human: Seat = Seat.SOUTH,
+        hint_bot: Bot | None = None,
+        save_path: Path | None = None,
+        bot_delay: float = DEFAULT_DELAY,
+        players: Mapping[str, str] | None = None,
+        specs: tuple[str, str] = ("heuristic", "heuristic"),
+    ) -> None:
+        missing = [s for s in SEATS if s != human and s not in bots]
+        if missing:
+            raise ValueError(f"no bot for {missing[0].name}")
+        self.match = match
+        self.bots = dict(bots)
+        self.human = human
+        self.hint_bot = hint_bot if hint_bot is not None else make_bot(specs[0], seed=0)
+        self.save_path = save_path
+        self.bot_delay = bot_delay
+        self.specs = specs
+        self.analyse = True
+        """Whether the deal summary asks the solver what was possible (when it is installed)."""
+        self.players = dict(players) if players else self._players()
+
+    # -- making one ---------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        rules: Rules,
+        seed: int | None = None,
+        partner: str = "heuristic",
+        opponents: str = "heuristic",
+        human: Seat = Seat.SOUTH,
+        save_path: Path | None = None,
+        bot_delay: float = DEFAULT_DELAY,
+    ) -> GameController:
+        """A new match; a ``seed`` makes the deals and the bots reproducible.
+
+        :raises BotError: on an unknown bot.
+        """
+        match = Match(rules, seed=seed)
+        bots = _make_bots(human, partner, opponents, seed)
+        hint = make_bot(partner, rng=_bot_rng(seed, "hint"))
+        return cls(match, bots, human, hint, save_path, bot_delay, specs=(partner, opponents))
+
+    @classmethod
+    def resume(
+        cls, path: Path, save_path: Path | None = None, bot_delay: float = DEFAULT_DELAY
+    ) -> GameController:
+        """The match saved in ``path``, with the bots it was played against.
+
+        It is saved back to ``save_path`` (default: ``path`` itself).
+
+        :raises RecordError: when the file cannot be read or is no record.
+        :raises BotError: when it names an unknown bot.
+        """
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RecordError(f"cannot read {str(path)!r}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise RecordError(f"{str(path)!r} is not a record (not UTF-8 text)") from None
+        match = read_record(text)
+        players = json.loads(text).get("players") or {}
+        if not isinstance(players, dict):
+            raise RecordError("record: 'players' is not an object")
+        named = {parse_seat(k): str(v) for k, v in players.items()}
+        humans = [seat for seat, name in named.items() if name == HUMAN]
+        human = humans[0] if humans else Seat.SOUTH
+        partner = named.get(human.partner, "heuristic")
+        opponents = named.get(human.next, "heuristic")
+        seed = match.seed if isinstance(match.seed, int) else None
+        bots = _make_bots(human, partner, opponents, seed, len(match.deals))
+        hint = make_bot(partner, rng=_bot_rng(seed, "hint"))
+        return cls(
+            match,
+            bots,
+            human,
+            hint,
+            path if save_path is None else save_path,
+            bot_delay,
+            players=None,
+            specs=(partner, opponents),
+        )
+
+    def rematch(self) -> None:
+        """Start a new match with the same rules, seats and bots."""
+        seed = self.match.seed
+        self.match = Match(self.match.rules, seed=seed + 1 if isinstance(seed, int) else None)
+        self.save()
+
+    def _players(self) -> dict[str, str]:
+        out = {}
+        for seat in SEATS:
+            if seat == self.human:
+                out[seat.letter] = HUMAN
+            else:
+                out[seat.letter] = self.bots[seat].spec
+        return out
+
+    # -- what the human sees ----------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        return self.match.rules
+
+    def view(self) -> View:
+        """The current deal as the human's seat sees it."""
+        return self.match.view(self.human)
+
+    @property
+    def human_to_act(self) -> bool:
+        return self.match.to_act == self.human
+
+    @property
+    def bot_to_act(self) -> Seat | None:
+        """The bot's seat that is to act, if a bot is."""
+        seat = self.match.to_act
+        return None if seat is None or seat == self.human else seat
+
+    def finished_deals(self) -> list[Deal]:
+        """The deals of the match that are over (thrown-in ones included)."""
+        return [deal for deal in self.match.deals if deal.is_over()]
+
+    def last_trick(self) -> Trick | None:
+        """The last complete trick of the current deal, for the review."""
+        tricks = self.view().tricks
+        return tricks[-1] if tricks else None
+
+    def hint(self) -> Decision:
+        """What the hint bot would do in the human's place.
+
+        :raises IllegalActionError: when it is not the human's turn.
+        """
+        view = self.view()
+        if not view.is_my_turn:
+            raise IllegalActionError("no hint: it is not your turn")
+        return self.hint_bot.decide(view)
+
+    def describe(self, seat: Seat) -> str:
+        """``South (you)``, ``North (partner)``, ``East``."""
+        name = seat.name.title()
+        if seat == self.human:
+            return f"{name} (you)"
+        if seat == self.human.partner:
+            return f"{name} (partner)"
+        return name
+
+    # -- acting -----------------------------------------------------------------------
+
+    def play(self, action: Action | int | str) -> DealEnd | None:
+        """Take the human's ``action``; saved at once. Returns the deal it ended, if it did.
+
+        :raises IllegalActionError: when it is not the human's turn or the rules refuse it.
+        :raises InvalidActionError: when the text is no action. Nothing changes on error.
+        """
+        if not self.human_to_act:
+            raise IllegalActionError("it is not your turn")
+        return self._push(action)
+
+    def step_bot(self) -> tuple[Seat, Decision, DealEnd | None]:
+        """Let the bot to act take its turn (through its own view); saved at once.
+
+        :raises IllegalActionError: when no bot is to act.
+        """
+        seat = self.bot_to_act
+        if seat is None:
+            raise IllegalActionError("no bot is to act")
+        decision = self.bots[seat].decide(self.match.view(seat))
+        return seat, decision, self._push(decision.action)
+
+    def run_bots(self) -> list[DealEnd]:
+        """Let the bots act until the human is to act, a deal ends, or the match does."""
+        while self.bot_to_act is not None:
+            ended = self.step_bot()[2]
+            if ended is not None:
+                return [ended]
+        return []
+
+    def _push(self, action: Action | int | str) -> DealEnd | None:
+        match = self.match
+        count = len(match.deals)
+        deal = match.deal
+        match.push(action)
+        self.save()
+        if len(match.deals) != count or match.is_over():
+            return DealEnd(deal, count, match.is_over())
+        return None
+
+    def save(self) -> None:
+        """Write the record to the save file (atomically), if there is one."""
+        if self.save_path is None:
+            return
+        path = self.save_path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(write_record(self.match, self.players), encoding="utf-8")
+        os.replace(tmp, path)
+
+    # -- summaries --------------------------------------------------------------------
+
+    def deal_lines(self, deal: Deal, unicode: bool = True, dd: bool = True) -> list[str]:
+        """A finished deal in words: contract, tricks, points; with ``dd``, double dummy if known."""
+        if deal.thrown_in is not None:
+            reason = {
+                "all-pass": "everyone passed; the next dealer deals",
+                "weak-hand": "a weak hand was shown; the same dealer deals again",
+                "low-total": "the bids added up to too little; the same dealer deals again",
+            }.get(deal.thrown_in, deal.thrown_in)
+            return [f"Thrown in: {reason}."]
+        result = deal.result
+        assert result is not None
+        lines = []
+        contract = deal.contract
+        taken = deal.tricks_taken
+        if contract is not None:
+            strain = ""
+            if contract.strain is not None:
+                strain = " " + (contract.strain.symbol if unicode else contract.strain.letter)
+            side = contract.team
+            verdict = "made" if result.made else "went down"
+            lines.append(
+                f"Contract {contract.level}{strain}"
+                f"{' x' + str(contract.multiplier) if contract.multiplier != 1 else ''}"
+                f" by {self.describe(contract.declarer)}: {verdict}."
+            )
+            lines.append(
+                f"Tricks: {_side(side)} {taken[side] + taken[side + 2]}, "
+                f"{_side(side.other)} {taken[side.other] + taken[side.other + 2]}."
+            )
+        else:
+            bids = ", ".join(
+                f"{seat.letter} {bid}/{taken[seat]}"
+                for seat, bid in zip(SEATS, deal.bids, strict=True)
+            )
+            lines.append(f"Bids/tricks: {bids}.")
+        if result.seat_points is not None:
+            points = ", ".join(
+                f"{seat.letter} {p:+d}" for seat, p in zip(SEATS, result.seat_points, strict=True)
+            )
+        else:
+            points = f"NS {result.team_points[0]:+d}, EW {result.team_points[1]:+d}"
+        lines.append(f"Points: {points}.")
+        line = double_dummy_line(deal) if dd else None
+        if line is not None:
+            lines.append(line)
+        return lines
+
+    def score_rows(self) -> list[tuple[str, ...]]:
+        """The score sheet: one row a finished deal (number, dealer, contract, points)."""
+        rows: list[tuple[str, ...]] = []
+        for number, deal in enumerate(self.match.deals, 1):
+            if not deal.is_over():
+                continue
+            result = deal.result
+            contract = deal.contract
+            if deal.thrown_in is not None or result is None:
+                what = "thrown in"
+                ns = ew = ""
+            else:
+                if contract is not None:
+                    what = f"{contract.level}{'' if contract.strain is None else contract.strain.letter}"
+                    what += f" {contract.declarer.letter}"
+                    what += " made" if result.made else " down"
+                else:
+                    what = "individual"
+                ns, ew = (f"{p:+d}" for p in result.team_points)
+            rows.append((str(number), deal.dealer.letter, what, ns, ew))
+        return rows
+
+    def match_over_lines(self) -> list[str]:
+        match = self.match
+        winner = match.winner
+        if winner is None:
+            head = "The match is drawn."
+        else:
+            you = "you win" if winner == self.human.team else "you lose"
+            head = f"{_side(winner)} win the match: {you}."
+        lines = [head]
+        if len(match.sets) > 1:
+            lines.append(
+                f"Sets: {len(match.sets)}; match points NS {match.match_points[0]}, EW {match.match_points[1]}."
+            )
+        final = match.sets[-1].team_scores if match.sets else match.team_scores
+        lines.append(f"Final score: NS {final[0]}, EW {final[1]} (target {match.rules.target}).")
+        return lines
+
+    def action_text(self, action: Action, unicode: bool = True) -> str:
+        return format_action(action, unicode)
+
+    @property
+    def phase(self) -> Phase:
+        return self.match.deal.phase
+
+
+def _side(team: Team) -> str:
+    return "NS" if team == Team.NS else "EW"
+
+
+def _bot_rng(seed: int | None, salt: str) -> random.Random | None:
+    return None if seed is None else random.Random(f"{seed}/{salt}")
+
+
+def _make_bots(
+    human: Seat, partner: str, opponents: str, seed: int | None, salt: int = 0
+) -> dict[Seat, Bot]:
+    bots = {}
+    for seat in SEATS:
+        if seat == human:
+            continue
+        spec = partner if seat == human.partner else opponents
+        bots[seat] = make_bot(spec, rng=_bot_rng(seed, f"{seat.letter}/{salt}"))
+    return bots
