@@ -8,7 +8,7 @@ Bots are found by name, with options after colons:
 >>> make_bot("oracle")
 Traceback (most recent call last):
 ...
-tarneeb.bots.base.BotError: no bot named 'oracle' (the bots: random, heuristic)
+tarneeb.bots.base.BotError: no bot named 'oracle' (the bots: random, heuristic, search)
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from tarneeb.bots.heuristic import HeuristicBot, hand_tricks
 from tarneeb.bots.knowledge import Knowledge
 from tarneeb.bots.randombot import RandomBot
 from tarneeb.bots.registry import BOTS, find_bot, make_bot, play_deal, play_match, register_bot
+from tarneeb.bots.search import Limit, SearchBot, sample_layouts
 
 __all__ = [
     "BOTS",
@@ -26,11 +27,14 @@ __all__ = [
     "Decision",
     "HeuristicBot",
     "Knowledge",
+    "Limit",
     "RandomBot",
+    "SearchBot",
     "find_bot",
     "hand_tricks",
     "make_bot",
     "play_deal",
     "play_match",
     "register_bot",
+    "sample_layouts",
 ]

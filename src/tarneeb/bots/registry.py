@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from tarneeb.bots.base import Bot, BotError
 from tarneeb.bots.heuristic import HeuristicBot
 from tarneeb.bots.randombot import RandomBot
+from tarneeb.bots.search import SearchBot
 from tarneeb.deal import Deal
 from tarneeb.match import Match
 from tarneeb.seats import Seat
@@ -25,6 +26,7 @@ def register_bot(cls: type[Bot]) -> type[Bot]:
 
 register_bot(RandomBot)
 register_bot(HeuristicBot)
+register_bot(SearchBot)
 
 
 def find_bot(name: str) -> type[Bot]:

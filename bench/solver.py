@@ -1,0 +1,132 @@
+"""Double-dummy solver speed: our pure-Python solver against DDS (through endplay).
+
+Run as ``python bench/solver.py [--seed N] [--start K] [--after4 K] [--after8 K]``.
+The positions come from seeded random deals, each with a random strain (the
+four suits and no-trump in turn): at the start of play, after 4 tricks and
+after 8 tricks of random legal play. Each backend solves the same positions
+one at a time (every legal card's value, as ``tarneeb.solver.solve`` gives),
+after a warm-up; each position's time is kept, and the answers compared.
+
+Prints the median and mean time of each backend per stage and the ratio of
+the medians (own / DDS); the target is own within 30x of DDS after 4 tricks.
+The last line is one JSON object with the figures, ``own_vs_dds_start``,
+``own_vs_dds_after4``, ``own_vs_dds_after8``, ``agree`` and ``positions``
+among them. DDS comes with endplay (``pip install 'tarneeb[solver]'``); without
+it the script says so and reports our solver's times alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+from tarneeb.solver import OwnSolver, Position, dds, trick_winner
+
+STAGES = (("start", 0), ("after4", 4), ("after8", 8))
+
+
+def make_position(rng: random.Random, tricks_played: int, strain: int) -> Position:
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hands = [sum(1 << c for c in deck[i::4]) for i in range(4)]
+    trump = None if strain == 4 else strain
+    position = Position(hands, trump, rng.randrange(4))
+    for _ in range(tricks_played):
+        cards = []
+        leader = position.leader
+        for _ in range(4):
+            card = rng.choice(position.legal_cards())
+            cards.append(card)
+            position = position.play(card)
+        assert position.leader == trick_winner(leader, cards, trump)
+    return position
+
+
+def timed(solve: object, position: Position) -> tuple[float, object]:
+    assert callable(solve)
+    start = time.perf_counter()
+    answer = solve(position)
+    return time.perf_counter() - start, answer
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--start", type=int, default=3, help="positions at the start of play")
+    parser.add_argument("--after4", type=int, default=20, help="positions after 4 tricks")
+    parser.add_argument("--after8", type=int, default=40, help="positions after 8 tricks")
+    args = parser.parse_args()
+    counts = {"start": args.start, "after4": args.after4, "after8": args.after8}
+    has_dds = dds.available()
+    print(f"python {platform.python_version()} on {platform.machine()}, seed {args.seed}")
+    if not has_dds:
+        print("DDS is missing (pip install endplay): timing our solver alone")
+    else:
+        dds.solve(make_position(random.Random(0), 0, 4))  # DDS allocates on its first call
+    rng = random.Random(args.seed)
+    figures: dict[str, object] = {"bench": "solver"}
+    for name, _ in STAGES:
+        figures[f"own_vs_dds_{name}"] = None
+    agree = 0
+    total = 0
+    for name, played in STAGES:
+        own_times: list[float] = []
+        dds_times: list[float] = []
+        for i in range(counts[name]):
+            position = make_position(rng, played, i % 5)
+            solver = OwnSolver()  # a fresh table: no help from earlier positions
+            t_own, own_answer = timed(solver.solve, position)
+            own_times.append(t_own)
+            if has_dds:
+                t_dds, dds_answer = timed(dds.solve, position)
+                dds_times.append(t_dds)
+                total += 1
+                agree += own_answer == dds_answer
+        if not own_times:
+            continue
+        own_med = statistics.median(own_times)
+        line = (
+            f"{name:>7}: {len(own_times):3d} positions  own median {own_med * 1e3:9.2f} ms"
+            f"  mean {statistics.fmean(own_times) * 1e3:9.2f} ms"
+        )
+        figures[f"own_{name}_median_ms"] = round(own_med * 1e3, 3)
+        figures[f"own_{name}_mean_ms"] = round(statistics.fmean(own_times) * 1e3, 3)
+        if dds_times:
+            dds_med = statistics.median(dds_times)
+            ratio = own_med / dds_med
+            line += (
+                f"  | dds median {dds_med * 1e3:8.3f} ms  mean "
+                f"{statistics.fmean(dds_times) * 1e3:8.3f} ms  | own/dds {ratio:7.1f}x"
+            )
+            figures[f"dds_{name}_median_ms"] = round(dds_med * 1e3, 3)
+            figures[f"dds_{name}_mean_ms"] = round(statistics.fmean(dds_times) * 1e3, 3)
+            figures[f"own_vs_dds_{name}"] = round(ratio, 2)
+            figures[f"own_vs_dds_{name}_mean"] = round(
+                statistics.fmean(own_times) / statistics.fmean(dds_times), 2
+            )
+        print(line, flush=True)
+    if has_dds:
+        print(f"agreement: {agree} of {total} positions (every card's value)")
+        target = figures.get("own_vs_dds_after4")
+        if isinstance(target, float):
+            verdict = "met" if target <= 30 else "NOT met"
+            print(f"target own within 30x of DDS after 4 tricks: {verdict} ({target}x)")
+    else:
+        print("agreement: not checked (no DDS)")
+    figures["agree"] = agree
+    figures["positions"] = total
+    figures["dds"] = has_dds
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

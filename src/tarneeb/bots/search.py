@@ -1,0 +1,340 @@
+"""A search bot: Monte Carlo over the hidden hands, each deal solved double-dummy.
+
+For each decision the bot deals the cards it cannot see among the other three
+seats many times, consistently with its view (hand sizes, the suits each seat
+has shown out of), weighting each layout by how well it fits what the
+auction said (a seat that bid should hold a hand worth its bid; one that
+passed, not a strong one). Each layout is solved double-dummy
+(:mod:`tarneeb.solver`: DDS when endplay is installed, else our own solver),
+and the bot picks the action with the best expected *score*, under the
+contract and the match score, not merely the most tricks.
+
+Bidding and the trump choice use the same simulation: the double-dummy tricks
+of the partnership in each strain, averaged over layouts, replace the hand
+evaluation of the heuristic bot. Decisions the simulation cannot improve (a
+single legal action; the raise; a weak-hand redeal) go to the heuristic bot.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from tarneeb.actions import Bid, ChooseTrump, Double, Pass, Phase, Redeal, Strain
+from tarneeb.bots.base import Bot, Decision
+from tarneeb.bots.heuristic import HeuristicBot, hand_tricks
+from tarneeb.cards import FULL_MASK, SUIT_MASKS, Card, Suit
+from tarneeb.rules import Count
+from tarneeb.scoring import score_contract
+from tarneeb.seats import Seat
+from tarneeb.view import View
+
+__all__ = ["Limit", "SearchBot", "sample_layouts"]
+
+
+@dataclass(frozen=True)
+class Limit:
+    """How much a search may spend on one decision."""
+
+    samples: int = 20
+    """Layouts of the hidden cards solved for a card decision."""
+    auction_samples: int = 8
+    """Layouts solved (a double-dummy table each) for a bid or the trump choice."""
+    time: float | None = 0.5
+    """Seconds after which no more layouts are drawn (the ones solved still count)."""
+
+
+def sample_layouts(
+    view: View, count: int, rng: random.Random, tries: int = 50
+) -> list[tuple[tuple[int, int, int, int], float]]:
+    """Layouts of all four hands consistent with ``view``, each with its weight.
+
+    The cards this seat cannot see go to the other seats, as many as each
+    holds, never in a suit the seat has shown out of. The weight says how well
+    each layout fits the auction (1.0 when the auction says nothing).
+    """
+    me = view.seat
+    unseen = FULL_MASK & ~view.hand.mask & ~view.played.mask
+    cards = [c for c in range(52) if unseen >> c & 1]
+    others = [Seat((me + i) & 3) for i in (1, 2, 3)]
+    banned = [sum(SUIT_MASKS[s] for s in view.voids(seat)) for seat in others]
+    out: list[tuple[tuple[int, int, int, int], float]] = []
+    for _ in range(count * tries):
+        if len(out) >= count:
+            break
+        rng.shuffle(cards)
+        room = [view.hand_sizes[seat] for seat in others]
+        hands = [0, 0, 0]
+        ok = True
+        # The most constrained cards first: those only some seats may take.
+        for card in sorted(cards, key=lambda c: -sum(b >> c & 1 for b in banned)):
+            choices = [i for i in range(3) if room[i] and not banned[i] >> card & 1]
+            if not choices:
+                ok = False
+                break
+            i = choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
+            hands[i] |= 1 << card
+            room[i] -= 1
+        if not ok:
+            continue
+        full = [0, 0, 0, 0]
+        full[me] = view.hand.mask
+        for i, seat in enumerate(others):
+            full[seat] = hands[i]
+        layout = (full[0], full[1], full[2], full[3])
+        out.append((layout, _auction_weight(view, layout)))
+    return out
+
+
+def _auction_weight(view: View, layout: Sequence[int]) -> float:
+    """How well the hands of ``layout`` fit the bids and passes of the auction."""
+    weight = 1.0
+    first_bid: dict[Seat, int] = {}
+    passed: set[Seat] = set()
+    for seat, action in view.history:
+        if isinstance(action, Bid):
+            first_bid.setdefault(seat, action.level)
+        elif isinstance(action, Pass) and seat not in first_bid:
+            passed.add(seat)
+    points = view.rules.count is Count.CARD_POINTS
+    for seat in Seat:
+        if seat == view.seat:
+            continue
+        # What the hand could take with its best trump (the hidden part included).
+        hand = layout[seat] | _played_by(view, seat)
+        best = max(hand_tricks(hand, suit) for suit in Suit)
+        if seat in first_bid:
+            level = first_bid[seat] * 13 / 120 if points else first_bid[seat]
+            expected = level - 3.0  # the bidder counted on about 3 tricks from partner
+            short = max(0.0, expected - best)
+            weight *= math.exp(-short * short / 2)
+        elif seat in passed:
+            over = max(0.0, best - 5.0)
+            weight *= math.exp(-over * over / 2)
+    return weight
+
+
+def _played_by(view: View, seat: Seat) -> int:
+    mask = 0
+    tricks = list(view.tricks)
+    if view.current_trick is not None:
+        tricks.append(view.current_trick)
+    for trick in tricks:
+        for i, card in enumerate(trick.cards):
+            if trick.seat_of(i) == seat:
+                mask |= 1 << card
+    return mask
+
+
+class SearchBot(Bot):
+    """Monte Carlo search over the hidden hands with a double-dummy solver."""
+
+    name = "search"
+    option_docs: ClassVar[Mapping[str, str]] = {
+        "own": "use our own solver even where DDS is installed",
+        "fast": "a quarter of the samples",
+    }
+
+    def __init__(
+        self,
+        rng: random.Random | None = None,
+        options: Sequence[str] = (),
+        limit: Limit | None = None,
+    ) -> None:
+        super().__init__(rng, options)
+        base = limit or Limit()
+        if "fast" in self.options:
+            base = Limit(max(1, base.samples // 4), max(1, base.auction_samples // 4), base.time)
+        self.limit = base
+        self.backend = "own" if "own" in self.options else "auto"
+        self._fallback = HeuristicBot(self.rng)
+
+    def decide(self, view: View) -> Decision:
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"{view.seat.name.title()} has no decision to make now")
+        if len(legal) == 1:
+            return Decision(legal[0], "the only legal action")
+        if view.phase is Phase.PLAY:
+            return self._play(view)
+        if view.phase is Phase.TRUMP:
+            return self._trump(view)
+        if view.phase is Phase.AUCTION and not view.rules.is_individual:
+            return self._auction(view)
+        return self._fallback.decide(view)
+
+    # -- card play -------------------------------------------------------------------
+
+    def _play(self, view: View) -> Decision:
+        from tarneeb.solver import Position, solve_many
+
+        legal = [a for a in view.legal_actions if isinstance(a, Card)]
+        classes = _equivalent_cards(view, legal)
+        if len(classes) == 1:
+            return Decision(min(legal), "the legal cards are all alike")
+        trick = view.current_trick
+        assert trick is not None
+        layouts = self._layouts(view, self.limit.samples)
+        in_trick = 0
+        for card in trick.cards:
+            in_trick |= 1 << card
+        positions = [
+            Position(
+                [h & ~in_trick for h in hands],
+                view.trump,
+                trick.leader,
+                trick.cards,
+                lead_trump=view.rules.first_lead_trump and not len(view.played),
+            )
+            for hands, _w in layouts
+        ]
+        solutions = solve_many(positions, self.backend)
+        totals = dict.fromkeys(classes, 0.0)
+        tricks_kept = dict.fromkeys(classes, 0.0)
+        weight_sum = sum(w for _h, w in layouts) or 1.0
+        for (_hands, weight), solution in zip(layouts, solutions, strict=True):
+            for card in classes:
+                kept = solution.values[card]
+                totals[card] += weight * self._utility(view, kept)
+                tricks_kept[card] += weight * kept
+        best = max(classes, key=lambda c: (totals[c], tricks_kept[c], -c))
+        return Decision(
+            best,
+            f"best expected score over {len(layouts)} layouts "
+            f"({tricks_kept[best] / weight_sum:.1f} tricks from here)",
+        )
+
+    def _layouts(self, view: View, count: int) -> list[tuple[tuple[int, int, int, int], float]]:
+        start = time.perf_counter()
+        out: list[tuple[tuple[int, int, int, int], float]] = []
+        batch = max(1, min(count, 8))
+        while len(out) < count:
+            out.extend(sample_layouts(view, min(batch, count - len(out)), self.rng))
+            if self.limit.time is not None and time.perf_counter() - start > self.limit.time / 4:
+                break
+        return out or sample_layouts(view, 1, self.rng)
+
+    def _utility(self, view: View, kept: int) -> float:
+        """The score difference for this seat's side if it takes ``kept`` more tricks."""
+        rules = view.rules
+        me = view.seat
+        taken = view.tricks_taken
+        ours = taken[me] + taken[me.partner]
+        final_ours = ours + kept
+        final_theirs = 13 - final_ours
+        contract = view.contract
+        if contract is None or rules.count is Count.CARD_POINTS:
+            # Individual bids or card points: tricks are the measure we have.
+            return float(final_ours)
+        declaring = contract.team == me.team
+        decl_taken = final_ours if declaring else final_theirs
+        decl, defs = score_contract(
+            rules, contract.level, decl_taken, 13 - decl_taken, contract.multiplier
+        )
+        mine, theirs = (decl, defs) if declaring else (defs, decl)
+        value = float(mine - theirs)
+        # The set: reaching the target at the end of this deal is worth more than points.
+        my_score = view.scores[me] + mine
+        their_score = view.scores[(me + 1) & 3] + theirs
+        if my_score >= rules.target and my_score > their_score:
+            value += 20
+        if their_score >= rules.target and their_score > my_score:
+            value -= 20
+        return value
+
+    # -- auction and trump ------------------------------------------------------------
+
+    def _strain_tricks(self, view: View) -> dict[Strain, float]:
+        """Average double-dummy tricks of this seat's side, declaring and leading, per strain."""
+        from tarneeb.solver import Position, solve_many
+
+        rules = view.rules
+        strains: list[Strain] = (
+            [Strain(rules.fixed_trump)]
+            if rules.fixed_trump is not None
+            else [Strain(s) for s in Suit] + ([Strain.NO_TRUMP] if rules.no_trump else [])
+        )
+        layouts = self._layouts(view, self.limit.auction_samples)
+        positions = [
+            Position(hands, s.suit, view.seat, lead_trump=rules.first_lead_trump)
+            for hands, _w in layouts
+            for s in strains
+        ]
+        # In Tarneeb the declarer leads: the side's tricks with this seat on lead.
+        solved = solve_many(positions, self.backend, values=False)
+        weight_sum = sum(w for _h, w in layouts) or 1.0
+        return {
+            s: sum(
+                weight * solved[i * len(strains) + k].tricks
+                for i, (_h, weight) in enumerate(layouts)
+            )
+            / weight_sum
+            for k, s in enumerate(strains)
+        }
+
+    def _trump(self, view: View) -> Decision:
+        tricks = self._strain_tricks(view)
+        suit_strains = [s for s in tricks if s != Strain.NO_TRUMP]
+        best = max(suit_strains, key=lambda s: tricks[s])
+        assert best.suit is not None
+        return Decision(
+            ChooseTrump(best.suit), f"{best.suit.name.lower()} takes {tricks[best]:.1f} tricks"
+        )
+
+    def _auction(self, view: View) -> Decision:
+        legal = view.legal_actions
+        if Redeal() in legal or Double() in legal:
+            return self._fallback.decide(view)
+        tricks = self._strain_tricks(view)
+        rules = view.rules
+        points = rules.count is Count.CARD_POINTS
+        bids = [a for a in legal if isinstance(a, Bid)]
+
+        def expected(bid: Bid) -> float:
+            if bid.strain is None:
+                suits = [s for s in tricks if s != Strain.NO_TRUMP]
+                return max(tricks[s] for s in suits)
+            return tricks.get(bid.strain, -1.0)
+
+        def want(bid: Bid) -> float:
+            return bid.level * 13 / 120 if points else bid.level
+
+        # Double-dummy is a little kind to declarers: keep half a trick in hand.
+        sound = [b for b in bids if expected(b) - 0.5 >= want(b)]
+        bidders = [seat for seat, action in view.history if isinstance(action, Bid)]
+        if sound and bidders and bidders[-1] == view.seat.partner:
+            # Outbidding partner only climbs: do it with a trick and a half to spare.
+            sound = [b for b in sound if expected(b) - want(b) >= 1.5]
+        if not sound:
+            if Pass() in legal:
+                return Decision(Pass(), "the simulation finds no sound contract")
+            forced = max((b for b in bids if b.level == min(x.level for x in bids)), key=expected)
+            return Decision(forced, "forced to bid")
+        if rules.bid_once:
+            bid = max(sound, key=lambda b: (b.level, expected(b)))
+        else:
+            lowest = min(b.level for b in sound)
+            bid = max((b for b in sound if b.level == lowest), key=expected)
+        return Decision(bid, f"the simulation gives the side {expected(bid):.1f} tricks")
+
+
+def _equivalent_cards(view: View, legal: Sequence[Card]) -> list[Card]:
+    """One card of each run of touching cards: no card between them is still to be played.
+
+    The cards of the trick under way still count as between: a king and a
+    jack around the queen just played do not do the same.
+    """
+    in_trick = sum(1 << c for c in view.current_trick.cards) if view.current_trick else 0
+    gone = (view.played.mask & ~in_trick) | view.hand.mask
+    out: list[Card] = []
+    for card in sorted(legal):
+        if out and out[-1] // 13 == card // 13:
+            between = SUIT_MASKS[card // 13] & ((1 << card) - 1) & ~((2 << out[-1]) - 1)
+            if not between & ~gone:
+                continue
+        out.append(card)
+    return out

@@ -1,0 +1,651 @@
+"""Our own exact double-dummy solver, in pure Python.
+
+A zero-window alpha-beta search ("can the side to play take ``need`` more
+tricks?") over single cards, with:
+
+* a transposition table at the start of each trick, keyed by the position
+  with ranks made relative (who holds the 1st, 2nd, ... highest card still
+  out in each suit), so positions that differ only in small cards already
+  played share an entry; it holds lower and upper bounds on North-South's
+  tricks and the lead that was best;
+* rank equivalence: of touching cards in one hand (nothing between them still
+  out, the current trick's cards counting as out) only one is searched;
+* quick tricks: winners the leader can cash at once, a lower bound for the
+  leader's side that often settles a node without search;
+* move ordering: cash winners or lead to partner's, second hand low, third
+  hand cheapest winner, fourth hand win cheaply or play low, ruff low.
+
+The value of every legal card at the root comes from a few zero-window
+searches per card that share the table. Everything in the hot loop is ints
+and bitmasks.
+
+>>> from tarneeb.solver.position import Position
+>>> p = Position.parse(["AK...", "QJ...", "T9...", "87..."], trump=None, leader=0)
+>>> OwnSolver().solve(p).tricks
+2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from tarneeb.cards import Card
+from tarneeb.solver.position import Position, Solution
+
+__all__ = ["OwnSolver", "solve", "solve_many"]
+
+_M = 0x1FFF
+_SHIFTS = (0, 13, 26, 39)
+
+# For a suit: (cards still out << 13 | one hand's holding) -> that hand's cards
+# that head no equivalent lower card, as ranks ascending (filled on first use).
+_REPS: dict[int, tuple[int, ...]] = {}
+# For a suit: the four holdings side by side (13 bits each) -> the relative
+# layout (the owner of each card still out, highest first, and their number).
+_LAYOUT: dict[int, int] = {}
+# ``_reps`` as card numbers, keyed with the suit: ``suit << 26 | present << 13 | holding``.
+_CARDS: dict[int, tuple[int, ...]] = {}
+
+
+def _reps(key: int) -> tuple[int, ...]:
+    out = _REPS.get(key)
+    if out is None:
+        present = key >> 13
+        hand = key & _M
+        reps: list[int] = []
+        mine = False
+        for r in range(13):
+            if present >> r & 1:
+                if hand >> r & 1:
+                    if not mine:
+                        reps.append(r)
+                    mine = True
+                else:
+                    mine = False
+        out = _REPS[key] = tuple(reps)
+    return out
+
+
+def _cards(key: int) -> tuple[int, ...]:
+    """``_reps`` as card numbers, for ``suit << 26 | present << 13 | holding``."""
+    out = _CARDS.get(key)
+    if out is None:
+        base = 13 * (key >> 26)
+        out = _CARDS[key] = tuple(base + r for r in _reps(key & 0x3FFFFFF))
+    return out
+
+
+_LAY = (1 << 30) - 1
+# Quick tricks of one suit from its layout (see ``_layout``), filled on first use:
+# the trump suit, ``layout << 2 | leader`` -> (tricks, which of the others keep
+# trumps once they are drawn: bit 0 left-hand opponent, 1 right-hand, 2 partner);
+# a side suit, ``layout << 5 | leader << 3 | those bits`` -> tricks.
+_TRUMP_TRICKS: dict[int, tuple[int, int]] = {}
+_SIDE_TRICKS: dict[int, int] = {}
+
+
+def _owners(lay: int) -> tuple[list[int], list[int]]:
+    """The owner of each card of a suit layout, highest first, and each seat's count."""
+    count = lay & 15
+    code = lay >> 4
+    owners = [code >> (2 * (count - 1 - i)) & 3 for i in range(count)]
+    counts = [0, 0, 0, 0]
+    for o in owners:
+        counts[o] += 1
+    return owners, counts
+
+
+def _top_run(owners: list[int], seat: int) -> int:
+    run = 0
+    for o in owners:
+        if o != seat:
+            break
+        run += 1
+    return run
+
+
+def _trump_tricks(lay: int, leader: int) -> tuple[int, int]:
+    """Trump tricks the leader cashes: its top trumps, all of them once the others are out."""
+    owners, counts = _owners(lay)
+    run = _top_run(owners, leader)
+    lho, partner, rho = (leader + 1) & 3, leader ^ 2, (leader + 3) & 3
+    if run >= max(counts[lho], counts[partner], counts[rho]):
+        run = counts[leader]
+    flags = (counts[lho] > run) | (counts[rho] > run) << 1 | (counts[partner] > run) << 2
+    out = _TRUMP_TRICKS[lay << 2 | leader] = (run, flags)
+    return out
+
+
+def _side_tricks(key: int) -> int:
+    """Tricks the leader cashes in a side suit (``layout << 5 | leader << 3 | trump bits``).
+
+    Round ``i`` counts while the leader's card is then the highest out (or the
+    others are void), and each other seat either follows or has no trump.
+    """
+    lay = key >> 5
+    leader = key >> 3 & 3
+    flags = key & 7
+    owners, counts = _owners(lay)
+    la = counts[leader]
+    k = 0
+    if la:
+        run = _top_run(owners, leader)
+        lb = counts[leader ^ 2]
+        lc = counts[(leader + 1) & 3]
+        ld = counts[(leader + 3) & 3]
+        most = max(lb, lc, ld)
+        for i in range(1, la + 1):
+            if run < i <= most:
+                break
+            if (lc < i and flags & 1) or (ld < i and flags & 2) or (lb < i and flags & 4):
+                break
+            k = i
+    _SIDE_TRICKS[key] = k
+    return k
+
+
+def _layout(key: int) -> int:
+    out = _LAYOUT.get(key)
+    if out is None:
+        code = 0
+        count = 0
+        for r in range(12, -1, -1):
+            for seat in range(4):
+                if key >> (13 * seat + r) & 1:
+                    code = code << 2 | seat
+                    count += 1
+                    break
+        out = _LAYOUT[key] = code << 4 | count
+    return out
+
+
+class OwnSolver:
+    """The pure-Python solver; keeps its transposition tables between calls.
+
+    The tables hold facts about positions (with relative ranks), so they stay
+    valid from one deal to the next; each trump has its own. They are cleared
+    when they pass ``max_entries`` in all.
+    """
+
+    def __init__(self, max_entries: int = 2_000_000) -> None:
+        self.max_entries = max_entries
+        self._tables: dict[int, tuple[dict[int, list[int]], dict[int, int]]] = {}
+        self.nodes = 0
+
+    def clear(self) -> None:
+        self._tables.clear()
+
+    def _table(self, trump: int) -> tuple[dict[int, list[int]], dict[int, int]]:
+        size = sum(len(t[0]) for t in self._tables.values())
+        if size > self.max_entries:
+            self._tables.clear()
+        if len(_REPS) + len(_LAYOUT) + len(_CARDS) > 4 * self.max_entries:
+            _REPS.clear()
+            _LAYOUT.clear()
+            _CARDS.clear()
+            _TRUMP_TRICKS.clear()
+            _SIDE_TRICKS.clear()
+        entry = self._tables.get(trump)
+        if entry is None:
+            entry = self._tables[trump] = ({}, {})
+        return entry
+
+    def solve(self, position: Position) -> Solution:
+        """The tricks of the side to play and the value of every legal card."""
+        trump = -1 if position.trump is None else int(position.trump)
+        tt, best = self._table(trump)
+        hands = list(position.hands)
+        seat = int(position.to_play)
+        ms = seat & 1
+        trick = [int(c) for c in position.trick]
+        left = position.tricks_left
+        count = [0]
+        node = _make_search(hands, trump, ms, tt, best, count)
+        legal = position.legal_mask()
+        # Group the legal cards into classes of equivalent cards; search one of each.
+        tmask = 0
+        for c in trick:
+            tmask |= 1 << c
+        present = hands[0] | hands[1] | hands[2] | hands[3] | tmask
+        classes: list[tuple[int, list[int]]] = []
+        for s in range(4):
+            sh = _SHIFTS[s]
+            hs = legal >> sh & _M
+            if not hs:
+                continue
+            reps = _reps((present >> sh & _M) << 13 | hs)
+            for i, r in enumerate(reps):
+                top = reps[i + 1] if i + 1 < len(reps) else 13
+                members = [sh + x for x in range(r, top) if hs >> x & 1]
+                classes.append((sh + r, members))
+        n = len(trick)
+        if n:
+            lead_suit = trick[0] // 13
+            win = trick[0]
+            win_seat = int(position.leader)
+            for i in range(1, n):
+                c = trick[i]
+                if (c // 13 == win // 13 and c > win) or (c // 13 == trump and win // 13 != trump):
+                    win = c
+                    win_seat = (int(position.leader) + i) & 3
+        else:
+            lead_suit = win = win_seat = -1
+
+        def test(card: int, need: int) -> bool:
+            """Can the side to play take ``need`` tricks after playing ``card``?"""
+            if need <= 0:
+                return True
+            if need > left:
+                return False
+            hands[seat] ^= 1 << card
+            try:
+                if n == 3:
+                    w = win_seat
+                    if (card // 13 == win // 13 and card > win) or (
+                        card // 13 == trump and win // 13 != trump
+                    ):
+                        w = seat
+                    need2 = need - 1 if (w & 1) == ms else need
+                    return node(w, 0, -1, -1, -1, need2, left - 1, 0)
+                if n == 0:
+                    return node((seat + 1) & 3, 1, card // 13, card, seat, need, left, present)
+                w, ws = win, win_seat
+                if (card // 13 == win // 13 and card > win) or (
+                    card // 13 == trump and win // 13 != trump
+                ):
+                    w, ws = card, seat
+                return node((seat + 1) & 3, n + 1, lead_suit, w, ws, need, left, present)
+            finally:
+                hands[seat] ^= 1 << card
+
+        values: dict[Card, int] = {}
+        best_value = -1
+        for rep, members in classes:
+            if best_value < 0:
+                # Step from a guess: probes far from the value are wasted work.
+                value = min(max(_guess(hands, trump, ms), 0), left)
+                if test(rep, value):
+                    while value < left and test(rep, value + 1):
+                        value += 1
+                else:
+                    value -= 1
+                    while value > 0 and not test(rep, value):
+                        value -= 1
+            elif test(rep, best_value):
+                value = best_value
+                while value < left and test(rep, value + 1):
+                    value += 1
+            elif test(rep, best_value - 1):
+                value = best_value - 1  # most worse cards lose one trick
+            else:
+                lo, hi = 0, best_value - 2
+                while lo < hi:
+                    mid = (lo + hi + 1) // 2
+                    if test(rep, mid):
+                        lo = mid
+                    else:
+                        hi = mid - 1
+                value = lo
+            best_value = max(best_value, value)
+            for c in members:
+                values[Card(c)] = value
+        self.nodes += count[0]
+        return Solution(position, best_value, dict(sorted(values.items())))
+
+    def solve_many(self, positions: Sequence[Position]) -> list[Solution]:
+        return [self.solve(p) for p in positions]
+
+
+def _guess(hands: list[int], trump: int, side: int) -> int:
+    """A rough estimate of ``side``'s tricks: its cards that outrank the other side's."""
+    ours = hands[side] | hands[side + 2]
+    theirs = hands[side ^ 1] | hands[(side ^ 1) + 2]
+    total = 0
+    for s in (0, 1, 2, 3):
+        sh = _SHIFTS[s]
+        a = ours >> sh & _M
+        b = theirs >> sh & _M
+        if not a:
+            continue
+        top = b.bit_length()
+        winners = (a >> top).bit_count()
+        if trump >= 0 and s != trump and winners:
+            # Winners in a side suit last as long as the other side follows.
+            winners = min(winners, max(b.bit_count(), 1))
+        total += winners
+    return total
+
+
+def _make_search(
+    h: list[int],
+    trump: int,
+    ms: int,
+    tt: dict[int, list[int]],
+    best: dict[int, int],
+    count: list[int],
+) -> Callable[[int, int, int, int, int, int, int, int], bool]:
+    """The search over hands ``h`` (changed in place and restored) for side ``ms``."""
+    reps_cache = _REPS
+    trump_cache = _TRUMP_TRICKS
+    side_cache = _SIDE_TRICKS
+    cards_cache = _CARDS
+    cards_of = _cards
+    reps_of = _reps
+    layout_cache = _LAYOUT
+    layout_of = _layout
+    shifts = _SHIFTS
+    tsh = shifts[trump] if trump >= 0 else 0
+    nxt4 = (1, 2, 3, 0)
+
+    def quick_tricks(leader: int, key: int) -> tuple[int, int]:
+        """Tricks the leader can cash at once (a lower bound for the leader's side),
+        and the suits (bits) in which it cashes at least one; from the key's layouts."""
+        total = 0
+        suits = 0
+        flags = 0
+        if trump >= 0:
+            lay = key >> (30 * (3 - trump)) & _LAY
+            got = trump_cache.get(lay << 2 | leader)
+            if got is None:
+                got = _trump_tricks(lay, leader)
+            total, flags = got
+            if total:
+                suits = 1 << trump
+        for s in (0, 1, 2, 3):
+            if s != trump:
+                k = (key >> (30 * (3 - s)) & _LAY) << 5 | leader << 3 | flags
+                got_s = side_cache.get(k)
+                if got_s is None:
+                    got_s = _side_tricks(k)
+                if got_s:
+                    total += got_s
+                    suits |= 1 << s
+        return total, suits
+
+    def node(
+        seat: int, n: int, lead: int, win: int, ws: int, need: int, left: int, present: int
+    ) -> bool:
+        count[0] += 1
+        if n == 0:
+            h0, h1, h2, h3 = h
+            if need <= 0:
+                return True
+            if need > left:
+                return False
+            if left == 1:
+                # The last trick plays itself.
+                c0 = h[seat].bit_length() - 1
+                w, wseat = c0, seat
+                for i in (1, 2, 3):
+                    s2 = (seat + i) & 3
+                    c = h[s2].bit_length() - 1
+                    if (c // 13 == w // 13 and c > w) or (c // 13 == trump and w // 13 != trump):
+                        w, wseat = c, s2
+                return ((wseat & 1) == ms) >= need
+            key = seat
+            for sh in (0, 13, 26, 39):
+                raw = (
+                    (h0 >> sh & _M)
+                    | (h1 >> sh & _M) << 13
+                    | (h2 >> sh & _M) << 26
+                    | (h3 >> sh & _M) << 39
+                )
+                lay = layout_cache.get(raw)
+                if lay is None:
+                    lay = layout_of(raw)
+                key = key << 30 | lay
+            entry = tt.get(key)
+            if entry is None:
+                # First visit: bounds from quick tricks and top trumps, kept in the table.
+                low, _ = quick_tricks(seat, key)
+                q2, suits2 = quick_tricks(seat ^ 2, key)
+                if q2 > low:
+                    # Lead to partner's winners and let partner cash its own.
+                    hs = h[seat]
+                    lho = h[(seat + 1) & 3]
+                    rho = h[(seat + 3) & 3]
+                    for s2 in (0, 1, 2, 3):
+                        if suits2 >> s2 & 1 and hs >> shifts[s2] & _M:
+                            # The entry is led before trumps are drawn: no ruff allowed.
+                            if trump >= 0 and s2 != trump:
+                                sh2 = shifts[s2]
+                                if not (lho >> sh2 & _M or not lho >> tsh & _M) or not (
+                                    rho >> sh2 & _M or not rho >> tsh & _M
+                                ):
+                                    continue
+                            low = q2
+                            break
+                high = left
+                if trump >= 0:
+                    # The highest trump out, and those below it in the same hand, always win.
+                    t0 = h0 >> tsh & _M
+                    t1 = h1 >> tsh & _M
+                    t2 = h2 >> tsh & _M
+                    t3 = h3 >> tsh & _M
+                    alltr = t0 | t1 | t2 | t3
+                    if alltr:
+                        top = 1 << (alltr.bit_length() - 1)
+                        holder = 0 if t0 & top else 1 if t1 & top else 2 if t2 & top else 3
+                        mine = (t0, t1, t2, t3)[holder]
+                        run = 0
+                        while mine & top:
+                            run += 1
+                            alltr ^= top
+                            if not alltr:
+                                break
+                            top = 1 << (alltr.bit_length() - 1)
+                        if (holder & 1) != (seat & 1):
+                            high = left - run
+                        elif run > low:
+                            low = run
+                if seat & 1:
+                    entry = tt[key] = [left - high, left - low]
+                else:
+                    entry = tt[key] = [low, high]
+            if ms == 0:
+                if entry[0] >= need:
+                    return True
+                if entry[1] < need:
+                    return False
+                result = lead_moves(seat, need, left, key, h0 | h1 | h2 | h3)
+                if result:
+                    entry[0] = need
+                else:
+                    entry[1] = need - 1
+            else:
+                goal = left - need  # North-South may take at most this many
+                if entry[1] <= goal:
+                    return True
+                if entry[0] > goal:
+                    return False
+                result = lead_moves(seat, need, left, key, h0 | h1 | h2 | h3)
+                if result:
+                    entry[1] = goal
+                else:
+                    entry[0] = goal + 1
+            return result
+        hand = h[seat]
+        maximize = (seat & 1) == ms
+        lsh = lead * 13
+        follow = hand >> lsh & _M
+        partner_wins = (ws & 1) == (seat & 1)
+        wsuit = win // 13
+        order: list[int] | tuple[int, ...]
+        if follow:
+            k = lead << 26 | (present >> lsh & _M) << 13 | follow
+            cards = cards_cache.get(k)
+            if cards is None:
+                cards = cards_of(k)
+            if len(cards) == 1 or wsuit != lead or (n == 3 and partner_wins):
+                order = cards
+            else:
+                wr = win
+                if n == 2:
+                    # Third hand: beat what the fourth hand can show in the suit.
+                    f = h[nxt4[seat]] >> lsh & _M
+                    if f and lsh + f.bit_length() - 1 > wr:
+                        wr = lsh + f.bit_length() - 1
+                    elif partner_wins and (f or trump < 0 or lead == trump):
+                        wr = 99
+                elif n == 1 and cards[-1] != lsh + (present >> lsh & _M).bit_length() - 1:
+                    wr = 99  # second hand low, unless it holds the top card
+                order = cards
+                for c in cards:
+                    if c > wr:
+                        if c != cards[0]:
+                            order = [c, *(x for x in cards if x != c)]
+                        break
+            nxt = (seat + 1) & 3
+            if n == 3:
+                for c in order:
+                    w = seat if wsuit == lead and c > win else ws
+                    need2 = need - 1 if (w & 1) == ms else need
+                    if need2 <= 0:
+                        res = True
+                    elif need2 >= left:
+                        res = False
+                    else:
+                        h[seat] = hand ^ (1 << c)
+                        res = node(w, 0, -1, -1, -1, need2, left - 1, 0)
+                        h[seat] = hand
+                    if res == maximize:
+                        return res
+                return not maximize
+            for c in order:
+                h[seat] = hand ^ (1 << c)
+                if wsuit == lead and c > win:
+                    res = node(nxt, n + 1, lead, c, seat, need, left, present)
+                else:
+                    res = node(nxt, n + 1, lead, win, ws, need, left, present)
+                h[seat] = hand
+                if res == maximize:
+                    return res
+            return not maximize
+        order = []
+        rest: list[int] = []
+        ruffs: list[int] = []
+        if trump >= 0:
+            tr = hand >> tsh & _M
+            if tr:
+                k = trump << 26 | (present >> tsh & _M) << 13 | tr
+                cards = cards_cache.get(k)
+                if cards is None:
+                    cards = cards_of(k)
+                if partner_wins:
+                    ruffs = list(cards)
+                elif wsuit == trump:
+                    for c in cards:
+                        if c > win and not order:
+                            order.append(c)
+                        else:
+                            ruffs.append(c)
+                else:
+                    order.append(cards[0])
+                    ruffs = list(cards[1:])
+        for s in (0, 1, 2, 3):
+            if s == trump:
+                continue
+            sh = shifts[s]
+            x = hand >> sh & _M
+            if x:
+                k = s << 26 | (present >> sh & _M) << 13 | x
+                cards = cards_cache.get(k)
+                if cards is None:
+                    cards = cards_of(k)
+                order.append(cards[0])
+                rest.extend(cards[1:])
+        order += rest
+        order += ruffs
+        nxt = (seat + 1) & 3
+        if n == 3:
+            for c in order:
+                w = ws
+                if c // 13 == trump and (wsuit != trump or c > win):
+                    w = seat
+                need2 = need - 1 if (w & 1) == ms else need
+                if need2 <= 0:
+                    res = True
+                elif need2 >= left:
+                    res = False
+                else:
+                    h[seat] = hand ^ (1 << c)
+                    res = node(w, 0, -1, -1, -1, need2, left - 1, 0)
+                    h[seat] = hand
+                if res == maximize:
+                    return res
+            return not maximize
+        for c in order:
+            h[seat] = hand ^ (1 << c)
+            if c // 13 == trump and (wsuit != trump or c > win):
+                res = node(nxt, n + 1, lead, c, seat, need, left, present)
+            else:
+                res = node(nxt, n + 1, lead, win, ws, need, left, present)
+            h[seat] = hand
+            if res == maximize:
+                return res
+        return not maximize
+
+    def lead_moves(seat: int, need: int, left: int, key: int, present: int) -> bool:
+        hand = h[seat]
+        maximize = (seat & 1) == ms
+        part = h[seat ^ 2]
+        first: list[int] = []
+        second: list[int] = []
+        low: list[int] = []
+        rest: list[int] = []
+        hint = best.get(key, -1)
+        for s in (0, 1, 2, 3):
+            sh = shifts[s]
+            x = hand >> sh & _M
+            if not x:
+                continue
+            p = present >> sh & _M
+            reps = reps_cache.get(p << 13 | x)
+            if reps is None:
+                reps = reps_of(p << 13 | x)
+            top = 1 << (p.bit_length() - 1)
+            if x & top:
+                first.append(sh + reps[-1])
+                if len(reps) > 1:
+                    low.append(sh + reps[0])
+                    rest.extend(sh + r for r in reps[1:-1])
+            elif (part >> sh) & top:
+                second.append(sh + reps[0])
+                rest.extend(sh + r for r in reps[1:])
+            else:
+                low.append(sh + reps[0])
+                rest.extend(sh + r for r in reps[1:])
+        nxt = (seat + 1) & 3
+        order = first + second + low + rest
+        if hint >= 0 and hand >> hint & 1:
+            order.remove(hint) if hint in order else None
+            order.insert(0, hint)
+        for c in order:
+            h[seat] = hand ^ (1 << c)
+            res = node(nxt, 1, c // 13, c, seat, need, left, present)
+            h[seat] = hand
+            if res == maximize:
+                best[key] = c
+                return res
+        return not maximize
+
+    return node
+
+
+_DEFAULT: OwnSolver | None = None
+
+
+def _default() -> OwnSolver:
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = OwnSolver()
+    return _DEFAULT
+
+
+def solve(position: Position) -> Solution:
+    """Solve ``position`` with the shared default :class:`OwnSolver`."""
+    return _default().solve(position)
+
+
+def solve_many(positions: Sequence[Position]) -> list[Solution]:
+    return _default().solve_many(positions)

@@ -1,0 +1,133 @@
+"""The search bot: layouts consistent with the view, equivalent cards, legal play everywhere."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import random
+
+import pytest
+
+from tarneeb import SEATS, Card, CardSet, Deal, Phase, Seat, find_rules
+from tarneeb.bots import Limit, SearchBot, make_bot, play_deal, sample_layouts
+from tarneeb.bots.search import _equivalent_cards
+from tarneeb.presets import PRESETS
+
+HAVE_DDS = importlib.util.find_spec("endplay") is not None
+REQUIRE = os.environ.get("TARNEEB_REQUIRE_EXTRAS") == "1"
+
+
+def need_dds() -> None:
+    if not HAVE_DDS:
+        if REQUIRE:
+            pytest.fail("endplay (DDS) is missing, and TARNEEB_REQUIRE_EXTRAS=1 insists on it")
+        pytest.skip("endplay (DDS) is not installed: full-deal searches are too slow without it")
+
+
+def played_deal(seed: int, cards: int) -> Deal:
+    deal = Deal.from_seed(find_rules("classic"), Seat.WEST, seed)
+    for action in ["7", "pass", "pass", "pass", "S"]:
+        deal.push(action)
+    rng = random.Random(seed)
+    for _ in range(cards):
+        deal.push(rng.choice(deal.legal_action_ids()))
+    return deal
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_layouts_keep_what_the_view_knows(seed: int) -> None:
+    deal = played_deal(seed, 23)
+    seat = deal.to_act
+    assert seat is not None
+    view = deal.view(seat)
+    layouts = sample_layouts(view, 30, random.Random(seed))
+    assert len(layouts) == 30
+    unseen = ((1 << 52) - 1) & ~view.hand.mask & ~view.played.mask
+    for hands, weight in layouts:
+        assert weight > 0
+        assert hands[seat] == view.hand.mask
+        assert sum(hands) == view.hand.mask | unseen  # every hidden card dealt once
+        for other in SEATS:
+            assert hands[other].bit_count() == view.hand_sizes[other]
+            for suit in view.voids(other):
+                assert not hands[other] & suit.mask, (other, suit)
+    # The true layout is one of the possible ones.
+    truth = tuple(h.mask for h in deal.hands)
+    assert all(truth[s] & layouts[0][0][s] == truth[s] for s in (seat,))
+
+
+def test_the_auction_weights_layouts() -> None:
+    # North opened 9: layouts giving North a weak hand weigh less than strong ones.
+    deal = Deal.from_seed(find_rules("classic"), Seat.WEST, 4)
+    for action in ["pass", "pass", "9"]:
+        deal.push(action)
+    view = deal.view(Seat.WEST)
+    layouts = sample_layouts(view, 60, random.Random(1))
+    weights = sorted(w for _h, w in layouts)
+    assert weights[0] < weights[-1] <= 1.0
+
+
+def test_touching_cards_are_one_choice_but_not_around_a_card_in_the_trick() -> None:
+    hands = [
+        "KJ9.AKQ2.AK.AKQJ",
+        "872.JT93.QJT.T98",
+        "AT6.8765.987.765",
+        "Q543.4.65432.432",
+    ]
+    deal = Deal(find_rules("classic"), Seat.WEST, hands)
+    for action in ["7", "pass", "pass", "pass", "H"]:
+        deal.push(action)
+    view = deal.view(Seat.SOUTH)
+    legal = [a for a in view.legal_actions if isinstance(a, Card)]
+    # AKQ of hearts touch, AK of diamonds, AKQJ of clubs; KJ9 of spades do not (Q, T are out).
+    assert {str(c) for c in _equivalent_cards(view, legal)} == {
+        "9S",
+        "JS",
+        "KS",
+        "2H",
+        "QH",
+        "KD",
+        "JC",
+    }
+    for card in ["2H", "3H", "5H", "4H", "6S", "QS"]:  # North wins, leads a spade, West: queen
+        deal.push(card)
+    view = deal.view(Seat.SOUTH)
+    legal = [a for a in view.legal_actions if isinstance(a, Card)]
+    # The queen in the trick still parts the king from the jack.
+    assert {str(c) for c in _equivalent_cards(view, legal)} == {"9S", "JS", "KS"}
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_search_plays_only_legal_actions_under_every_preset(name: str) -> None:
+    need_dds()
+    rules = find_rules(name)
+    bots = [
+        SearchBot(random.Random(1), ["fast"], Limit(samples=4, auction_samples=2)),
+        make_bot("heuristic", seed=2),
+        SearchBot(random.Random(3), ["fast"], Limit(samples=4, auction_samples=2)),
+        make_bot("heuristic", seed=4),
+    ]
+    deal = play_deal(Deal.from_seed(rules, Seat.SOUTH, 11), bots)  # push() checks every action
+    assert deal.is_over()
+
+
+def test_search_gives_reasons_and_repeats_itself_with_a_seed() -> None:
+    need_dds()
+    deal = played_deal(3, 10)
+    seat = deal.to_act
+    assert seat is not None and deal.phase is Phase.PLAY
+    view = deal.view(seat)
+    first = SearchBot(random.Random(5), limit=Limit(samples=6)).decide(view)
+    again = SearchBot(random.Random(5), limit=Limit(samples=6)).decide(view)
+    assert first == again
+    assert first.reason
+    assert first.action in view.legal_actions
+
+
+def test_the_own_backend_serves_an_endgame() -> None:
+    deal = played_deal(2, 40)  # three tricks left: our own solver is quick here
+    seat = deal.to_act
+    assert seat is not None
+    decision = SearchBot(random.Random(1), ["own"], Limit(samples=5)).decide(deal.view(seat))
+    assert decision.action in deal.legal_actions
+    assert CardSet(deal.legal_card_mask())
