@@ -22,7 +22,7 @@ import random
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from tarneeb.actions import Bid, ChooseTrump, Double, Pass, Phase, Redeal, Strain
 from tarneeb.bots.base import Bot, Decision
@@ -32,6 +32,9 @@ from tarneeb.rules import Count
 from tarneeb.scoring import score_contract
 from tarneeb.seats import Seat
 from tarneeb.view import View
+
+if TYPE_CHECKING:
+    from tarneeb.solver import Position, Solution
 
 __all__ = ["Limit", "SearchBot", "sample_layouts"]
 
@@ -170,7 +173,7 @@ class SearchBot(Bot):
     # -- card play -------------------------------------------------------------------
 
     def _play(self, view: View) -> Decision:
-        from tarneeb.solver import Position, solve_many
+        from tarneeb.solver import Position
 
         legal = [a for a in view.legal_actions if isinstance(a, Card)]
         classes = _equivalent_cards(view, legal)
@@ -192,7 +195,8 @@ class SearchBot(Bot):
             )
             for hands, _w in layouts
         ]
-        solutions = solve_many(positions, self.backend)
+        solutions = self._solve(positions, values=True)
+        layouts = layouts[: len(solutions)]
         totals = dict.fromkeys(classes, 0.0)
         tricks_kept = dict.fromkeys(classes, 0.0)
         weight_sum = sum(w for _h, w in layouts) or 1.0
@@ -207,6 +211,19 @@ class SearchBot(Bot):
             f"best expected score over {len(layouts)} layouts "
             f"({tricks_kept[best] / weight_sum:.1f} tricks from here)",
         )
+
+    def _solve(self, positions: Sequence[Position], values: bool, per: int = 1) -> list[Solution]:
+        """Solve in small batches until the time limit, keeping whole groups of ``per``."""
+        from tarneeb.solver import solve_many
+
+        start = time.perf_counter()
+        out: list[Solution] = []
+        chunk = per if per > 1 else 4
+        while len(out) < len(positions):
+            out.extend(solve_many(positions[len(out) : len(out) + chunk], self.backend, values))
+            if self.limit.time is not None and time.perf_counter() - start > self.limit.time:
+                break
+        return out
 
     def _layouts(self, view: View, count: int) -> list[tuple[tuple[int, int, int, int], float]]:
         start = time.perf_counter()
@@ -250,7 +267,7 @@ class SearchBot(Bot):
 
     def _strain_tricks(self, view: View) -> dict[Strain, float]:
         """Average double-dummy tricks of this seat's side, declaring and leading, per strain."""
-        from tarneeb.solver import Position, solve_many
+        from tarneeb.solver import Position
 
         rules = view.rules
         strains: list[Strain] = (
@@ -265,7 +282,8 @@ class SearchBot(Bot):
             for s in strains
         ]
         # In Tarneeb the declarer leads: the side's tricks with this seat on lead.
-        solved = solve_many(positions, self.backend, values=False)
+        solved = self._solve(positions, values=False, per=len(strains))
+        layouts = layouts[: len(solved) // len(strains)]
         weight_sum = sum(w for _h, w in layouts) or 1.0
         return {
             s: sum(
@@ -289,10 +307,16 @@ class SearchBot(Bot):
         legal = view.legal_actions
         if Redeal() in legal or Double() in legal:
             return self._fallback.decide(view)
-        tricks = self._strain_tricks(view)
         rules = view.rules
         points = rules.count is Count.CARD_POINTS
         bids = [a for a in legal if isinstance(a, Bid)]
+        # A cheap shortcut: a hand far too weak for the cheapest bid needs no simulation.
+        rough = max(hand_tricks(view.hand.mask, suit) for suit in Suit)
+        rough += self._fallback._partner_estimate(view)
+        cheapest = min(b.level for b in bids) * (13 / 120 if points else 1)
+        if Pass() in legal and rough + 1.5 < cheapest:
+            return Decision(Pass(), "far too weak for the cheapest bid")
+        tricks = self._strain_tricks(view)
 
         def expected(bid: Bid) -> float:
             if bid.strain is None:
