@@ -1,0 +1,168 @@
+"""Tarneeb as a Gymnasium single-agent environment: one seat learns, bots play the rest.
+
+The learner's observation is the flat vector of :mod:`tarneeb.env.encoding`
+(a ``Box`` of 573 ``float32`` values) and its actions the env ids there (a
+``Discrete`` space); the legal ones are in ``info["action_mask"]`` after
+every ``reset`` and ``step``. The other three seats are bots chosen by name
+(:func:`tarneeb.bots.make_bot` specs, e.g. ``"random"``,
+``"heuristic:aggressive"``); each decides from its own seat's view.
+
+Rewards are those of :mod:`tarneeb.env.tarneeb_v0` for the learner's seat
+(``reward="deal"``: the side's points minus the other side's at the end of
+the deal; ``reward="match"``: +1 / -1 at the end of the match). An illegal
+action ends the episode with ``illegal_reward`` and ``info["illegal_action"]``.
+A deal that ends before the learner has acted (a weak-hand redeal claimed by
+a bot) is skipped by ``reset``.
+
+It is registered with Gymnasium as ``tarneeb/Tarneeb-v0``.
+
+>>> import gymnasium
+>>> env = gymnasium.make("tarneeb/Tarneeb-v0", opponents="heuristic")
+>>> obs, info = env.reset(seed=5)
+>>> obs.shape, int(info["action_mask"].sum()) > 0
+((573,), True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, cast
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from tarneeb.actions import action_id
+from tarneeb.bots import Bot, make_bot
+from tarneeb.env.encoding import OBS_SIZE, FloatArray, MaskArray
+from tarneeb.env.tarneeb_v0 import AGENTS, raw_env
+from tarneeb.rules import Rules
+from tarneeb.seats import Seat
+
+__all__ = ["ENV_ID", "TarneebEnv"]
+
+ENV_ID = "tarneeb/Tarneeb-v0"
+
+
+class TarneebEnv(gymnasium.Env[FloatArray, int]):
+    """One learning seat against three bots (see the module docstring).
+
+    :param seat: the learner's seat (0 South .. 3 West).
+    :param opponents: one bot spec for all three other seats, or three specs
+        for them in seat order (the learner's seat left out); the learner's
+        partner is one of them.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
+
+    def __init__(
+        self,
+        rules: Rules | str = "classic",
+        seat: int = 0,
+        opponents: str | Sequence[str] = "random",
+        reward: str = "deal",
+        reward_scale: float = 1.0,
+        illegal_reward: float = -1.0,
+        max_deals: int = 200,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.seat = Seat(seat)
+        self._aec = raw_env(
+            rules=rules,
+            reward=reward,
+            reward_scale=reward_scale,
+            max_deals=max_deals,
+            render_mode="ansi" if render_mode == "ansi" else None,
+        )
+        self.render_mode = render_mode
+        self.rules = self._aec.rules
+        self.action_map = self._aec.action_map
+        self.illegal_reward = float(illegal_reward)
+        specs = [opponents] * 3 if isinstance(opponents, str) else list(opponents)
+        if len(specs) != 3:
+            raise ValueError(f"give one bot spec or three, not {len(specs)}")
+        others = [s for s in range(4) if s != self.seat]
+        self.bot_specs = dict(zip(others, specs, strict=True))
+        self._bots: dict[int, Bot] = {
+            s: make_bot(spec, rng=random.Random(s)) for s, spec in self.bot_specs.items()
+        }
+        self._agent = AGENTS[self.seat]
+        self.observation_space = spaces.Box(-1.0, 1.0, (OBS_SIZE,), np.float32)
+        # Discrete draws numpy ints; step takes any int.
+        self.action_space = cast("spaces.Space[int]", spaces.Discrete(self.action_map.num_actions))
+        self._done = True
+
+    @property
+    def aec(self) -> raw_env:
+        """The four-seat environment underneath."""
+        return self._aec
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[FloatArray, dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None:
+            for s, bot in self._bots.items():
+                bot.rng.seed(seed * 4 + s)
+            self._aec.reset(seed=seed)
+        else:
+            self._aec.reset(seed=int(self.np_random.integers(2**62)))
+        while True:
+            self._play_bots()
+            if not self._over():
+                break
+            self._aec.reset()
+        self._done = False
+        return self._observe(), self._info()
+
+    def step(self, action: int) -> tuple[FloatArray, float, bool, bool, dict[str, Any]]:
+        if self._done:
+            raise RuntimeError("step after the episode ended: call reset()")
+        aec = self._aec
+        index = int(action)
+        mask = self._mask()
+        if not 0 <= index < len(mask) or not mask[index]:
+            self._done = True
+            info = self._info()
+            info["illegal_action"] = True
+            return self._observe(), self.illegal_reward, True, False, info
+        aec.step(index)
+        self._play_bots()
+        terminated = aec.terminations[self._agent]
+        truncated = aec.truncations[self._agent]
+        reward = float(aec._cumulative_rewards[self._agent]) if terminated else 0.0
+        self._done = terminated or truncated
+        return self._observe(), reward, terminated, truncated, self._info()
+
+    def _over(self) -> bool:
+        return self._aec.terminations[self._agent] or self._aec.truncations[self._agent]
+
+    def _play_bots(self) -> None:
+        aec = self._aec
+        amap = self.action_map
+        while not self._over() and aec.agent_selection != self._agent:
+            seat = AGENTS.index(aec.agent_selection)
+            choice = self._bots[seat].act(aec.deal.view(seat))
+            aec.step(amap.to_env[action_id(choice)])
+
+    def _observe(self) -> FloatArray:
+        obs: FloatArray = self._aec.observe(self._agent)["observation"]
+        return obs
+
+    def _mask(self) -> MaskArray:
+        mask: MaskArray = self._aec.observe(self._agent)["action_mask"].copy()
+        return mask
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._mask()}
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        return self._aec._render_text()
+
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point="tarneeb.env.gym_env:TarneebEnv")
