@@ -363,3 +363,20 @@ def test_rules_in_a_view_hold_no_cards() -> None:
     texted = dataclasses.replace(view, thrown_in="AH KH")
     assert "AH KH" in contents(texted).texts
     assert all(abs(n) < 10**4 for n in contents(view).ints)
+
+
+def test_a_first_lead_off_trump_shows_no_trumps_under_first_lead_trump() -> None:
+    rules = find_rules("classic").replace(first_lead_trump=True)
+    hands = ["AKQJT98765432...", ".AKQJT98765432..", "..AKQJT98765432.", "...AKQJT98765432"]
+    deal = Deal(rules, Seat.WEST, hands)
+    for action in ["7", "pass", "pass", "pass", "H"]:  # South declares hearts and holds none
+        deal.push(action)
+    deal.push("AS")  # so any lead is allowed, and shows it
+    view = deal.view(Seat.EAST)
+    assert Suit.HEARTS in view.voids(Seat.SOUTH)
+    assert Suit.SPADES not in view.voids(Seat.SOUTH)
+    rng = random.Random(1)
+    for _ in range(20):
+        layout = view.sample_hands(rng)
+        assert not layout[Seat.SOUTH] & Suit.HEARTS.mask
+        assert layout[Seat.EAST] == deal.hand(Seat.EAST).mask

@@ -18,6 +18,7 @@ view holds the whole action history and only one hand.
 from __future__ import annotations
 
 import functools
+import random
 from dataclasses import dataclass
 
 from tarneeb.actions import Action, Phase
@@ -25,7 +26,7 @@ from tarneeb.cards import SUIT_MASKS, CardSet, Suit
 from tarneeb.deal import Contract, Deal, Trick
 from tarneeb.rules import Rules
 from tarneeb.scoring import DealResult
-from tarneeb.seats import Seat
+from tarneeb.seats import SEATS, Seat
 
 __all__ = ["View"]
 
@@ -93,21 +94,63 @@ class View:
     def shown_voids(
         self,
     ) -> tuple[frozenset[Suit], frozenset[Suit], frozenset[Suit], frozenset[Suit]]:
-        """For each seat, the suits it has shown out of by failing to follow."""
+        """For each seat, the suits it has shown it does not hold.
+
+        A seat that failed to follow has none of the suit led; under
+        ``first_lead_trump``, a first lead that is not a trump shows that the
+        leader holds no trump.
+        """
         out: list[set[Suit]] = [set(), set(), set(), set()]
         current = (self.current_trick,) if self.current_trick else ()
-        for trick in (*self.tricks, *current):
+        tricks = (*self.tricks, *current)
+        for trick in tricks:
             if not trick.cards:
                 continue
             led = trick.cards[0].suit
             for i, card in enumerate(trick.cards):
                 if card.suit != led:
                     out[trick.seat_of(i)].add(led)
+        first = tricks[0].cards if tricks else ()
+        trump = self.trump
+        if self.rules.first_lead_trump and trump is not None and first and first[0].suit != trump:
+            out[tricks[0].leader].add(trump)
         return frozenset(out[0]), frozenset(out[1]), frozenset(out[2]), frozenset(out[3])
 
     def voids(self, seat: Seat | int) -> frozenset[Suit]:
         """The suits ``seat`` has shown out of, by failing to follow."""
         return self.shown_voids[seat]
+
+    def sample_hands(self, rng: random.Random, tries: int = 1000) -> tuple[int, int, int, int]:
+        """A layout of the cards still held that this seat cannot tell from the real one.
+
+        This seat's own hand as it is; the cards it has not seen dealt anew to
+        the others, as many as each holds, none of a suit a seat has shown it
+        does not hold. For search over hidden cards and tests of hidden
+        information.
+
+        :raises ValueError: when no such layout was found in ``tries`` attempts.
+        """
+        me = self.seat
+        others = [s for s in SEATS if s != me]
+        voids = self.shown_voids
+        unseen = list(self.unseen())
+        allowed = {c: [s for s in others if c.suit not in voids[s]] for c in unseen}
+        for _ in range(tries):
+            rng.shuffle(unseen)
+            unseen.sort(key=lambda c: len(allowed[c]))  # the most constrained cards first
+            left = {s: self.hand_sizes[s] for s in others}
+            hands = [0, 0, 0, 0]
+            hands[me] = self.hand.mask
+            for card in unseen:
+                seats = [s for s in allowed[card] if left[s]]
+                if not seats:
+                    break
+                seat = rng.choices(seats, weights=[left[s] for s in seats])[0]
+                hands[seat] |= 1 << card
+                left[seat] -= 1
+            else:
+                return hands[0], hands[1], hands[2], hands[3]
+        raise ValueError(f"no layout of the unseen cards fits what {me.name.title()} has seen")
 
     def unseen(self) -> CardSet:
         """The cards this seat has not seen: in the other three hands."""

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, ClassVar
 from tarneeb.actions import Bid, ChooseTrump, Double, Pass, Phase, Redeal, Strain
 from tarneeb.bots.base import Bot, Decision
 from tarneeb.bots.heuristic import HeuristicBot, hand_tricks
-from tarneeb.cards import FULL_MASK, SUIT_MASKS, Card, Suit
+from tarneeb.cards import SUIT_MASKS, Card, Suit
 from tarneeb.rules import Count
 from tarneeb.scoring import score_contract
 from tarneeb.seats import Seat
@@ -52,43 +52,16 @@ class Limit:
 
 
 def sample_layouts(
-    view: View, count: int, rng: random.Random, tries: int = 50
+    view: View, count: int, rng: random.Random
 ) -> list[tuple[tuple[int, int, int, int], float]]:
-    """Layouts of all four hands consistent with ``view``, each with its weight.
+    """``count`` layouts of all four hands consistent with ``view``, each with its weight.
 
-    The cards this seat cannot see go to the other seats, as many as each
-    holds, never in a suit the seat has shown out of. The weight says how well
-    each layout fits the auction (1.0 when the auction says nothing).
+    The layouts come from :meth:`View.sample_hands`; the weight says how well
+    each fits the auction (1.0 when the auction says nothing).
     """
-    me = view.seat
-    unseen = FULL_MASK & ~view.hand.mask & ~view.played.mask
-    cards = [c for c in range(52) if unseen >> c & 1]
-    others = [Seat((me + i) & 3) for i in (1, 2, 3)]
-    banned = [sum(SUIT_MASKS[s] for s in view.voids(seat)) for seat in others]
     out: list[tuple[tuple[int, int, int, int], float]] = []
-    for _ in range(count * tries):
-        if len(out) >= count:
-            break
-        rng.shuffle(cards)
-        room = [view.hand_sizes[seat] for seat in others]
-        hands = [0, 0, 0]
-        ok = True
-        # The most constrained cards first: those only some seats may take.
-        for card in sorted(cards, key=lambda c: -sum(b >> c & 1 for b in banned)):
-            choices = [i for i in range(3) if room[i] and not banned[i] >> card & 1]
-            if not choices:
-                ok = False
-                break
-            i = choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
-            hands[i] |= 1 << card
-            room[i] -= 1
-        if not ok:
-            continue
-        full = [0, 0, 0, 0]
-        full[me] = view.hand.mask
-        for i, seat in enumerate(others):
-            full[seat] = hands[i]
-        layout = (full[0], full[1], full[2], full[3])
+    for _ in range(count):
+        layout = view.sample_hands(rng)
         out.append((layout, _auction_weight(view, layout)))
     return out
 

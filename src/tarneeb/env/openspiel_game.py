@@ -49,7 +49,6 @@ from tarneeb.bots import make_bot
 from tarneeb.cards import Card, CardSet
 from tarneeb.deal import Deal
 from tarneeb.env.encoding import OBS_SIZE, ActionMap, FloatArray, encode_view
-from tarneeb.env.worlds import resample_hands
 from tarneeb.presets import find_rules, preset_name
 from tarneeb.rules import Bidding, Doubling, Rules
 from tarneeb.seats import Seat
@@ -265,7 +264,7 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
         if deal is None:
             return self.clone()  # type: ignore[no-any-return]
         rng = random.Random(int(probability_sampler() * 2**52))
-        hands = resample_hands(deal.view(player_id), rng)
+        hands = deal.view(player_id).sample_hands(rng)
         played = [0, 0, 0, 0]
         for seat, action in deal.history:
             if isinstance(action, Card):
