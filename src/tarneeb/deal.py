@@ -62,7 +62,7 @@ from tarneeb.cards import (
 from tarneeb.errors import IllegalActionError, InvalidActionError
 from tarneeb.rules import AllPass, Bidding, Count, Doubling, Rules
 from tarneeb.scoring import DealResult, score_contract, score_individual
-from tarneeb.seats import Seat, Team
+from tarneeb.seats import SEATS, Seat, Team
 
 if TYPE_CHECKING:
     from tarneeb.view import View
@@ -441,7 +441,7 @@ class Deal:
     @property
     def to_act(self) -> Seat | None:
         """The seat whose decision it is, or ``None`` once the deal is over."""
-        return None if self._to_act < 0 else Seat(self._to_act)
+        return None if self._to_act < 0 else SEATS[self._to_act]
 
     def is_over(self) -> bool:
         """Whether the deal is scored or thrown in."""

@@ -310,7 +310,8 @@ def format_report(result: ArenaResult, summary: dict[str, Any] | None = None) ->
     w(f"at most {config.max_deals} deals a match\n")
     w(f"  {timing['seconds']:.1f} s on {timing['workers']} worker")
     w(f"{'s' if timing['workers'] != 1 else ''} ({timing['backend']}), {s['deals']} deals, ")
-    w(f"{timing['deals_per_s']:.0f} deals/s\n\n")
+    rate = timing["deals_per_s"]
+    w(f"{rate:.0f} deals/s\n\n" if rate >= 10 else f"{rate:.2g} deals/s\n\n")
 
     w("match wins (a draw counts a half; 95% interval, Wilson)\n")
     for label in labels:

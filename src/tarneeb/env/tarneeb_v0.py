@@ -273,9 +273,8 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
             self.render()
 
     def _after_action(self, deal: Deal) -> None:
-        # The seat to act is public; Deal.to_act would build a Seat each step, the hot path
-        # reads the int behind it.
-        to_act = deal._to_act
+        seat = deal.to_act
+        to_act = -1 if seat is None else int(seat)
         self._to_act = to_act
         self._encoder.sync(deal, to_act)
         if to_act >= 0:
