@@ -729,10 +729,10 @@ def test_copy_is_independent() -> None:
     assert again != deal
 
 
-def test_copy_without_stack_is_equal() -> None:
+def test_a_copy_is_equal_and_independent() -> None:
     deal = crafted_in_play()
     deal.push("2H")
-    light = deal.copy(stack=False)
+    light = deal.copy()
     assert light == deal
     light.push("2S")
     assert light != deal

@@ -24,7 +24,6 @@ tarneeb.errors.IllegalActionError: South cannot play AS in the play phase: it is
 from __future__ import annotations
 
 import functools
-import operator
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -71,26 +70,6 @@ __all__ = ["Contract", "Deal", "LegalActions", "ThrowIn", "Trick", "is_weak_hand
 
 _PLAY = Phase.PLAY
 _AUCTION = Phase.AUCTION
-# What a non-card action may change, saved before it for pop (with the individual bids).
-_SAVED_FIELDS = (
-    "_phase",
-    "_to_act",
-    "_high",
-    "_high_seat",
-    "_out",
-    "_bidders",
-    "_acted",
-    "_doubler",
-    "_nbids",
-    "_declarer",
-    "_strain",
-    "_multiplier",
-    "_raised",
-    "_thrown",
-    "_trump",
-    "_leader",
-)
-_SAVED = operator.attrgetter(*_SAVED_FIELDS)
 _SHIFTS = (0, 13, 26, 39)
 _SUIT_CARDS: list[list[tuple[int, ...]]] = []
 
@@ -268,7 +247,6 @@ class Deal:
         "_to_act",
         "_tricks",
         "_trump",
-        "_undo",
         "_winners",
         "dealer",
         "dealt",
@@ -286,7 +264,6 @@ class Deal:
     """The actions before the play (auction, raise, trump); the cards are in ``_played``."""
     _seen: tuple[tuple[tuple[Seat, Action], ...], tuple[Trick, ...]]
     _actors: list[int]
-    _undo: list[tuple[object, ...]]
     _played: list[int]
     _winners: list[int]
     _tricks: list[int]
@@ -344,14 +321,17 @@ class Deal:
         self._history = []
         self._seen = ((), ())
         self._actors = []
-        self._undo = []
         self._played = []
         self._winners = []
         self._tricks = [0, 0, 0, 0]
-        self._ibids = [-1, -1, -1, -1]
         self._result = None
+        self._start_auction()
+
+    def _start_auction(self) -> None:
+        """The state before the first action (what :meth:`pop` replays the auction from)."""
+        self._ibids = [-1, -1, -1, -1]
         self._phase = Phase.AUCTION
-        self._to_act = (dealer + 1) & 3
+        self._to_act = (self.dealer + 1) & 3
         self._high = -1
         self._high_seat = -1
         self._out = 0
@@ -396,8 +376,8 @@ class Deal:
         rng = live_rng() if seed is None else seeded_rng(seed)
         return cls.from_rng(rules, dealer, rng, scores)
 
-    def copy(self, stack: bool = True) -> Deal:
-        """An independent copy; ``stack=False`` leaves out the undo stack (no :meth:`pop`)."""
+    def copy(self) -> Deal:
+        """An independent copy (it can :meth:`pop` as far back as this one)."""
         other = object.__new__(Deal)
         for name in Deal.__slots__:
             setattr(other, name, getattr(self, name))
@@ -408,16 +388,13 @@ class Deal:
         other._winners = self._winners[:]
         other._tricks = self._tricks[:]
         other._ibids = self._ibids[:]
-        other._undo = self._undo[:] if stack else []
         return other
 
     def __copy__(self) -> Deal:
         return self.copy()
 
     def _key(self) -> tuple[object, ...]:
-        return tuple(
-            getattr(self, name) for name in Deal.__slots__ if name not in ("_t", "_undo", "_seen")
-        )
+        return tuple(getattr(self, name) for name in Deal.__slots__ if name not in ("_t", "_seen", "_result"))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Deal):
@@ -454,6 +431,9 @@ class Deal:
 
     @property
     def result(self) -> DealResult | None:
+        """What the deal scored, once it is over (``None`` before, or when thrown in)."""
+        if self._result is None and self._phase is Phase.SCORED:
+            self._result = self._score()
         return self._result
 
     def hand(self, seat: Seat | int) -> CardSet:
@@ -796,7 +776,10 @@ class Deal:
             return
         self._history.append(a)
         self._actors.append(seat)
-        self._undo.append(self._snapshot())
+        self._apply(seat, a)
+
+    def _apply(self, seat: int, a: int) -> None:
+        """Take the action ``a`` (not a card) for ``seat``."""
         phase = self._phase
         if phase is Phase.AUCTION:
             if self.rules.is_individual:
@@ -811,9 +794,6 @@ class Deal:
                 self._multiplier = self.rules.double_factor
                 self._raised = True
             self._after_raise()
-
-    def _snapshot(self) -> tuple[object, ...]:
-        return (*_SAVED(self), tuple(self._ibids))
 
     def _auction_action(self, seat: int, a: int) -> None:
         bit = 1 << seat
@@ -929,8 +909,7 @@ class Deal:
         self._leader = winner
         if len(played) == 52:
             self._phase = Phase.SCORED
-            self._to_act = -1
-            self._result = self._score()
+            self._to_act = -1  # the result is scored when first asked for
         else:
             self._to_act = winner
 
@@ -1009,7 +988,6 @@ class Deal:
         self._leader = seat
         self._phase = Phase.SCORED
         self._to_act = -1
-        self._result = self._score()
 
     def pop(self) -> Action:
         """Take back the last action and return it.
@@ -1034,12 +1012,13 @@ class Deal:
         elif not self._history:
             raise IndexError("pop from a deal with no actions")
         else:
+            # The auction is short and rarely taken back: replay it rather than
+            # save its state before every bid.
             a = self._history.pop()
             self._actors.pop()
-            *saved, ibids = self._undo.pop()
-            for name, value in zip(_SAVED_FIELDS, saved, strict=True):
-                setattr(self, name, value)
-            self._ibids = list(ibids)  # type: ignore[call-overload]
+            self._start_auction()
+            for seat, action in zip(self._actors, self._history, strict=True):
+                self._apply(seat, action)
         # Cut the views' caches back: the next push may differ from the one undone.
         seen, done = self._seen
         n = len(self._history) + len(played)

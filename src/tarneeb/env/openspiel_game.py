@@ -163,7 +163,7 @@ class _Core:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         other = _Core(self.rules, self.action_map, self.dealer)
         other.dealt = self.dealt[:]
-        other.deal = None if self.deal is None else self.deal.copy(stack=False)
+        other.deal = None if self.deal is None else self.deal.copy()
         return other
 
     def __getstate__(self) -> dict[str, Any]:
