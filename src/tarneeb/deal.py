@@ -394,7 +394,9 @@ class Deal:
         return self.copy()
 
     def _key(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in Deal.__slots__ if name not in ("_t", "_seen", "_result"))
+        return tuple(
+            getattr(self, name) for name in Deal.__slots__ if name not in ("_t", "_seen", "_result")
+        )
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Deal):
