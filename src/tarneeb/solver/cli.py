@@ -102,6 +102,12 @@ def run_analyze(args: argparse.Namespace) -> int:
     try:
         name = backend_name(args.backend)
         found = read_deals(_read_source(args.source))
+        if name == "own" and args.backend == "auto":
+            print(
+                "tarneeb: note: DDS is not installed, so our own solver runs; it takes "
+                "minutes on whole deals (pip install 'tarneeb[solver]' for DDS)",
+                file=sys.stderr,
+            )
         if isinstance(found, tuple):
             rules = find_rules(args.rules) if args.rules is not None else None
             analyses = [analyze_hands(found, rules, name)]
