@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from tarneeb import SEATS, Card, CardSet, Deal, Phase, Seat, find_rules
+from tarneeb import SEATS, Card, Deal, Phase, Seat, find_rules
 from tarneeb.bots import Limit, SearchBot, make_bot, play_deal, sample_layouts
 from tarneeb.bots.search import _equivalent_cards
 from tarneeb.presets import PRESETS
@@ -51,9 +51,8 @@ def test_layouts_keep_what_the_view_knows(seed: int) -> None:
             assert hands[other].bit_count() == view.hand_sizes[other]
             for suit in view.voids(other):
                 assert not hands[other] & suit.mask, (other, suit)
-    # The true layout is one of the possible ones.
-    truth = tuple(h.mask for h in deal.hands)
-    assert all(truth[s] & layouts[0][0][s] == truth[s] for s in (seat,))
+    # The layouts differ: the hidden cards really are dealt anew.
+    assert len({hands for hands, _w in layouts}) > 1
 
 
 def test_the_auction_weights_layouts() -> None:
@@ -130,4 +129,4 @@ def test_the_own_backend_serves_an_endgame() -> None:
     assert seat is not None
     decision = SearchBot(random.Random(1), ["own"], Limit(samples=5)).decide(deal.view(seat))
     assert decision.action in deal.legal_actions
-    assert CardSet(deal.legal_card_mask())
+    assert "layouts" in decision.reason or "alike" in decision.reason or "only" in decision.reason
