@@ -34,6 +34,7 @@ from tarneeb.errors import TarneebError
 from tarneeb.presets import DEFAULT_PRESET, PRESETS, find_rules
 from tarneeb.reference import describe_rules, reference_markdown
 from tarneeb.rules import parse_rule_changes
+from tarneeb.server.cli import add_serve_parser, run_serve
 from tarneeb.solver.cli import add_analyze_parser, run_analyze
 from tarneeb.tui.cli import add_play_parser, run_play
 
@@ -92,6 +93,7 @@ def _build_parser() -> _Parser:
     add_arena_parser(commands)
     add_play_parser(commands)
     add_analyze_parser(commands)
+    add_serve_parser(commands)
     return parser
 
 
@@ -153,6 +155,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_play(args)
         if args.command == "analyze":
             return run_analyze(args)
+        if args.command == "serve":
+            return run_serve(args)
         parser.print_help()
         return 0
     except (TarneebError, UsageError) as exc:

@@ -16,7 +16,7 @@ program only ever pushes the actions of whoever is to act.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from tarneeb.actions import Action
@@ -52,6 +52,9 @@ class Match:
     :param first_dealer: the first dealer; by default drawn at random (the cut).
     :param hands: hands for the first deals, by deal (each four hands as
         masks), used instead of shuffling; a record replays through this.
+    :param deck_source: called with the deal's index (from 0) for each deal
+        past ``hands``, it returns that deal's deck (52 card numbers) instead
+        of the seeded shuffle; the server's committed shuffle comes in here.
     """
 
     def __init__(
@@ -60,6 +63,7 @@ class Match:
         seed: int | str | None = None,
         first_dealer: Seat | int | None = None,
         hands: Sequence[Sequence[int]] = (),
+        deck_source: Callable[[int], Sequence[int]] | None = None,
     ) -> None:
         self.rules = rules
         self.seed = seed
@@ -67,6 +71,7 @@ class Match:
         drawn = self._rng.randrange(4)
         self.first_dealer = parse_seat(drawn if first_dealer is None else first_dealer)
         self._given = [tuple(h) for h in hands]
+        self._deck_source = deck_source
         for index, given in enumerate(self._given):
             try:
                 Deal(rules, self.first_dealer, given)
@@ -184,7 +189,10 @@ class Match:
             masks = self._given[index]
             deal = Deal(self.rules, dealer, masks, self._deal_scores())
         else:
-            masks = deal_masks(shuffled_deck(self._rng), dealer, self.rules.dealing)
+            deck = (
+                shuffled_deck(self._rng) if self._deck_source is None else self._deck_source(index)
+            )
+            masks = deal_masks(deck, dealer, self.rules.dealing)
             deal = Deal(self.rules, dealer, masks, self._deal_scores())
         self.deals.append(deal)
 

@@ -1,0 +1,99 @@
+"""``tarneeb serve``: run the multiplayer server.
+
+Starlette, uvicorn and SQLAlchemy are imported only when the server starts,
+so the rest of ``tarneeb`` works without them; without them the command says
+which extra to install, in one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+from typing import Any
+
+from tarneeb.errors import TarneebError
+
+__all__ = ["ServeError", "add_serve_parser", "run_serve"]
+
+NEEDS = ("starlette", "uvicorn", "sqlalchemy")
+WS_MAX_SIZE = 65536
+"""Frames past this size close the connection in uvicorn itself; the protocol's own limit is lower."""
+
+
+class ServeError(TarneebError):
+    """``tarneeb serve`` cannot start as asked."""
+
+
+def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``serve`` command to ``subparsers``; return its parser."""
+    serve: argparse.ArgumentParser = subparsers.add_parser(
+        "serve",
+        help="run the multiplayer server (tables in the browser)",
+        description=(
+            "Run the authoritative game server: the browser client at http://HOST:PORT/, "
+            "the JSON API and the WebSocket protocol of docs/protocol.md. Tables are stored "
+            "in SQLite (a file in your data directory) or the database of --db."
+        ),
+    )
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
+    )
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument(
+        "--db",
+        metavar="URL",
+        default=None,
+        help="SQLAlchemy database URL, e.g. sqlite:///tarneeb.db or "
+        "postgresql+psycopg://user:pass@host/db (default: SQLite in the user data directory)",
+    )
+    serve.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="a further browser origin allowed to open WebSockets (repeatable)",
+    )
+    serve.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.6,
+        metavar="SECONDS",
+        help="how long bots wait before they act (default 0.6)",
+    )
+    serve.add_argument("--log-level", default="info", help="uvicorn's log level (default info)")
+    return serve
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    missing = [name for name in NEEDS if importlib.util.find_spec(name) is None]
+    if missing:
+        raise ServeError(f"tarneeb serve needs {', '.join(missing)}: pip install 'tarneeb[server]'")
+    if not 0 < args.port < 65536:
+        raise ServeError(f"--port must be 1 to 65535, not {args.port}")
+    if args.bot_delay < 0:
+        raise ServeError("--bot-delay cannot be negative")
+    import sqlalchemy
+    import uvicorn
+
+    from tarneeb.server.app import create_app
+    from tarneeb.server.hub import Settings
+    from tarneeb.server.store import Store, default_db_url
+
+    url = args.db or default_db_url()
+    try:
+        Store(url).close()  # fail here, in one line, on a bad URL or a database that is down
+    except (sqlalchemy.exc.SQLAlchemyError, ImportError, ValueError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ServeError(f"cannot open the database {url!r}: {first}") from None
+    settings = Settings(
+        db_url=url, bot_delay=args.bot_delay, allowed_origins=tuple(args.allow_origin)
+    )
+    print(f"tarneeb: serving on http://{args.host}:{args.port}/ (database {url})", flush=True)
+    uvicorn.run(
+        create_app(settings),
+        host=args.host,
+        port=args.port,
+        ws_max_size=WS_MAX_SIZE,
+        log_level=args.log_level,
+    )
+    return 0

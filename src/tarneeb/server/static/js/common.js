@@ -1,0 +1,179 @@
+// Pieces shared by the views: names of seats, presets, bids and actions in the current language.
+
+import { h } from "./dom.js";
+import { t, has } from "./i18n.js";
+import { SEATS, SUITS, suitIcon, isCard, cardId, RANKS } from "./cards.js";
+
+export { SEATS };
+
+export function seatName(seat) {
+  return t(`seat.${seat}`);
+}
+
+export function presetName(name) {
+  return has(`preset.${name}`) ? t(`preset.${name}`) : name;
+}
+
+export function botName(spec) {
+  if (!spec) return "";
+  const base = String(spec).replace(/^bot:/, "").split(/[:(]/)[0];
+  return has(`bot.${base}`) ? t(`bot.${base}`) : base;
+}
+
+export function suitName(letter) {
+  return t(`suit.${letter}`);
+}
+
+/** A card as words for screen readers: "Ace of spades". */
+export function cardLabel(text) {
+  const id = cardId(text);
+  if (id < 0) return text;
+  return t("card.label", { rank: t(`rank.${RANKS[id % 13]}`), suit: t(`suit.${SUITS[Math.floor(id / 13)]}`) });
+}
+
+const WORDS = ["pass", "double", "raise", "stand", "redeal"];
+
+/**
+ * How an action reads for people, as DOM: bids with suit icons ("8♠"),
+ * words translated ("Pass"), cards as rank + suit icon. `phase` tells a bid
+ * "8S" from the card "8S" when it matters ("play" = a card).
+ */
+export function actionView(action, { card = false, size = 14 } = {}) {
+  const a = String(action);
+  const lower = a.toLowerCase();
+  if (WORDS.includes(lower)) return h("span", { class: `act act-${lower}` }, t(`action.${lower}`));
+  if (card && isCard(a)) {
+    const id = cardId(a);
+    const rank = id % 13 === 8 ? "10" : RANKS[id % 13];
+    return h("span", { class: "act act-card", "aria-label": cardLabel(a), dir: "ltr" }, h("span", { "aria-hidden": "true" }, rank), suitIcon(Math.floor(id / 13), size));
+  }
+  if (/^[CDHS]$/i.test(a)) {
+    const s = SUITS.indexOf(a.toUpperCase());
+    return h("span", { class: "act act-trump", "aria-label": suitName(a.toUpperCase()) }, suitIcon(s, size));
+  }
+  const m = /^(\d+)(NT|[CDHS])?$/i.exec(a);
+  if (m) {
+    const level = m[1];
+    const strain = m[2] ? m[2].toUpperCase() : null;
+    const label = strain ? t("bid.label.strain", { level, strain: strain === "NT" ? t("strain.NT") : suitName(strain) }) : t("bid.label", { level });
+    return h(
+      "span",
+      { class: "act act-bid", "aria-label": label, dir: "ltr" },
+      h("span", { "aria-hidden": "true" }, level),
+      strain === "NT" ? h("span", { class: "nt", "aria-hidden": "true" }, t("strain.NT.short")) : strain ? suitIcon(SUITS.indexOf(strain), size) : null,
+    );
+  }
+  return h("span", { class: "act" }, a);
+}
+
+/** A contract ({seat, level, strain, multiplier} or text) for people. */
+export function contractView(contract) {
+  if (!contract) return h("span", { class: "muted" }, t("contract.none"));
+  if (typeof contract === "string") return h("span", {}, contract);
+  const bid = `${contract.level}${contract.strain || ""}`;
+  const parts = [actionView(bid, { size: 15 }), " ", t("contract.by", { seat: seatName(contract.seat) })];
+  if (contract.multiplier && contract.multiplier > 1) parts.push(" ", h("span", { class: "mult" }, `×${contract.multiplier}`));
+  return h("span", { class: "contract" }, parts);
+}
+
+export function sideName(side) {
+  return t(`side.${side}`);
+}
+
+/** "copied" feedback on a button after writing `text` to the clipboard. */
+export async function copyText(text, button) {
+  let ok = false;
+  try {
+    await navigator.clipboard.writeText(text);
+    ok = true;
+  } catch (_) {
+    // no clipboard permission (plain http): select the text for the user instead
+    const input = button?.parentElement?.querySelector("input");
+    if (input) {
+      input.select();
+      try {
+        ok = document.execCommand("copy");
+      } catch (_e) {
+        ok = false;
+      }
+    }
+  }
+  if (button) {
+    const before = button.textContent;
+    button.textContent = ok ? t("common.copied") : t("common.copyFailed");
+    setTimeout(() => (button.textContent = before), 1500);
+  }
+  return ok;
+}
+
+let toastTimer = null;
+/** A short message at the bottom of the screen. */
+export function toast(text, kind = "info") {
+  let node = document.getElementById("toast");
+  if (!node) {
+    node = h("div", { id: "toast", role: "status", "aria-live": "polite" });
+    document.body.appendChild(node);
+  }
+  node.className = `toast show ${kind}`;
+  node.textContent = text;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => node.classList.remove("show"), 4000);
+}
+
+export function errorText(err) {
+  if (err && err.code && has(`error.${err.code}`)) return t(`error.${err.code}`);
+  return t("error.generic", { message: (err && err.message) || String(err) });
+}
+
+/** A very small reader for the rules reference (headings, lists, paragraphs). */
+export function renderReference(text) {
+  const out = [];
+  let list = null;
+  let para = null;
+  let item = null;
+  const flush = () => {
+    if (para) out.push(h("p", {}, para.join(" ")));
+    para = null;
+  };
+  for (const raw of String(text || "").split("\n")) {
+    const line = raw.trimEnd();
+    if (!line.trim()) {
+      flush();
+      list = null;
+      item = null;
+      continue;
+    }
+    const heading = /^(#{1,4})\s+(.*)$/.exec(line);
+    if (heading) {
+      flush();
+      list = null;
+      const level = Math.min(6, heading[1].length + 1);
+      out.push(h(`h${level}`, {}, heading[2]));
+      continue;
+    }
+    const bullet = /^\s*[-*]\s+(.*)$/.exec(line);
+    if (bullet) {
+      flush();
+      if (!list) {
+        list = h("ul");
+        out.push(list);
+      }
+      item = h("li", {}, bullet[1]);
+      list.appendChild(item);
+      continue;
+    }
+    if (list && item && /^\s/.test(raw)) {
+      item.appendChild(document.createTextNode(" " + line.trim()));
+      continue;
+    }
+    if (list && item && !para) {
+      // a wrapped list line that lost its indent
+      item.appendChild(document.createTextNode(" " + line.trim()));
+      continue;
+    }
+    para = para || [];
+    para.push(line.trim());
+  }
+  flush();
+  return out;
+}

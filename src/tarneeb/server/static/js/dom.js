@@ -1,0 +1,63 @@
+// Small DOM helpers: h() builds elements, svg() builds SVG elements.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function append(node, child) {
+  if (child === null || child === undefined || child === false) return;
+  if (Array.isArray(child)) {
+    for (const c of child) append(node, c);
+  } else if (child instanceof Node) {
+    node.appendChild(child);
+  } else {
+    node.appendChild(document.createTextNode(String(child)));
+  }
+}
+
+function setAttrs(node, attrs) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      node.addEventListener(key.slice(2).toLowerCase(), value);
+    } else if (key === "class") {
+      node.setAttribute("class", Array.isArray(value) ? value.filter(Boolean).join(" ") : value);
+    } else if (key === "dataset") {
+      Object.assign(node.dataset, value);
+    } else if (key === "style" && typeof value === "object") {
+      for (const [prop, v] of Object.entries(value)) node.style.setProperty(prop, v);
+    } else if (key === "value" && "value" in node) {
+      node.value = value;
+    } else if (key === "checked" || key === "disabled" || key === "selected") {
+      node[key] = Boolean(value);
+      if (value) node.setAttribute(key, "");
+    } else {
+      node.setAttribute(key, value === true ? "" : String(value));
+    }
+  }
+}
+
+/** Build an HTML element: h("button", {class: "x", onClick: f}, "text"). */
+export function h(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  setAttrs(node, attrs);
+  append(node, children);
+  return node;
+}
+
+/** Build an SVG element the same way. */
+export function svg(tag, attrs, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  setAttrs(node, attrs);
+  append(node, children);
+  return node;
+}
+
+/** Replace every child of `node` with `children`. */
+export function mount(node, ...children) {
+  node.replaceChildren();
+  append(node, children);
+  return node;
+}
+
+export function $(selector, root = document) {
+  return root.querySelector(selector);
+}

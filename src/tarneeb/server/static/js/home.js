@@ -1,0 +1,432 @@
+// The home page: quick play, a private table with invites, open tables, how to play.
+
+import { h, mount } from "./dom.js";
+import { t } from "./i18n.js";
+import { api, saveSeat, loadJson, saveJson } from "./net.js";
+import { presetName, botName, seatName, copyText, errorText, renderReference, toast } from "./common.js";
+
+const NAME_KEY = "tarneeb.name";
+const rulesCache = new Map();
+
+export async function rulesOf(name) {
+  if (!rulesCache.has(name)) {
+    rulesCache.set(name, api("GET", `/api/rules/${encodeURIComponent(name)}`).catch((err) => {
+      rulesCache.delete(name);
+      throw err;
+    }));
+  }
+  return rulesCache.get(name);
+}
+
+let infoPromise = null;
+export function serverInfo() {
+  if (!infoPromise) {
+    infoPromise = api("GET", "/api/info").catch((err) => {
+      infoPromise = null;
+      throw err;
+    });
+  }
+  return infoPromise;
+}
+
+export function savedName() {
+  return loadJson(NAME_KEY, "") || "";
+}
+
+export function rememberName(name) {
+  saveJson(NAME_KEY, name);
+}
+
+function field(label, control, hint) {
+  return h("label", { class: "field" }, h("span", { class: "field-label" }, label), control, hint ? h("small", { class: "hint" }, hint) : null);
+}
+
+function presetSelect(id, presets, value) {
+  return h(
+    "select",
+    { id, name: "rules" },
+    presets.map((p) => h("option", { value: p.name, selected: p.name === value, title: p.summary || "" }, presetName(p.name))),
+  );
+}
+
+// Rule options offered on top of a preset, with their kinds (names as in `tarneeb rules NAME --json`).
+const EXTRA_OPTIONS = [
+  ["dealing", ["4-4-5", "one-at-a-time", "13-at-once"]],
+  ["bid_once", "bool"],
+  ["all_pass", ["throw-in", "dealer-bids"]],
+  ["no_trump", "bool"],
+  ["first_lead_trump", "bool"],
+  ["doubling", ["none", "raise", "double"]],
+  ["weak_redeal", "bool"],
+  ["sets", "int"],
+];
+
+function optionControl(name, kind, value) {
+  const id = `opt-${name}`;
+  if (kind === "bool") {
+    return h("label", { class: "check" }, h("input", { type: "checkbox", id, name, checked: Boolean(value) }), t(`option.${name}`));
+  }
+  if (kind === "int") {
+    return field(t(`option.${name}`), h("input", { type: "number", id, name, min: 1, max: 99, value: value ?? 1 }));
+  }
+  return field(
+    t(`option.${name}`),
+    h("select", { id, name }, kind.map((v) => h("option", { value: v, selected: v === value }, t(`option.${name}.${v}`)))),
+  );
+}
+
+function readOption(form, name, kind) {
+  const input = form.querySelector(`#opt-${name}`);
+  if (!input) return undefined;
+  if (kind === "bool") return input.checked;
+  if (kind === "int") return Number(input.value);
+  return input.value;
+}
+
+export class HomeView {
+  constructor(root, router) {
+    this.root = root;
+    this.router = router;
+    this.info = null;
+    this.tables = null;
+    this.created = null;
+    this.busy = false;
+    this.refreshTimer = setInterval(() => this.loadTables(), 10000);
+  }
+
+  destroy() {
+    clearInterval(this.refreshTimer);
+  }
+
+  async start() {
+    this.render();
+    try {
+      this.info = await serverInfo();
+    } catch (err) {
+      this.error = errorText(err);
+    }
+    this.render();
+    this.loadTables();
+  }
+
+  async loadTables() {
+    try {
+      const answer = await api("GET", "/api/tables");
+      this.tables = answer.tables || [];
+      this.tablesError = null;
+    } catch (err) {
+      this.tablesError = errorText(err);
+    }
+    this.renderTables();
+  }
+
+  render() {
+    const presets = this.info?.presets || [{ name: "classic", summary: "" }];
+    const bots = this.info?.bots || ["random", "heuristic", "search"];
+    const name = savedName();
+    const quick = h(
+      "form",
+      { id: "quick", class: "panel", onSubmit: (e) => this.quickPlay(e) },
+      h("h2", {}, t("home.quick.title")),
+      h("p", { class: "lead" }, t("home.quick.text")),
+      field(t("home.name"), h("input", { id: "quick-name", name: "name", value: name, maxlength: 40, autocomplete: "nickname", placeholder: t("home.name.placeholder") })),
+      h(
+        "div",
+        { class: "row" },
+        field(t("home.rules"), presetSelect("quick-rules", presets, "classic")),
+        field(t("home.target"), h("input", { id: "quick-target", name: "target", type: "number", min: 1, max: 1000, value: 41 })),
+        field(t("home.bots"), h("select", { id: "quick-bot" }, bots.map((b) => h("option", { value: b, selected: b === "heuristic" }, botName(b))))),
+      ),
+      h("button", { id: "quick-play", class: "primary big", type: "submit" }, t("home.quick.play")),
+    );
+    const seatChoices = ["human", ...bots.map((b) => `bot:${b}`)];
+    const create = h(
+      "form",
+      { id: "create", class: "panel", onSubmit: (e) => this.createTable(e) },
+      h("h2", {}, t("home.create.title")),
+      h("p", { class: "lead" }, t("home.create.text")),
+      field(t("home.name"), h("input", { id: "create-name", value: name, maxlength: 40, autocomplete: "nickname", placeholder: t("home.name.placeholder") })),
+      h(
+        "div",
+        { class: "row" },
+        field(t("home.rules"), presetSelect("create-rules", presets, "classic")),
+        field(t("home.target"), h("input", { id: "create-target", type: "number", min: 1, max: 1000, value: 41 })),
+      ),
+      h(
+        "fieldset",
+        { class: "seats" },
+        h("legend", {}, t("home.seats")),
+        h("div", { class: "seat-choice" }, h("span", {}, seatName("south")), h("strong", {}, t("home.seat.you"))),
+        ["east", "north", "west"].map((seat) =>
+          h(
+            "label",
+            { class: "seat-choice" },
+            h("span", {}, seatName(seat) + (seat === "north" ? ` (${t("seat.partner")})` : "")),
+            h("select", { id: `seat-${seat}`, name: seat }, seatChoices.map((c) => h("option", { value: c }, c === "human" ? t("home.seat.human") : t("home.seat.bot", { bot: botName(c) })))),
+          ),
+        ),
+      ),
+      h(
+        "div",
+        { class: "row" },
+        field(
+          t("home.timer"),
+          h("select", { id: "create-timer" }, [["", t("home.timer.none")], ["15", "15 s"], ["30", "30 s"], ["60", "60 s"], ["120", "120 s"]].map(([v, label]) => h("option", { value: v }, label))),
+        ),
+        h("label", { class: "check" }, h("input", { type: "checkbox", id: "create-public", checked: true }), t("home.public")),
+      ),
+      h("details", { class: "options" }, h("summary", {}, t("home.options")), h("div", { class: "options-grid", id: "create-options" })),
+      h("button", { id: "create-table", class: "primary", type: "submit" }, t("home.create.button")),
+      h("div", { id: "created" }),
+    );
+    const open = h(
+      "section",
+      { class: "panel", id: "open" },
+      h("div", { class: "panel-head" }, h("h2", {}, t("home.open.title")), h("button", { type: "button", class: "ghost", id: "refresh-tables", onClick: () => this.loadTables() }, t("home.open.refresh"))),
+      h("div", { id: "open-tables" }),
+    );
+    const learn = h(
+      "section",
+      { class: "panel", id: "learn" },
+      h("h2", {}, t("home.learn.title")),
+      h("p", { class: "lead" }, t("home.learn.text")),
+      h("ul", { class: "preset-list" }, presets.map((p) => h("li", {}, h("a", { href: `/#rules/${encodeURIComponent(p.name)}`, class: "preset-link" }, presetName(p.name)), p.summary ? h("small", {}, p.summary) : null))),
+    );
+    mount(
+      this.root,
+      h(
+        "div",
+        { class: "home" },
+        h("section", { class: "hero" }, h("h1", {}, t("home.title")), h("p", {}, t("home.subtitle"))),
+        this.error ? h("p", { class: "error-box", role: "alert" }, this.error) : null,
+        h("div", { class: "home-grid" }, quick, create, open, learn),
+      ),
+    );
+    for (const prefix of ["quick", "create"]) {
+      const select = this.root.querySelector(`#${prefix}-rules`);
+      select.addEventListener("change", () => this.presetChanged(prefix));
+      this.presetChanged(prefix);
+    }
+    this.renderTables();
+    this.renderCreated();
+  }
+
+  async presetChanged(prefix) {
+    const select = this.root.querySelector(`#${prefix}-rules`);
+    if (!select) return;
+    try {
+      const rules = await rulesOf(select.value);
+      const target = this.root.querySelector(`#${prefix}-target`);
+      if (target && rules.options && rules.options.target !== undefined) target.value = rules.options.target;
+      if (prefix === "create") {
+        this.createDefaults = rules.options || {};
+        const grid = this.root.querySelector("#create-options");
+        if (grid) mount(grid, EXTRA_OPTIONS.filter(([n]) => n in this.createDefaults).map(([n, kind]) => optionControl(n, kind, this.createDefaults[n])));
+      } else {
+        this.quickDefaults = rules.options || {};
+      }
+    } catch (_) {
+      /* the server answers the create with the preset's defaults anyway */
+    }
+  }
+
+  renderTables() {
+    const box = this.root.querySelector("#open-tables");
+    if (!box) return;
+    if (this.tablesError) {
+      mount(box, h("p", { class: "error-box" }, this.tablesError));
+      return;
+    }
+    if (this.tables === null) {
+      mount(box, h("p", { class: "muted" }, t("common.loading")));
+      return;
+    }
+    if (!this.tables.length) {
+      mount(box, h("p", { class: "muted", id: "no-tables" }, t("home.open.none")));
+      return;
+    }
+    mount(
+      box,
+      h(
+        "ul",
+        { class: "table-list" },
+        this.tables.map((table) => {
+          const free = (table.seats || []).filter((s) => !s.taken);
+          const names = (table.seats || []).map((s) =>
+            h("span", { class: ["seat-pill", s.taken ? "" : "free"] }, s.taken ? s.name || botName(s.bot) : t("table.freeSeat")),
+          );
+          return h(
+            "li",
+            { class: "table-item", dataset: { table: table.id } },
+            h("div", {}, h("strong", {}, presetName(table.rules)), " ", h("span", { class: "muted" }, t(`status.${table.status}`)), h("div", { class: "seat-pills" }, names)),
+            h(
+              "div",
+              { class: "actions" },
+              table.status === "waiting" && free.length ? h("a", { class: "button primary join-link", href: `/t/${table.id}?seat=${free[0].seat}` }, t("home.open.join")) : null,
+              h("a", { class: "button ghost watch-link", href: `/t/${table.id}` }, t("home.open.watch")),
+            ),
+          );
+        }),
+      ),
+    );
+  }
+
+  renderCreated() {
+    const box = this.root.querySelector("#created");
+    if (!box || !this.created) return;
+    const { answer } = this.created;
+    const origin = location.origin;
+    const rows = Object.entries(answer.invites || {}).map(([seat, path]) =>
+      h(
+        "li",
+        { class: "invite", dataset: { seat } },
+        h("span", { class: "invite-seat" }, seatName(seat)),
+        h("input", { readonly: true, value: origin + path, class: "invite-url", "aria-label": t("home.invite.for", { seat: seatName(seat) }), onFocus: (e) => e.target.select() }),
+        h("button", { type: "button", class: "ghost copy", onClick: (e) => copyText(origin + path, e.currentTarget) }, t("common.copy")),
+      ),
+    );
+    if (answer.spectate) {
+      rows.push(
+        h(
+          "li",
+          { class: "invite", dataset: { seat: "spectate" } },
+          h("span", { class: "invite-seat" }, t("home.invite.watch")),
+          h("input", { readonly: true, value: origin + answer.spectate, class: "invite-url", "aria-label": t("home.invite.watch"), onFocus: (e) => e.target.select() }),
+          h("button", { type: "button", class: "ghost copy", onClick: (e) => copyText(origin + answer.spectate, e.currentTarget) }, t("common.copy")),
+        ),
+      );
+    }
+    mount(
+      box,
+      h(
+        "div",
+        { class: "created", role: "status" },
+        h("h3", {}, t("home.created")),
+        rows.length > 1 ? h("p", {}, t("home.invite.text")) : null,
+        h("ul", { class: "invites", id: "invites" }, rows),
+        h("a", { class: "button primary", id: "go-table", href: `/t/${answer.table}` }, t("home.goTable")),
+      ),
+    );
+  }
+
+  playerName(id) {
+    const input = this.root.querySelector(id);
+    const name = (input?.value || "").trim() || t("home.defaultName");
+    rememberName(name);
+    return name;
+  }
+
+  async quickPlay(event) {
+    event.preventDefault();
+    if (this.busy) return;
+    const bot = this.root.querySelector("#quick-bot").value;
+    const rules = this.root.querySelector("#quick-rules").value;
+    const target = Number(this.root.querySelector("#quick-target").value);
+    const body = {
+      rules,
+      seats: { south: "human", east: `bot:${bot}`, north: `bot:${bot}`, west: `bot:${bot}` },
+      seat: "south",
+      name: this.playerName("#quick-name"),
+      public: false,
+    };
+    if (target && (!this.quickDefaults || this.quickDefaults.target !== target)) body.options = { target };
+    await this.create(body, true);
+  }
+
+  async createTable(event) {
+    event.preventDefault();
+    if (this.busy) return;
+    const form = event.currentTarget;
+    const rules = form.querySelector("#create-rules").value;
+    const options = {};
+    const target = Number(form.querySelector("#create-target").value);
+    const defaults = this.createDefaults || {};
+    if (target && defaults.target !== target) options.target = target;
+    for (const [name, kind] of EXTRA_OPTIONS) {
+      const value = readOption(form, name, kind);
+      if (value !== undefined && value !== defaults[name]) options[name] = value;
+    }
+    const seats = { south: "human" };
+    for (const seat of ["east", "north", "west"]) seats[seat] = form.querySelector(`#seat-${seat}`).value;
+    const timer = form.querySelector("#create-timer").value;
+    const body = {
+      rules,
+      seats,
+      seat: "south",
+      name: this.playerName("#create-name"),
+      public: form.querySelector("#create-public").checked,
+      turn_seconds: timer ? Number(timer) : null,
+    };
+    if (Object.keys(options).length) body.options = options;
+    await this.create(body, false);
+  }
+
+  async create(body, go) {
+    this.busy = true;
+    try {
+      const answer = await api("POST", "/api/tables", body);
+      saveSeat(answer.table, { token: answer.token, seat: answer.seat, invites: answer.invites || {}, spectate: answer.spectate || null });
+      if (go || !Object.keys(answer.invites || {}).length) {
+        this.router.go(`/t/${answer.table}`);
+        return;
+      }
+      this.created = { answer };
+      this.renderCreated();
+      this.root.querySelector("#created")?.scrollIntoView({ block: "nearest" });
+    } catch (err) {
+      toast(errorText(err), "error");
+    } finally {
+      this.busy = false;
+    }
+  }
+}
+
+/** The how-to-play page of one preset: the server's rules reference. */
+export class RulesView {
+  constructor(root, router, name) {
+    this.root = root;
+    this.router = router;
+    this.name = name;
+  }
+
+  destroy() {}
+
+  async start() {
+    mount(this.root, h("p", { class: "muted" }, t("common.loading")));
+    let info = null;
+    try {
+      info = await serverInfo();
+    } catch (_) {
+      info = null;
+    }
+    try {
+      this.rules = await rulesOf(this.name);
+    } catch (err) {
+      this.error = errorText(err);
+    }
+    this.presets = info?.presets || [];
+    this.render();
+  }
+
+  render() {
+    const nav = h(
+      "nav",
+      { class: "preset-nav", "aria-label": t("home.learn.title") },
+      this.presets.map((p) => h("a", { href: `/#rules/${encodeURIComponent(p.name)}`, class: p.name === this.name ? "current" : "", "aria-current": p.name === this.name ? "page" : null }, presetName(p.name))),
+    );
+    mount(
+      this.root,
+      h(
+        "article",
+        { class: "rules-page panel", id: "rules-page" },
+        h("a", { href: "/", class: "back" }, t("common.back")),
+        h("h1", {}, t("rules.title", { name: presetName(this.name) })),
+        nav,
+        this.error ? h("p", { class: "error-box" }, this.error) : null,
+        this.rules?.summary ? h("p", { class: "lead" }, this.rules.summary) : null,
+        this.rules ? h("p", { class: "muted small" }, t("rules.englishNote")) : null,
+        this.rules ? h("div", { class: "reference", lang: "en", dir: "ltr" }, renderReference(this.rules.reference)) : null,
+      ),
+    );
+  }
+}

@@ -1,0 +1,93 @@
+// Messages: every string people read comes from i18n/LANG.json.
+
+export const LANGUAGES = [
+  { code: "en", name: "English", dir: "ltr" },
+  { code: "ar", name: "العربية", dir: "rtl" },
+  { code: "es", name: "Español", dir: "ltr" },
+  { code: "nl", name: "Nederlands", dir: "ltr" },
+  { code: "ru", name: "Русский", dir: "ltr" },
+];
+
+const STORE_KEY = "tarneeb.lang";
+let messages = {};
+let fallback = {};
+let current = "en";
+
+function pick(candidates) {
+  for (const raw of candidates) {
+    if (!raw) continue;
+    const code = String(raw).toLowerCase().split(/[-_]/)[0];
+    if (LANGUAGES.some((l) => l.code === code)) return code;
+  }
+  return "en";
+}
+
+/** The language to start with: ?lang=, then the saved choice, then the browser's. */
+export function chooseLanguage() {
+  const query = new URLSearchParams(location.search).get("lang");
+  let saved = null;
+  try {
+    saved = localStorage.getItem(STORE_KEY);
+  } catch (_) {
+    saved = null;
+  }
+  return pick([query, saved, ...(navigator.languages || []), navigator.language]);
+}
+
+async function load(code) {
+  const answer = await fetch(`/static/i18n/${code}.json`);
+  if (!answer.ok) throw new Error(`messages ${code}: HTTP ${answer.status}`);
+  return answer.json();
+}
+
+/** Load the messages of `code` and set lang/dir on the document. */
+export async function setLanguage(code, remember = false) {
+  code = pick([code]);
+  if (!Object.keys(fallback).length) fallback = await load("en");
+  messages = code === "en" ? fallback : await load(code);
+  current = code;
+  const info = LANGUAGES.find((l) => l.code === code);
+  document.documentElement.lang = code;
+  document.documentElement.dir = info.dir;
+  if (remember) {
+    try {
+      localStorage.setItem(STORE_KEY, code);
+    } catch (_) {
+      /* private mode: the choice lasts for this page */
+    }
+  }
+  document.title = t("app.title");
+  return code;
+}
+
+export function language() {
+  return current;
+}
+
+export function isRtl() {
+  return LANGUAGES.find((l) => l.code === current)?.dir === "rtl";
+}
+
+/** The message `key` with {name} placeholders filled from `params`. */
+export function t(key, params = {}) {
+  let text = messages[key];
+  if (text === undefined) text = fallback[key];
+  if (text === undefined) return key;
+  return text.replace(/\{(\w+)\}/g, (whole, name) =>
+    params[name] === undefined ? whole : formatValue(params[name]),
+  );
+}
+
+/** Whether a message exists (to fall back on raw text otherwise). */
+export function has(key) {
+  return messages[key] !== undefined || fallback[key] !== undefined;
+}
+
+export function formatValue(value) {
+  if (typeof value === "number") return new Intl.NumberFormat(current, { numberingSystem: "latn" }).format(value);
+  return String(value);
+}
+
+export function formatNumber(value) {
+  return new Intl.NumberFormat(current, { numberingSystem: "latn" }).format(value);
+}

@@ -1,0 +1,241 @@
+// The server: JSON API calls, saved seats, and the table's WebSocket with reconnection.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code || `HTTP ${status}`);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** Call the JSON API: api("GET", "/api/info"), api("POST", "/api/tables", body). */
+export async function api(method, path, body) {
+  let answer;
+  try {
+    answer = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new ApiError(0, "network", String(err && err.message ? err.message : err));
+  }
+  let data = null;
+  try {
+    data = await answer.json();
+  } catch (_) {
+    data = null;
+  }
+  if (!answer.ok) {
+    const error = (data && data.error) || {};
+    throw new ApiError(answer.status, error.code, error.message);
+  }
+  return data;
+}
+
+// Saved per table in local storage: {token, seat, invites, spectate}.
+function seatKey(table) {
+  return `tarneeb.seat.${table}`;
+}
+
+export function loadSeat(table) {
+  try {
+    return JSON.parse(localStorage.getItem(seatKey(table)) || "null");
+  } catch (_) {
+    return null;
+  }
+}
+
+export function saveSeat(table, data) {
+  try {
+    localStorage.setItem(seatKey(table), JSON.stringify({ ...(loadSeat(table) || {}), ...data }));
+  } catch (_) {
+    /* storage full or denied: the seat lasts for this page */
+  }
+}
+
+export function forgetSeat(table) {
+  try {
+    localStorage.removeItem(seatKey(table));
+  } catch (_) {
+    /* nothing saved */
+  }
+}
+
+export function loadJson(key, fallback) {
+  try {
+    const value = JSON.parse(localStorage.getItem(key) || "null");
+    return value === null ? fallback : value;
+  } catch (_) {
+    return fallback;
+  }
+}
+
+export function saveJson(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch (_) {
+    /* not saved */
+  }
+}
+
+function newId() {
+  if (globalThis.crypto && crypto.randomUUID) return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+}
+
+/**
+ * The WebSocket of one table. Sends `hello` (with the seat token and the last
+ * event seen), reconnects with exponential backoff when the connection drops,
+ * and hands frames to `onFrame`. `onStatus` hears "connecting", "online",
+ * "offline" (with the seconds until the next try).
+ */
+export class TableConnection {
+  constructor(tableId, { token, onFrame, onStatus }) {
+    this.tableId = tableId;
+    this.token = token || null;
+    this.onFrame = onFrame;
+    this.onStatus = onStatus;
+    this.seq = null; // last event seq seen
+    this.attempt = 0;
+    this.ws = null;
+    this.closed = false;
+    this.welcomed = false;
+    this.timer = null;
+    this.pingTimer = null;
+    this.pongDue = null;
+    this.onlineHandler = () => this.retryNow();
+    window.addEventListener("online", this.onlineHandler);
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${location.host}/ws/${encodeURIComponent(this.tableId)}`;
+  }
+
+  open() {
+    if (this.closed) return;
+    clearTimeout(this.timer);
+    this.onStatus("connecting");
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch (_) {
+      this.scheduleRetry();
+      return;
+    }
+    this.ws = ws;
+    this.welcomed = false;
+    ws.addEventListener("open", () => {
+      const hello = { type: "hello", protocol: 1 };
+      if (this.token) hello.token = this.token;
+      if (this.seq !== null) hello.since = this.seq;
+      ws.send(JSON.stringify(hello));
+    });
+    ws.addEventListener("message", (event) => {
+      let frame;
+      try {
+        frame = JSON.parse(event.data);
+      } catch (_) {
+        return;
+      }
+      if (frame.type === "pong") {
+        this.pongDue = null;
+        return;
+      }
+      if (frame.type === "welcome") {
+        this.welcomed = true;
+        this.attempt = 0;
+        this.onStatus("online");
+        this.startPing();
+      }
+      if (typeof frame.seq === "number") this.seq = frame.seq;
+      if (Array.isArray(frame.events)) {
+        for (const e of frame.events) if (typeof e.seq === "number" && e.seq > (this.seq ?? 0)) this.seq = e.seq;
+      }
+      this.onFrame(frame, this);
+    });
+    ws.addEventListener("close", () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.stopPing();
+      this.scheduleRetry();
+    });
+    ws.addEventListener("error", () => {
+      /* "close" follows and schedules the retry */
+    });
+  }
+
+  scheduleRetry() {
+    if (this.closed) return;
+    const delay = Math.min(15000, 500 * 2 ** this.attempt) * (0.75 + Math.random() * 0.5);
+    this.attempt = Math.min(this.attempt + 1, 10);
+    this.retryAt = Date.now() + delay;
+    this.onStatus("offline", Math.ceil(delay / 1000));
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.open(), delay);
+  }
+
+  retryNow() {
+    if (this.closed || this.ws) return;
+    clearTimeout(this.timer);
+    this.open();
+  }
+
+  startPing() {
+    this.stopPing();
+    this.pingTimer = setInterval(() => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+      if (this.pongDue && Date.now() > this.pongDue) {
+        // no answer: the connection is dead even if the browser has not noticed
+        this.ws.close();
+        return;
+      }
+      this.ws.send(JSON.stringify({ type: "ping" }));
+      if (!this.pongDue) this.pongDue = Date.now() + 10000;
+    }, 20000);
+  }
+
+  stopPing() {
+    clearInterval(this.pingTimer);
+    this.pingTimer = null;
+    this.pongDue = null;
+  }
+
+  isOnline() {
+    return Boolean(this.ws && this.ws.readyState === WebSocket.OPEN && this.welcomed);
+  }
+
+  send(frame) {
+    if (!this.isOnline()) return false;
+    this.ws.send(JSON.stringify(frame));
+    return true;
+  }
+
+  /** Send an action made against state `version`; returns its id, or null when offline. */
+  act(action, version) {
+    const id = newId();
+    return this.send({ type: "act", id, version, action }) ? id : null;
+  }
+
+  chat(text) {
+    return this.send({ type: "chat", text });
+  }
+
+  /** Drop the token (refused) and carry on as a spectator. */
+  dropToken() {
+    this.token = null;
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.stopPing();
+    window.removeEventListener("online", this.onlineHandler);
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      ws.close();
+    }
+  }
+}

@@ -1,0 +1,257 @@
+// Replay of a finished deal, step by step, with the double-dummy analysis when the server has it.
+
+import { h, mount } from "./dom.js";
+import { t, formatNumber } from "./i18n.js";
+import { api } from "./net.js";
+import { SEATS, SUITS, cardFace, sortHand, suitOf, rankOf, isCard, suitLetter, suitIcon } from "./cards.js";
+import { seatName, actionView, contractView, cardLabel, errorText } from "./common.js";
+
+const REL = ["bottom", "right", "top", "left"];
+const SHORT = { S: "south", E: "east", N: "north", W: "west" };
+
+function seatOf(value) {
+  if (typeof value === "number") return SEATS[value];
+  const v = String(value);
+  return SHORT[v.toUpperCase()] || v.toLowerCase();
+}
+
+/** Who wins a trick ([[seat, card], ...]) with `trump` (a suit letter or null). */
+export function trickWinner(cards, trump) {
+  const ts = trump ? SUITS.indexOf(trump) : -1;
+  let best = cards[0];
+  for (const entry of cards.slice(1)) {
+    const s = suitOf(entry[1]);
+    const bs = suitOf(best[1]);
+    if (s === bs ? rankOf(entry[1]) > rankOf(best[1]) : s === ts) best = entry;
+  }
+  return best[0];
+}
+
+export class ReplayView {
+  constructor(root, router, tableId, number) {
+    this.root = root;
+    this.router = router;
+    this.id = tableId;
+    this.number = number;
+    this.step = 0;
+    this.onKey = (e) => this.keydown(e);
+  }
+
+  destroy() {
+    document.removeEventListener("keydown", this.onKey);
+  }
+
+  async start() {
+    document.addEventListener("keydown", this.onKey);
+    mount(this.root, h("p", { class: "muted notice" }, t("common.loading")));
+    try {
+      this.table = await api("GET", `/api/tables/${encodeURIComponent(this.id)}`);
+    } catch (_) {
+      this.table = null;
+    }
+    if (!this.number) {
+      try {
+        this.deals = (await api("GET", `/api/tables/${encodeURIComponent(this.id)}/deals`)).deals || [];
+      } catch (err) {
+        this.error = errorText(err);
+      }
+      this.renderList();
+      return;
+    }
+    try {
+      this.replay = await api("GET", `/api/tables/${encodeURIComponent(this.id)}/deals/${this.number}?analysis=1`);
+    } catch (err) {
+      this.error = errorText(err);
+    }
+    if (this.replay) this.prepare();
+    this.step = this.steps ? this.steps.length : 0;
+    this.render();
+  }
+
+  renderList() {
+    mount(
+      this.root,
+      h(
+        "section",
+        { class: "panel replay-list", id: "replay-list" },
+        h("a", { href: "#", class: "back" }, t("replay.backTable")),
+        h("h1", {}, t("replay.listTitle")),
+        this.error ? h("p", { class: "error-box" }, this.error) : null,
+        (this.deals || []).length
+          ? h("ol", {}, this.deals.map((d) => h("li", {}, h("a", { href: `#replay/${d.number}` }, t("replay.dealN", { number: d.number })), " ", d.contract ? contractView(d.contract) : null)))
+          : h("p", { class: "muted" }, t("replay.none")),
+      ),
+    );
+  }
+
+  prepare() {
+    const r = this.replay;
+    const actions = (r.actions || []).map(([seat, action]) => [seatOf(seat), String(action)]);
+    // Every deal that is played ends with its 52 cards; what comes before is the auction.
+    const cardStart = actions.length >= 52 && actions.slice(-52).every(([, a]) => isCard(a)) ? actions.length - 52 : actions.length;
+    let trump = null;
+    for (const [, a] of actions.slice(0, cardStart)) if (/^[CDHS]$/.test(a)) trump = a;
+    const contract = r.contract;
+    if (!trump && contract && typeof contract === "object" && /^[CDHS]$/.test(contract.strain || "")) trump = contract.strain;
+    if (!trump && this.table?.options?.fixed_trump) trump = suitLetter(this.table.options.fixed_trump);
+    this.trump = trump;
+    this.cardStart = cardStart;
+    this.actions = actions;
+    const hands = {};
+    for (const [seat, cards] of Object.entries(r.hands || {})) hands[seatOf(seat)] = (cards || []).map(String);
+    this.hands = hands;
+    // One step per action.
+    this.steps = actions.map(([seat, action], i) => ({ seat, action, card: i >= cardStart }));
+    const plays = this.replay.analysis?.deals?.[0]?.play || this.replay.analysis?.play || [];
+    this.analysisByCard = plays;
+  }
+
+  /** The position after `step` actions. */
+  position(step) {
+    const remaining = {};
+    for (const seat of SEATS) remaining[seat] = [...(this.hands[seat] || [])];
+    const tricks = [];
+    let trick = [];
+    const taken = [0, 0, 0, 0];
+    const auction = [];
+    let lastTrick = null;
+    for (const s of this.steps.slice(0, step)) {
+      if (!s.card) {
+        auction.push([s.seat, s.action]);
+        continue;
+      }
+      remaining[s.seat] = remaining[s.seat].filter((c) => c !== s.action);
+      trick.push([s.seat, s.action]);
+      if (trick.length === 4) {
+        const winner = trickWinner(trick, this.trump);
+        taken[SEATS.indexOf(winner)] += 1;
+        lastTrick = { cards: trick, winner };
+        tricks.push(lastTrick);
+        trick = [];
+      }
+    }
+    return { remaining, trick, taken, auction, lastTrick, tricks };
+  }
+
+  go(step) {
+    this.step = Math.max(0, Math.min(this.steps.length, step));
+    this.render();
+  }
+
+  keydown(event) {
+    if (event.target && ["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName)) return;
+    const forward = document.documentElement.dir === "rtl" ? "ArrowLeft" : "ArrowRight";
+    const back = document.documentElement.dir === "rtl" ? "ArrowRight" : "ArrowLeft";
+    if (!this.steps) return;
+    if (event.key === forward) this.go(this.step + 1);
+    else if (event.key === back) this.go(this.step - 1);
+    else if (event.key === "Home") this.go(0);
+    else if (event.key === "End") this.go(this.steps.length);
+    else return;
+    event.preventDefault();
+  }
+
+  render() {
+    if (!this.replay) {
+      mount(this.root, h("section", { class: "panel" }, h("a", { href: "#", class: "back" }, t("replay.backTable")), h("p", { class: "error-box" }, this.error || t("replay.none"))));
+      return;
+    }
+    const pos = this.position(this.step);
+    const current = this.step > 0 ? this.steps[this.step - 1] : null;
+    const analysis = this.replay.analysis?.deals?.[0] || null;
+    let note = null;
+    if (current && current.card && analysis) {
+      const index = this.step - 1 - this.cardStart;
+      const a = this.analysisByCard[index];
+      if (a) {
+        note = h(
+          "div",
+          { class: ["analysis-note", a.cost > 0 ? "costly" : "fine"], id: "analysis-note" },
+          a.cost > 0 ? t("replay.cost", { count: a.cost }) : t("replay.best"),
+          a.best && a.best.length ? h("span", { class: "best" }, " ", t("replay.bestCards"), " ", a.best.map((c) => actionView(c, { card: true, size: 12 }))) : null,
+        );
+      }
+    }
+    const seatsView = SEATS.map((seat, i) => {
+      const cards = sortHand(pos.remaining[seat], this.trump);
+      return h(
+        "div",
+        { class: ["replay-hand", `slot-${REL[i]}`, current && current.seat === seat ? "active" : ""], dataset: { seat } },
+        h("div", { class: "seat-head" }, h("span", { class: "seat-name" }, this.nameOf(seat)), h("span", { class: "chip tricks" }, t("seat.tricksCount", { count: pos.taken[i] }))),
+        h("div", { class: "mini-hand" }, cards.map((c) => h("span", { class: "mini-card", "aria-label": cardLabel(c) }, actionView(c, { card: true, size: 12 })))),
+      );
+    });
+    const trickCards = pos.trick.length ? pos.trick : pos.lastTrick ? pos.lastTrick.cards : [];
+    const center = h(
+      "div",
+      { class: ["trick", pos.trick.length ? "current" : "previous"], id: "replay-trick" },
+      trickCards.map(([seat, card]) => h("div", { class: ["trick-card", `at-${REL[SEATS.indexOf(seat)]}`] }, h("div", { class: "card face", role: "img", "aria-label": cardLabel(card) }, cardFace(card)), h("span", { class: "played-by" }, this.nameOf(seat)))),
+    );
+    const auction = h(
+      "ol",
+      { class: "auction-list" },
+      pos.auction.map(([seat, action]) => h("li", {}, h("span", { class: "who" }, this.nameOf(seat)), " ", actionView(action))),
+    );
+    const controls = h(
+      "div",
+      { class: "replay-controls", role: "group", "aria-label": t("replay.controls") },
+      h("button", { type: "button", id: "replay-first", class: "ghost", onClick: () => this.go(0), "aria-label": t("replay.first") }, "⏮"),
+      h("button", { type: "button", id: "replay-prev", class: "ghost", onClick: () => this.go(this.step - 1), "aria-label": t("replay.prev") }, t("replay.prev")),
+      h("span", { class: "step", id: "replay-step" }, t("replay.step", { step: formatNumber(this.step), total: formatNumber(this.steps.length) })),
+      h("button", { type: "button", id: "replay-next", class: "primary", onClick: () => this.go(this.step + 1), "aria-label": t("replay.next") }, t("replay.next")),
+      h("button", { type: "button", id: "replay-last", class: "ghost", onClick: () => this.go(this.steps.length), "aria-label": t("replay.last") }, "⏭"),
+    );
+    mount(
+      this.root,
+      h(
+        "div",
+        { class: "replay", id: "replay" },
+        h(
+          "header",
+          { class: "replay-head" },
+          h("a", { href: "#", class: "back" }, t("replay.backTable")),
+          h("h1", {}, t("replay.title", { number: this.number })),
+          h("div", { class: "infobar" }, h("span", { class: "info-item" }, t("info.contract"), " ", contractView(this.replay.contract)), this.trump ? h("span", { class: "info-item" }, t("info.trump"), " ", suitIcon(SUITS.indexOf(this.trump), 16, t(`suit.${this.trump}`))) : null, this.replay.text ? h("details", { class: "info-item" }, h("summary", {}, t("replay.text")), h("code", { class: "mono", dir: "ltr" }, this.replay.text)) : null),
+        ),
+        h("div", { class: "board-grid replay-grid" }, seatsView, h("div", { class: "center" }, center, note)),
+        controls,
+        h("input", { type: "range", id: "replay-slider", min: 0, max: this.steps.length, value: this.step, "aria-label": t("replay.controls"), onInput: (e) => this.go(Number(e.target.value)) }),
+        h("div", { class: "replay-side" }, h("section", { class: "panel" }, h("h2", {}, t("auction.history")), auction), this.analysisTable(analysis)),
+      ),
+    );
+    const slider = this.root.querySelector("#replay-slider");
+    if (slider) slider.value = String(this.step);
+  }
+
+  nameOf(seat) {
+    const info = (this.table?.seats || []).find((s) => s.seat === seat);
+    return info?.name ? `${info.name} (${seatName(seat)})` : seatName(seat);
+  }
+
+  analysisTable(analysis) {
+    if (!analysis) {
+      return h("section", { class: "panel", id: "analysis" }, h("h2", {}, t("replay.analysis")), h("p", { class: "muted small" }, t("replay.noAnalysis")));
+    }
+    const dd = analysis.dd_table || {};
+    const strains = Object.keys(dd);
+    return h(
+      "section",
+      { class: "panel", id: "analysis" },
+      h("h2", {}, t("replay.analysis")),
+      h("p", { class: "small" }, t("replay.ddText")),
+      h(
+        "table",
+        { class: "dd-table", dir: "ltr" },
+        h("thead", {}, h("tr", {}, h("th", {}, ""), ["S", "E", "N", "W"].map((s) => h("th", {}, seatName(seatOf(s)).slice(0, 1))))),
+        h(
+          "tbody",
+          {},
+          strains.map((strain) =>
+            h("tr", {}, h("th", {}, /^[CDHS]$/.test(strain) ? suitIcon(SUITS.indexOf(strain), 14, t(`suit.${strain}`)) : t("strain.NT.short")), ["S", "E", "N", "W"].map((s) => h("td", {}, dd[strain]?.[s] ?? ""))),
+          ),
+        ),
+      ),
+      typeof analysis.errors === "number" ? h("p", { class: "small" }, t("replay.errors", { count: analysis.errors })) : null,
+    );
+  }
+}

@@ -1,0 +1,570 @@
+"""A table of the server: four seats, a match, and the log of events that built them.
+
+A :class:`Table` holds no I/O. Every change is an :class:`Event` appended to
+its log and applied by one method, :meth:`Table._apply`; restoring a table
+from its stored log (:meth:`Table.restore`) runs the very same method, so a
+restarted server holds the identical table. A refused request raises
+:class:`ServerError` with the protocol's error code and changes nothing.
+
+>>> table = Table.new("t1", TableConfig(seats=("human", "bot:random", "bot:random", "bot:random")))
+>>> token = table.join("Layla", Seat.SOUTH)
+>>> table.status, [e.kind for e in table.events]
+('playing', ['joined', 'joined', 'joined', 'joined', 'started', 'deal'])
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import hmac
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from typing import Any
+
+from tarneeb.actions import Action, action_id, format_action, parse_action
+from tarneeb.bots.registry import make_bot
+from tarneeb.cards import Card
+from tarneeb.errors import TarneebError
+from tarneeb.match import Match
+from tarneeb.presets import find_rules
+from tarneeb.rules import Rules
+from tarneeb.seats import SEATS, Seat
+from tarneeb.server.fairness import commitment, deck_from_seed, new_seed
+
+__all__ = [
+    "MAX_CHAT",
+    "MAX_NAME",
+    "ErrorCode",
+    "Event",
+    "SeatState",
+    "ServerError",
+    "Table",
+    "TableConfig",
+    "seat_name",
+]
+
+MAX_CHAT = 300
+MAX_NAME = 40
+MAX_ACTION_ID = 64
+
+
+class ErrorCode(str, enum.Enum):
+    """The codes of error frames (docs/protocol.md)."""
+
+    MALFORMED = "malformed"
+    TOO_LARGE = "too_large"
+    RATE_LIMITED = "rate_limited"
+    UNAUTHORIZED = "unauthorized"
+    NOT_STARTED = "not_started"
+    NOT_YOUR_TURN = "not_your_turn"
+    STALE = "stale"
+    ILLEGAL = "illegal"
+    DUPLICATE = "duplicate"
+    GAME_OVER = "game_over"
+    INTERNAL = "internal"
+    NOT_FOUND = "not_found"
+    CONFLICT = "conflict"
+
+
+class ServerError(TarneebError):
+    """A request the server refuses; :attr:`code` is the protocol's error code."""
+
+    def __init__(self, code: ErrorCode, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+
+def seat_name(seat: Seat | int) -> str:
+    """``"south"`` for South: the protocol's name of a seat."""
+    return Seat(seat).name.lower()
+
+
+def _parse_seat_name(text: object) -> Seat:
+    if isinstance(text, str):
+        for seat in SEATS:
+            if seat.name.lower() == text.strip().lower():
+                return seat
+    raise ServerError(ErrorCode.MALFORMED, f"unknown seat {text!r}: use south, east, north or west")
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """How a table was set up; stored with it and never changed."""
+
+    rules_name: str = "classic"
+    options: Mapping[str, Any] = field(default_factory=dict)
+    seats: tuple[str, str, str, str] = ("human", "human", "human", "human")
+    """``"human"`` or ``"bot:SPEC"`` for each seat, South first."""
+    public: bool = True
+    turn_seconds: float | None = None
+    takeover_seconds: float = 30.0
+
+    @property
+    def rules(self) -> Rules:
+        base = find_rules(self.rules_name)
+        return base.replace(**dict(self.options)) if self.options else base
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules_name,
+            "options": dict(self.options),
+            "seats": {seat_name(seat): kind for seat, kind in zip(SEATS, self.seats, strict=True)},
+            "public": self.public,
+            "turn_seconds": self.turn_seconds,
+            "takeover_seconds": self.takeover_seconds,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TableConfig:
+        """Read and check a table's set-up (the body of ``POST /api/tables``).
+
+        :raises ServerError: ``malformed`` naming the bad key or value.
+        """
+        known = {"rules", "options", "seats", "public", "turn_seconds", "takeover_seconds"}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ServerError(ErrorCode.MALFORMED, f"unknown table setting {unknown[0]!r}")
+        rules_name = data.get("rules", "classic")
+        if not isinstance(rules_name, str):
+            raise ServerError(ErrorCode.MALFORMED, "rules must be a preset name")
+        options = data.get("options", {}) or {}
+        if not isinstance(options, Mapping):
+            raise ServerError(ErrorCode.MALFORMED, "options must be an object of rule options")
+        seats_in = data.get("seats", {}) or {}
+        if not isinstance(seats_in, Mapping):
+            raise ServerError(
+                ErrorCode.MALFORMED, "seats must map seat names to 'human' or 'bot:SPEC'"
+            )
+        kinds = ["human"] * 4
+        for key, kind in seats_in.items():
+            seat = _parse_seat_name(key)
+            kinds[seat] = _check_seat_kind(kind)
+        public = data.get("public", True)
+        if not isinstance(public, bool):
+            raise ServerError(ErrorCode.MALFORMED, "public must be true or false")
+        turn = data.get("turn_seconds")
+        if turn is not None and (
+            isinstance(turn, bool) or not isinstance(turn, (int, float)) or not 0 < turn <= 600
+        ):
+            raise ServerError(
+                ErrorCode.MALFORMED, "turn_seconds must be null or 0 < seconds <= 600"
+            )
+        takeover = data.get("takeover_seconds", 30.0)
+        if (
+            isinstance(takeover, bool)
+            or not isinstance(takeover, (int, float))
+            or not 0 <= takeover <= 3600
+        ):
+            raise ServerError(ErrorCode.MALFORMED, "takeover_seconds must be 0 to 3600")
+        config = cls(
+            rules_name,
+            dict(options),
+            (kinds[0], kinds[1], kinds[2], kinds[3]),
+            public,
+            None if turn is None else float(turn),
+            float(takeover),
+        )
+        try:
+            config.rules  # noqa: B018 - checks the preset and options
+        except TarneebError as exc:
+            raise ServerError(ErrorCode.MALFORMED, str(exc)) from None
+        except (TypeError, ValueError) as exc:
+            raise ServerError(ErrorCode.MALFORMED, f"bad rule option: {exc}") from None
+        return config
+
+
+def _check_seat_kind(kind: object) -> str:
+    if kind == "human":
+        return "human"
+    if isinstance(kind, str) and kind.startswith("bot:"):
+        try:
+            make_bot(kind[4:])
+        except TarneebError as exc:
+            raise ServerError(ErrorCode.MALFORMED, str(exc)) from None
+        return kind
+    raise ServerError(ErrorCode.MALFORMED, f"a seat is 'human' or 'bot:SPEC', not {kind!r}")
+
+
+@dataclass(frozen=True)
+class Event:
+    """One entry of a table's log: ``data`` is public, ``secret`` stays on the server."""
+
+    seq: int
+    kind: str
+    data: Mapping[str, Any]
+    secret: Mapping[str, Any] | None = None
+
+    def public(self) -> dict[str, Any]:
+        """The event as the protocol sends it."""
+        return {"seq": self.seq, "kind": self.kind, **self.data}
+
+
+@dataclass(frozen=True)
+class SeatState:
+    """Who sits in a seat."""
+
+    kind: str = "human"
+    """``"human"`` or ``"bot"``."""
+    bot: str | None = None
+    """The spec of the bot of a bot seat."""
+    name: str | None = None
+    token_hash: str | None = None
+    held_by: str | None = None
+    """The spec of the bot holding an absent player's seat."""
+
+    @property
+    def taken(self) -> bool:
+        return self.kind == "bot" or self.token_hash is not None
+
+    @property
+    def controller(self) -> str | None:
+        """The bot spec that acts for this seat now, or ``None`` for its player."""
+        return self.bot if self.kind == "bot" else self.held_by
+
+
+class Table:
+    """One table: its set-up, seats, match and event log (see the module docs)."""
+
+    def __init__(self, table_id: str, config: TableConfig, created: str) -> None:
+        self.id = table_id
+        self.config = config
+        self.rules = config.rules
+        self.created = created
+        self.events: list[Event] = []
+        self.seats: list[SeatState] = [SeatState() for _ in SEATS]
+        self.match: Match | None = None
+        self.version = 0
+        """The state version: how many game actions have been taken."""
+        self.seeds: list[str] = []
+        """The seed of each deal, by deal index (secret until the deal is over)."""
+        self.acted: dict[tuple[int, str], int] = {}
+        """(seat, action id) -> the version the action made."""
+        self.turn_deadline: float | None = None
+        """Set by the hub while a turn timer runs (not part of the log)."""
+
+    # -- making and restoring -----------------------------------------------------------
+
+    @classmethod
+    def new(cls, table_id: str, config: TableConfig) -> Table:
+        """A new table; bot seats are taken at once."""
+        table = cls(table_id, config, _now())
+        for seat, kind in zip(SEATS, config.seats, strict=True):
+            if kind.startswith("bot:"):
+                table._record("joined", {"seat": seat_name(seat), "name": None, "bot": kind[4:]})
+        return table
+
+    @classmethod
+    def restore(
+        cls, table_id: str, config: TableConfig, created: str, events: Sequence[Event]
+    ) -> Table:
+        """The table its stored ``events`` built, exactly as it was."""
+        table = cls(table_id, config, created)
+        table.seeds = [str(e.secret["seed"]) for e in events if e.kind == "deal" and e.secret]
+        for event in events:
+            if event.seq != len(table.events) + 1:
+                raise ServerError(
+                    ErrorCode.INTERNAL, f"table {table_id}: event {event.seq} out of order"
+                )
+            table.events.append(event)
+            table._apply(event)
+        return table
+
+    # -- reading ------------------------------------------------------------------------
+
+    @property
+    def seq(self) -> int:
+        """The number of events in the log (the last event's ``seq``)."""
+        return len(self.events)
+
+    @property
+    def status(self) -> str:
+        if self.match is None:
+            return "waiting"
+        return "finished" if self.match.is_over() else "playing"
+
+    def seat_of_token(self, token: object) -> Seat:
+        """The seat ``token`` proves (compared in constant time).
+
+        :raises ServerError: ``unauthorized`` when it proves none.
+        """
+        if not isinstance(token, str) or not 0 < len(token) <= 200:
+            raise ServerError(ErrorCode.UNAUTHORIZED, "a seat token is required")
+        digest = _token_hash(token)
+        found: Seat | None = None
+        for seat, state in zip(SEATS, self.seats, strict=True):
+            if state.token_hash is not None and hmac.compare_digest(digest, state.token_hash):
+                found = seat
+        if found is None:
+            raise ServerError(ErrorCode.UNAUTHORIZED, "this token holds no seat at this table")
+        return found
+
+    def controller(self, seat: Seat) -> str | None:
+        return self.seats[seat].controller
+
+    def to_act(self) -> Seat | None:
+        return None if self.match is None else self.match.to_act
+
+    def name_of(self, seat: Seat) -> str:
+        state = self.seats[seat]
+        if state.kind == "bot":
+            return f"Bot ({state.bot})"
+        return state.name or seat_name(seat).title()
+
+    # -- requests -------------------------------------------------------------------------
+
+    def join(self, name: object, seat: Seat | None = None) -> str:
+        """Take ``seat`` (or the first free human seat) as ``name``; returns the seat token.
+
+        :raises ServerError: ``conflict`` when the seat is taken or the table has started.
+        """
+        if self.match is not None:
+            raise ServerError(ErrorCode.CONFLICT, "the table has started: no seat is free")
+        clean = _check_name(name)
+        if seat is None:
+            free = [s for s in SEATS if not self.seats[s].taken]
+            if not free:
+                raise ServerError(ErrorCode.CONFLICT, "every seat is taken")
+            seat = free[0]
+        if self.seats[seat].taken:
+            raise ServerError(ErrorCode.CONFLICT, f"{seat_name(seat)} is taken")
+        token = secrets.token_urlsafe(24)
+        self._record(
+            "joined",
+            {"seat": seat_name(seat), "name": clean, "bot": None},
+            {"token_hash": _token_hash(token)},
+        )
+        self._start_if_full()
+        return token
+
+    def leave(self, seat: Seat) -> None:
+        """Free ``seat`` before the start; after it a bot holds the seat."""
+        if self.match is None:
+            self._record("left", {"seat": seat_name(seat)})
+        elif self.seats[seat].held_by is None and not self.match.is_over():
+            self.take_over(seat)
+
+    def start(self, bot: str = "heuristic") -> None:
+        """Fill the free seats with ``bot`` and start.
+
+        :raises ServerError: ``conflict`` when it has started; ``malformed`` for a bad bot.
+        """
+        if self.match is not None:
+            raise ServerError(ErrorCode.CONFLICT, "the table has already started")
+        spec = _check_seat_kind(f"bot:{bot}")[4:]
+        for seat in SEATS:
+            if not self.seats[seat].taken:
+                self._record("joined", {"seat": seat_name(seat), "name": None, "bot": spec})
+        self._start_if_full()
+
+    def act(self, seat: Seat, version: int, text: str, action_ref: str, by: str = "player") -> int:
+        """Take the action ``text`` for ``seat``, made against ``version``; returns the new version.
+
+        :raises ServerError: ``not_started``, ``duplicate``, ``game_over``,
+            ``stale``, ``not_your_turn`` or ``illegal``; nothing changes then.
+        """
+        match = self.match
+        if match is None:
+            raise ServerError(ErrorCode.NOT_STARTED, "the table has not started")
+        done = self.acted.get((seat, action_ref))
+        if done is not None:
+            raise ServerError(
+                ErrorCode.DUPLICATE, f"action {action_ref!r} was applied already", version=done
+            )
+        if match.is_over():
+            raise ServerError(ErrorCode.GAME_OVER, "the match is over")
+        if version != self.version:
+            raise ServerError(
+                ErrorCode.STALE, f"version {version} is stale: the table is at {self.version}"
+            )
+        if match.to_act != seat:
+            to_act = match.to_act
+            assert to_act is not None
+            raise ServerError(
+                ErrorCode.NOT_YOUR_TURN,
+                f"it is {seat_name(to_act)}'s turn, not {seat_name(seat)}'s",
+            )
+        deal = match.deal
+        try:
+            action: Action = parse_action(text, deal.phase)
+        except TarneebError as exc:
+            raise ServerError(ErrorCode.ILLEGAL, str(exc)) from None
+        number = action_id(action)
+        if number not in deal.legal_action_ids():
+            raise ServerError(
+                ErrorCode.ILLEGAL,
+                f"{format_action(action)} is not legal for {seat_name(seat)} in the {deal.phase.value}",
+            )
+        deals_before = len(match.deals)
+        self._record(
+            "action",
+            {
+                "seat": seat_name(seat),
+                "action": format_action(action),
+                "by": by,
+                "version": self.version + 1,
+            },
+            {"ref": action_ref, "id": number},
+        )
+        self._after_deals(deals_before)
+        return self.version
+
+    def chat(self, seat: Seat, text: object) -> None:
+        if not isinstance(text, str) or not text.strip():
+            raise ServerError(ErrorCode.MALFORMED, "a chat line needs text")
+        if len(text) > MAX_CHAT:
+            raise ServerError(ErrorCode.MALFORMED, f"a chat line is at most {MAX_CHAT} characters")
+        self._record("chat", {"seat": seat_name(seat), "name": self.name_of(seat), "text": text})
+
+    def take_over(self, seat: Seat, bot: str = "heuristic") -> None:
+        """A bot holds ``seat`` while its player is away."""
+        state = self.seats[seat]
+        if state.kind == "human" and state.held_by is None and self.status == "playing":
+            self._record("takeover", {"seat": seat_name(seat), "bot": bot})
+
+    def reclaim(self, seat: Seat) -> None:
+        """The player of ``seat`` is back: the holding bot stands up."""
+        if self.seats[seat].held_by is not None:
+            self._record("reclaim", {"seat": seat_name(seat)})
+
+    # -- the log ----------------------------------------------------------------------------
+
+    def _record(
+        self, kind: str, data: Mapping[str, Any], secret: Mapping[str, Any] | None = None
+    ) -> Event:
+        event = Event(
+            len(self.events) + 1, kind, dict(data), None if secret is None else dict(secret)
+        )
+        self._apply(event)
+        self.events.append(event)
+        return event
+
+    def _apply(self, event: Event) -> None:
+        """Change the table as ``event`` says: the one place state changes."""
+        data = event.data
+        kind = event.kind
+        if kind == "action":
+            assert self.match is not None and event.secret is not None
+            seat = _parse_seat_name(data["seat"])
+            self.match.push(int(event.secret["id"]))
+            self.version += 1
+            self.acted[(seat, str(event.secret["ref"]))] = self.version
+        elif kind == "joined":
+            seat = _parse_seat_name(data["seat"])
+            if data.get("bot"):
+                self.seats[seat] = SeatState("bot", str(data["bot"]))
+            else:
+                assert event.secret is not None
+                self.seats[seat] = SeatState(
+                    "human", None, str(data["name"]), str(event.secret["token_hash"])
+                )
+        elif kind == "left":
+            self.seats[_parse_seat_name(data["seat"])] = SeatState()
+        elif kind == "started":
+            self.match = Match(
+                self.rules,
+                first_dealer=_parse_seat_name(data["first_dealer"]),
+                deck_source=self._deck,
+            )
+        elif kind == "takeover":
+            seat = _parse_seat_name(data["seat"])
+            self.seats[seat] = replace(self.seats[seat], held_by=str(data["bot"]))
+        elif kind == "reclaim":
+            seat = _parse_seat_name(data["seat"])
+            self.seats[seat] = replace(self.seats[seat], held_by=None)
+        # deal, deal_end, match_end and chat only tell: the state follows from the rest.
+
+    def _deck(self, index: int) -> list[Card]:
+        while len(self.seeds) <= index:
+            self.seeds.append(new_seed())
+        return deck_from_seed(self.seeds[index])
+
+    def _start_if_full(self) -> None:
+        if self.match is None and all(s.taken for s in self.seats):
+            first = SEATS[secrets.randbelow(4)]
+            self._record("started", {"first_dealer": seat_name(first)})
+            self._after_deals(0)
+
+    def _after_deals(self, before: int) -> None:
+        """Tell the deals that ended and the ones dealt since there were ``before``."""
+        match = self.match
+        assert match is not None
+        if before:
+            for index in range(before - 1, len(match.deals)):
+                deal = match.deals[index]
+                if deal.is_over():
+                    self._record("deal_end", deal_end_data(self, index))
+        for index in range(max(before, 0), len(match.deals)):
+            if index >= before:
+                deal = match.deals[index]
+                seed = self.seeds[index]
+                self._record(
+                    "deal",
+                    {
+                        "number": index + 1,
+                        "dealer": seat_name(deal.dealer),
+                        "commitment": commitment(seed),
+                    },
+                    {"seed": seed},
+                )
+        if match.is_over():
+            winner = match.winner
+            self._record(
+                "match_end",
+                {
+                    "winner": None if winner is None else winner.name,
+                    "scores": list(match.match_points if match.sets else match.team_scores),
+                },
+            )
+
+
+def deal_end_data(table: Table, index: int) -> dict[str, Any]:
+    """What the ``deal_end`` event tells of deal ``index``: the result and the revealed seed."""
+    from tarneeb.server.protocol import contract_json, result_json, trick_json
+
+    match = table.match
+    assert match is not None
+    deal = match.deals[index]
+    seed = table.seeds[index]
+    last = deal.tricks[-1] if deal.tricks else None
+    return {
+        "number": index + 1,
+        "dealer": seat_name(deal.dealer),
+        "seed": seed,
+        "commitment": commitment(seed),
+        "contract": contract_json(deal.contract),
+        "result": result_json(deal),
+        "tricks_taken": list(deal.tricks_taken),
+        "last_trick": None if last is None else trick_json(last),
+        **_scores_after(match, index),
+    }
+
+
+def _scores_after(match: Match, index: int) -> dict[str, list[int]]:
+    """The scores right after deal ``index`` (a set it ended shows its final scores)."""
+    end = 0
+    for done in match.sets:
+        end += done.deals
+        if end == index + 1:
+            return {"scores": list(done.team_scores), "seat_scores": list(done.seat_scores)}
+    return {"scores": list(match.team_scores), "seat_scores": list(match.seat_scores)}
+
+
+def _check_name(name: object) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise ServerError(ErrorCode.MALFORMED, "a player needs a name")
+    clean = " ".join(name.split())
+    if len(clean) > MAX_NAME:
+        raise ServerError(ErrorCode.MALFORMED, f"a name is at most {MAX_NAME} characters")
+    return clean
