@@ -24,6 +24,7 @@ from tarneeb.arena import (
     add_arena_parser,
     bot_labels,
     deal_seed,
+    format_report,
     mean_ci,
     play_arena,
     result_to_json,
@@ -486,3 +487,45 @@ def test_bots_bench_runs() -> None:
     assert set(figures["arena_deals_per_s"]) == {"1", "2"}
     assert all(v > 0 for v in figures["decisions_per_s"].values())
     assert all(v > 0 for v in figures["arena_deals_per_s"].values())
+
+
+def test_double_dummy_losses_count_each_sides_costly_cards() -> None:
+    from tarneeb.actions import Phase
+    from tarneeb.deal import Deal
+    from tarneeb.solver.position import Position
+    from tarneeb.solver.solve import solve
+
+    config = ArenaConfig(("heuristic", "random"), matches=2, rules=SMALL, seed=5, double_dummy=True)
+    result = play_arena(config)
+    for outcome in result.outcomes:
+        assert outcome.record is not None
+        match = read_record(outcome.record)
+        lost = [0, 0]
+        played = 0
+        for deal in match.deals:
+            if not deal.tricks:
+                continue
+            played += 1
+            replay = Deal(deal.rules, deal.dealer, deal.dealt, deal.scores)
+            for action in deal.action_ids:
+                if replay.phase is Phase.PLAY and action < 52:
+                    solution = solve(Position.from_deal(replay))
+                    lost[replay.to_act & 1] += solution.tricks - solution.values[Card(action)]
+                replay.push_unchecked(action)
+        assert outcome.dd_deals == played > 0
+        assert outcome.dd_lost == (lost[0], lost[1])
+    summary = summarize(result)
+    for label in ("heuristic", "random"):
+        lost_by = sum(o.dd_lost[o.side_of(label)] for o in result.outcomes)
+        deals = sum(o.dd_deals for o in result.outcomes)
+        assert summary["dd_tricks_lost_per_deal"][label] == pytest.approx(lost_by / deals)
+    # Random cards throw tricks away; the heuristic's far fewer.
+    per_deal = summary["dd_tricks_lost_per_deal"]
+    assert per_deal["random"] > per_deal["heuristic"]
+    assert "tricks lost against double-dummy play" in format_report(result, summary)
+
+
+def test_double_dummy_is_off_unless_asked() -> None:
+    result = play_arena(ArenaConfig(("heuristic", "random"), matches=2, rules=SMALL, seed=5))
+    assert all(o.dd_deals == 0 and o.dd_lost == (0, 0) for o in result.outcomes)
+    assert "dd_tricks_lost_per_deal" not in summarize(result)

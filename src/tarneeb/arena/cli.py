@@ -125,6 +125,12 @@ def add_arena_parser(subparsers: argparse._SubParsersAction[Any]) -> argparse.Ar
         help="run on the Ray cluster at ADDRESS, or 'local' (needs the ray extra)",
     )
     parser.add_argument(
+        "--double-dummy",
+        action="store_true",
+        help="analyze every played deal double dummy and report the tricks each bot lost "
+        "against perfect play (uses DDS where the solver extra is installed)",
+    )
+    parser.add_argument(
         "--no-progress", action="store_true", help="no progress bar even on a terminal"
     )
     parser.set_defaults(command="arena")
@@ -158,6 +164,7 @@ def arena_config(args: argparse.Namespace) -> ArenaConfig:
         format=args.format,
         keep_records=args.json is not None,
         preset=args.rules.strip().lower(),
+        double_dummy=args.double_dummy,
     )
 
 

@@ -12,6 +12,9 @@ The figures, for two bots A and B:
   interval of that mean (Student's t over the pairs; ``None`` with one pair);
 * ``contracts``: for each bot, partnership contracts its side declared, by
   level: how many were bid and how many made;
+* ``dd_tricks_lost_per_deal`` (with ``--double-dummy``): for each bot, the
+  tricks its side's cards gave away against double-dummy play, per played
+  deal (the solver's value before each card minus after it, added up);
 * ``timing``: mean time a decision of each bot took (the only figures that
   change from run to run with the same seed).
 
@@ -53,6 +56,8 @@ class _Tally:
     sets_won: int = 0
     decisions: int = 0
     seconds: float = 0.0
+    dd_lost: int = 0
+    dd_deals: int = 0
     contracts: dict[int, list[int]] = field(default_factory=dict)
     """Level -> [bid, made]."""
 
@@ -85,6 +90,8 @@ def _tallies(result: ArenaResult) -> dict[str, _Tally]:
             t.sets_won += o.sets_won[side]
             t.decisions += o.decisions[side]
             t.seconds += o.seconds[side]
+            t.dd_lost += o.dd_lost[side]
+            t.dd_deals += o.dd_deals
             for team, level, made in o.contracts:
                 if team == side:
                     row = t.contracts.setdefault(level, [0, 0])
@@ -174,6 +181,11 @@ def summarize(result: ArenaResult) -> dict[str, Any]:
         }
         for label in labels
     }
+    if config.double_dummy:
+        summary["dd_tricks_lost_per_deal"] = {
+            label: (t.dd_lost / t.dd_deals if t.dd_deals else None) for label, t in tallies.items()
+        }
+        summary["dd_deals"] = {label: t.dd_deals for label, t in tallies.items()}
     if config.format == "king":
         summary["standings"] = standings(result, tallies)
         summary["champion"] = result.bouts[-1].winner if result.bouts else None
@@ -356,6 +368,13 @@ def format_report(result: ArenaResult, summary: dict[str, Any] | None = None) ->
             w(f"  {label:<{width}}" + "".join(f"{c:>10}" for c in cells) + "\n")
     else:
         w("  none\n")
+
+    if "dd_tricks_lost_per_deal" in s:
+        w("\ntricks lost against double-dummy play, per played deal\n")
+        for label in labels:
+            value = s["dd_tricks_lost_per_deal"][label]
+            shown = "-" if value is None else f"{value:.2f}"
+            w(f"  {label:<{width}}  {shown:>6}  ({s['dd_deals'][label]} deals)\n")
 
     w("\ntime per decision\n")
     for label in labels:

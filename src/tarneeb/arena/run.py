@@ -37,6 +37,7 @@ from types import TracebackType
 from typing import Any
 
 from tarneeb.bots import make_bot
+from tarneeb.deal import Deal
 from tarneeb.errors import IllegalActionError, InvalidActionError, TarneebError
 from tarneeb.match import Match
 from tarneeb.presets import DEFAULT_PRESET, PRESETS, preset_name
@@ -113,6 +114,8 @@ class ArenaConfig:
     :param format: one of :data:`FORMATS`.
     :param keep_records: keep every match's record (for the JSON file).
     :param preset: the preset ``rules`` were made from, for reports (found when omitted).
+    :param double_dummy: analyze every played deal double dummy and count the
+        tricks each bot's cards gave away (the solver, DDS where installed).
     :raises ArenaError: on a setting that cannot work.
     :raises BotError: on an unknown bot or bot option.
     """
@@ -125,6 +128,7 @@ class ArenaConfig:
     format: str = "match"
     keep_records: bool = True
     preset: str | None = None
+    double_dummy: bool = False
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
@@ -189,6 +193,7 @@ class MatchTask:
     """The rules as :meth:`Rules.to_dict` gives them (rebuilt in the worker)."""
     max_deals: int
     keep_record: bool
+    double_dummy: bool = False
 
 
 @dataclass(frozen=True)
@@ -221,6 +226,10 @@ class MatchOutcome:
     """The hands of every deal as dealt (masks by seat)."""
     dealers: tuple[int, ...]
     record: dict[str, Any] | None = None
+    dd_lost: tuple[int, int] = (0, 0)
+    """Tricks the North-South and the East-West cards gave away against double-dummy play."""
+    dd_deals: int = 0
+    """Played deals analyzed double dummy (0 unless the run asked for it)."""
 
     def side_of(self, label: str) -> int:
         """0 when ``label`` held North-South in this match, 1 for East-West."""
@@ -284,6 +293,7 @@ def play_task(task: MatchTask) -> MatchOutcome:
         sum(1 for s in match.sets if s.winner is Team.NS),
         sum(1 for s in match.sets if s.winner is Team.EW),
     )
+    dd_lost, dd_deals = double_dummy_losses(match.deals) if task.double_dummy else ((0, 0), 0)
     record = None
     if task.keep_record:
         players = {"S": task.ns, "E": task.ew, "N": task.ns, "W": task.ew}
@@ -308,7 +318,25 @@ def play_task(task: MatchTask) -> MatchOutcome:
         ),
         dealers=tuple(int(d.dealer) for d in match.deals if d.is_over()),
         record=record,
+        dd_lost=dd_lost,
+        dd_deals=dd_deals,
     )
+
+
+def double_dummy_losses(deals: Sequence[Deal]) -> tuple[tuple[int, int], int]:
+    """Tricks North-South's and East-West's cards gave away, double dummy, and the deals counted.
+
+    Every deal with cards played counts; a card's cost is what the side to
+    play could have kept with its best card (:mod:`tarneeb.solver.analysis`).
+    """
+    from tarneeb.solver.analysis import analyze_deals
+
+    played = [deal for deal in deals if deal.tricks]
+    lost = [0, 0]
+    for analysis in analyze_deals(played) if played else []:
+        for card in analysis.cards:
+            lost[card.seat & 1] += card.cost
+    return (lost[0], lost[1]), len(played)
 
 
 # -- where the tasks run ------------------------------------------------------------
@@ -505,6 +533,7 @@ def _task(config: ArenaConfig, index: int, pair: int, ns: int, ew: int) -> Match
         rules=config.rules.to_dict(),
         max_deals=config.max_deals,
         keep_record=config.keep_records,
+        double_dummy=config.double_dummy,
     )
 
 
