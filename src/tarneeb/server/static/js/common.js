@@ -10,6 +10,15 @@ export function seatName(seat) {
   return t(`seat.${seat}`);
 }
 
+/** How a seat's occupant is called: a bot in the page's language, a player by their name. */
+export function occupantName(info, seat) {
+  if (!info) return seatName(seat);
+  if (info.kind === "bot") return t("bot.named", { bot: botName(info.bot) });
+  if (info.name) return info.name;
+  if (info.bot) return t("bot.named", { bot: botName(info.bot) });
+  return seatName(seat);
+}
+
 export function presetName(name) {
   return has(`preset.${name}`) ? t(`preset.${name}`) : name;
 }
@@ -45,11 +54,11 @@ export function actionView(action, { card = false, size = 14 } = {}) {
   if (card && isCard(a)) {
     const id = cardId(a);
     const rank = id % 13 === 8 ? "10" : RANKS[id % 13];
-    return h("span", { class: "act act-card", "aria-label": cardLabel(a), dir: "ltr" }, h("span", { "aria-hidden": "true" }, rank), suitIcon(Math.floor(id / 13), size));
+    return h("span", { class: "act act-card", dir: "ltr" }, h("span", { class: "sr-only" }, cardLabel(a)), h("span", { "aria-hidden": "true" }, rank), suitIcon(Math.floor(id / 13), size));
   }
   if (/^[CDHS]$/i.test(a)) {
     const s = SUITS.indexOf(a.toUpperCase());
-    return h("span", { class: "act act-trump", "aria-label": suitName(a.toUpperCase()) }, suitIcon(s, size));
+    return h("span", { class: "act act-trump" }, h("span", { class: "sr-only" }, suitName(a.toUpperCase())), suitIcon(s, size));
   }
   const m = /^(\d+)(NT|[CDHS])?$/i.exec(a);
   if (m) {
@@ -58,7 +67,8 @@ export function actionView(action, { card = false, size = 14 } = {}) {
     const label = strain ? t("bid.label.strain", { level, strain: strain === "NT" ? t("strain.NT") : suitName(strain) }) : t("bid.label", { level });
     return h(
       "span",
-      { class: "act act-bid", "aria-label": label, dir: "ltr" },
+      { class: "act act-bid", dir: "ltr", dataset: { label } },
+      h("span", { class: "sr-only" }, label),
       h("span", { "aria-hidden": "true" }, level),
       strain === "NT" ? h("span", { class: "nt", "aria-hidden": "true" }, t("strain.NT.short")) : strain ? suitIcon(SUITS.indexOf(strain), size) : null,
     );

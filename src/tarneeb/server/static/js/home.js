@@ -3,7 +3,7 @@
 import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, saveSeat, loadJson, saveJson } from "./net.js";
-import { presetName, botName, seatName, copyText, errorText, renderReference, toast } from "./common.js";
+import { presetName, botName, seatName, occupantName, copyText, errorText, renderReference, toast } from "./common.js";
 
 const NAME_KEY = "tarneeb.name";
 const rulesCache = new Map();
@@ -190,7 +190,7 @@ export class HomeView {
       { class: "panel", id: "learn" },
       h("h2", {}, t("home.learn.title")),
       h("p", { class: "lead" }, t("home.learn.text")),
-      h("ul", { class: "preset-list" }, presets.map((p) => h("li", {}, h("a", { href: `/#rules/${encodeURIComponent(p.name)}`, class: "preset-link" }, presetName(p.name)), p.summary ? h("small", {}, p.summary) : null))),
+      h("ul", { class: "preset-list" }, presets.map((p) => h("li", {}, h("a", { href: `/#rules/${encodeURIComponent(p.name)}`, class: "preset-link" }, presetName(p.name)), p.summary ? h("small", { lang: "en", dir: "ltr" }, p.summary) : null))),
     );
     mount(
       this.root,
@@ -217,7 +217,10 @@ export class HomeView {
     try {
       const rules = await rulesOf(select.value);
       const target = this.root.querySelector(`#${prefix}-target`);
-      if (target && rules.options && rules.options.target !== undefined) target.value = rules.options.target;
+      if (target && rules.options && rules.options.target !== undefined) {
+        target.value = rules.options.target;
+        target.dataset.preset = select.value;
+      }
       if (prefix === "create") {
         this.createDefaults = rules.options || {};
         const grid = this.root.querySelector("#create-options");
@@ -253,7 +256,7 @@ export class HomeView {
         this.tables.map((table) => {
           const free = (table.seats || []).filter((s) => !s.taken);
           const names = (table.seats || []).map((s) =>
-            h("span", { class: ["seat-pill", s.taken ? "" : "free"] }, s.taken ? s.name || botName(s.bot) : t("table.freeSeat")),
+            h("span", { class: ["seat-pill", s.taken ? "" : "free"] }, s.taken ? occupantName(s, s.seat) : t("table.freeSeat")),
           );
           return h(
             "li",
@@ -423,7 +426,6 @@ export class RulesView {
         h("h1", {}, t("rules.title", { name: presetName(this.name) })),
         nav,
         this.error ? h("p", { class: "error-box" }, this.error) : null,
-        this.rules?.summary ? h("p", { class: "lead" }, this.rules.summary) : null,
         this.rules ? h("p", { class: "muted small" }, t("rules.englishNote")) : null,
         this.rules ? h("div", { class: "reference", lang: "en", dir: "ltr" }, renderReference(this.rules.reference)) : null,
       ),

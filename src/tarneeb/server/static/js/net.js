@@ -105,7 +105,9 @@ export class TableConnection {
     this.pingTimer = null;
     this.pongDue = null;
     this.onlineHandler = () => this.retryNow();
+    this.offlineHandler = () => this.drop();
     window.addEventListener("online", this.onlineHandler);
+    window.addEventListener("offline", this.offlineHandler);
   }
 
   url() {
@@ -176,8 +178,34 @@ export class TableConnection {
     this.timer = setTimeout(() => this.open(), delay);
   }
 
+  /** Give up the current connection at once (the network is gone) and try again later. */
+  drop() {
+    const ws = this.ws;
+    if (!ws) return;
+    this.ws = null; // its own "close" event, whenever it comes, is ignored
+    this.stopPing();
+    try {
+      ws.close();
+    } catch (_) {
+      /* already closed */
+    }
+    this.scheduleRetry();
+  }
+
+  /** Connect now (the network is back, or the user asked): an attempt under way is started over. */
   retryNow() {
-    if (this.closed || this.ws) return;
+    if (this.closed) return;
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) return;
+    if (this.ws) {
+      const stale = this.ws;
+      this.ws = null;
+      try {
+        stale.close();
+      } catch (_) {
+        /* never opened */
+      }
+    }
+    this.attempt = 0;
     clearTimeout(this.timer);
     this.open();
   }
@@ -188,7 +216,7 @@ export class TableConnection {
       if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
       if (this.pongDue && Date.now() > this.pongDue) {
         // no answer: the connection is dead even if the browser has not noticed
-        this.ws.close();
+        this.drop();
         return;
       }
       this.ws.send(JSON.stringify({ type: "ping" }));
@@ -232,6 +260,7 @@ export class TableConnection {
     clearTimeout(this.timer);
     this.stopPing();
     window.removeEventListener("online", this.onlineHandler);
+    window.removeEventListener("offline", this.offlineHandler);
     if (this.ws) {
       const ws = this.ws;
       this.ws = null;

@@ -4,7 +4,7 @@ import { h, mount } from "./dom.js";
 import { t, formatNumber } from "./i18n.js";
 import { api } from "./net.js";
 import { SEATS, SUITS, cardFace, sortHand, suitOf, rankOf, isCard, suitLetter, suitIcon } from "./cards.js";
-import { seatName, actionView, contractView, cardLabel, errorText } from "./common.js";
+import { seatName, occupantName, actionView, contractView, cardLabel, errorText } from "./common.js";
 
 const REL = ["bottom", "right", "top", "left"];
 const SHORT = { S: "south", E: "east", N: "north", W: "west" };
@@ -102,8 +102,10 @@ export class ReplayView {
     this.hands = hands;
     // One step per action.
     this.steps = actions.map(([seat, action], i) => ({ seat, action, card: i >= cardStart }));
-    const plays = this.replay.analysis?.deals?.[0]?.play || this.replay.analysis?.play || [];
-    this.analysisByCard = plays;
+    // the analysis of one deal, whether wrapped as `tarneeb analyze --json` writes it or not
+    const a = this.replay.analysis;
+    this.analysis = a ? (Array.isArray(a.deals) ? a.deals[0] : a.dd_table ? a : null) : null;
+    this.analysisByCard = this.analysis?.play || [];
   }
 
   /** The position after `step` actions. */
@@ -158,7 +160,7 @@ export class ReplayView {
     }
     const pos = this.position(this.step);
     const current = this.step > 0 ? this.steps[this.step - 1] : null;
-    const analysis = this.replay.analysis?.deals?.[0] || null;
+    const analysis = this.analysis;
     let note = null;
     if (current && current.card && analysis) {
       const index = this.step - 1 - this.cardStart;
@@ -225,7 +227,7 @@ export class ReplayView {
 
   nameOf(seat) {
     const info = (this.table?.seats || []).find((s) => s.seat === seat);
-    return info?.name ? `${info.name} (${seatName(seat)})` : seatName(seat);
+    return info ? `${occupantName(info, seat)} (${seatName(seat)})` : seatName(seat);
   }
 
   analysisTable(analysis) {
@@ -242,7 +244,7 @@ export class ReplayView {
       h(
         "table",
         { class: "dd-table", dir: "ltr" },
-        h("thead", {}, h("tr", {}, h("th", {}, ""), ["S", "E", "N", "W"].map((s) => h("th", {}, seatName(seatOf(s)).slice(0, 1))))),
+        h("thead", {}, h("tr", {}, h("th", {}, ""), ["S", "E", "N", "W"].map((s) => h("th", { scope: "col" }, seatName(seatOf(s)))))),
         h(
           "tbody",
           {},

@@ -1,0 +1,538 @@
+"""The browser client of ``tarneeb serve``, driven by Playwright in Debian's chromium.
+
+One real server runs for the module (a temporary SQLite file, bots without
+delay); each test opens its own browser contexts. The module is skipped when
+Playwright, chromium (``/usr/bin/chromium``, or ``TARNEEB_CHROMIUM``) or the
+server's dependencies are missing, unless ``TARNEEB_REQUIRE_EXTRAS=1`` (CI),
+where it fails instead. ``TARNEEB_WEB_TEST_URL`` points the tests at a server
+that is already running instead of starting one.
+
+Nothing sleeps: every wait is on a condition of the page. Screenshots for the
+README are written to docs/screenshots/ (desktop 1280x800 and phone 390x844,
+English and Arabic). The last test, of the message files, needs no browser.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tarneeb import CardSet, Deal, find_rules
+from tarneeb.actions import Phase, format_action, parse_action
+from tarneeb.cards import Dealing
+from tarneeb.seats import Seat
+from tarneeb.server import fairness
+from web_support import (
+    READY,
+    Table,
+    act_on_page,
+    click_card,
+    free_port,
+    hand_cards,
+    new_page,
+    page_errors,
+    play_until,
+    quick_play,
+    run_server,
+    trick_cards,
+)
+
+REQUIRE = os.environ.get("TARNEEB_REQUIRE_EXTRAS") == "1"
+CHROMIUM = os.environ.get("TARNEEB_CHROMIUM", "/usr/bin/chromium")
+SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+PLAY_WITH_TRICK = (
+    "!!document.querySelector('#hand .card.legal:not([disabled])')"
+    " && document.querySelectorAll('#trick.current .trick-card').length >= 2"
+)
+"""At one of our turns to play, with two cards or more already in the trick."""
+
+
+def _missing(reason: str) -> None:
+    if REQUIRE:
+        pytest.fail(f"{reason}, and TARNEEB_REQUIRE_EXTRAS=1 insists on it", pytrace=False)
+    pytest.skip(reason)
+
+
+try:
+    from playwright.sync_api import Browser, Page, expect, sync_playwright
+except ImportError:  # pragma: no cover - playwright is in the test extra
+    sync_playwright = None
+else:
+    # a loaded CI machine can be slow: wait on pages as long as the locators do
+    expect.set_options(timeout=30_000)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    external = os.environ.get("TARNEEB_WEB_TEST_URL")
+    if external:
+        yield external.rstrip("/")
+        return
+    try:
+        import tarneeb.server.app  # noqa: F401
+    except ImportError as exc:
+        _missing(f"the server's dependencies are missing ({exc})")
+    folder = tmp_path_factory.mktemp("web")
+    with run_server(folder / "tables.db", free_port()) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if sync_playwright is None:
+        _missing("playwright (Python) is not installed")
+    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
+        _missing(f"chromium is not installed at {CHROMIUM}")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / name))
+
+
+def test_four_players_join_by_invite_links_and_play_a_deal(browser: Browser, server: str) -> None:
+    host = new_page(browser, DESKTOP)
+    host.goto(f"{server}/")
+    host.fill("#create-name", "Layla")
+    for seat in ("east", "north", "west"):
+        expect(host.locator(f"#seat-{seat}")).to_have_value("human")
+    host.click("#create-table")
+    invites = {
+        seat: host.locator(f'#invites .invite[data-seat="{seat}"] .invite-url').input_value()
+        for seat in ("east", "north", "west")
+    }
+    assert all(
+        url.startswith(f"{server}/t/") and url.endswith(f"?seat={seat}")
+        for seat, url in invites.items()
+    )
+    shot(host, "home-desktop-en.png")
+    host.click("#go-table")
+    expect(host.locator("#waiting")).to_be_visible()
+
+    pages = {"south": host}
+    names = {"east": "Omar", "north": "Nour", "west": "Sami"}
+    for seat, url in invites.items():
+        guest = new_page(browser, {"width": 1000, "height": 760})
+        guest.goto(url)
+        expect(guest.locator("#join-seat")).to_have_value(seat)
+        guest.fill("#join-name", names[seat])
+        guest.click("#join-button")
+        pages[seat] = guest
+    for seat, page in pages.items():
+        # everybody sits where the invitation said, sees the others' names, and the deal is on
+        expect(page.locator("#board-grid")).to_be_visible()
+        expect(page.locator("body")).to_have_attribute("data-seat", seat)
+        expect(page.locator(".seat.me")).to_have_attribute("data-seat", seat)
+        for other, name in names.items():
+            expect(page.locator(f'.seat[data-seat="{other}"] .seat-name')).to_have_text(name)
+        assert len(hand_cards(page)) == 13
+
+    # chat reaches the other seats
+    host.fill("#chat-input", "Yalla, good luck!")
+    host.press("#chat-input", "Enter")
+    for page in pages.values():
+        expect(page.locator("#chat-log .chat-line").last).to_have_text("Layla: Yalla, good luck!")
+
+    table = Table(pages)
+    shot_taken = False
+    while True:
+        page = table.page_to_act()
+        if (
+            not shot_taken
+            and page is host
+            and host.get_attribute("body", "data-phase") == "play"
+            and len(trick_cards(host)) >= 2
+        ):
+            shot(host, "table-desktop-en.png")
+            shot_taken = True
+        if act_on_page(page, table) == "summary":
+            break
+        assert table.actions < 80
+    assert table.cards_played == 52
+    for page in pages.values():
+        summary = page.locator("#deal-summary")
+        expect(summary).to_be_visible()
+        # each browser recomputed the deck from the revealed seed and found its own hand
+        expect(summary.locator(".fair")).to_have_attribute("data-check", "ok")
+    shot(host, "summary-desktop-en.png")
+    for page in pages.values():
+        assert not page_errors(page)
+        page.context.close()
+
+
+def test_one_player_plays_a_deal_against_bots_with_the_keyboard(
+    browser: Browser, server: str
+) -> None:
+    page = new_page(browser, PHONE)
+    quick_play(page, server, name="Maya", target=1)  # one deal decides the match
+    expect(page.locator(".seat.is-bot")).to_have_count(3)
+    played = 0
+    while True:
+        page.wait_for_selector(
+            "#bidbox .bid-button:not([disabled]), #hand .card.legal:not([disabled]), #deal-summary"
+        )
+        if page.locator("#deal-summary").count():
+            break
+        version = int(page.get_attribute("body", "data-version") or "0")
+        if page.locator("#bidbox").count():
+            legal = page.locator("#bidbox .bid-button").evaluate_all(
+                "bs => bs.map(b => b.dataset.action)"
+            )
+            if page.locator("#auction-list .act-bid").count() and "pass" in legal:
+                page.keyboard.press("p")
+            elif any(a.isdigit() for a in legal):
+                lowest = min(int(a) for a in legal if a.isdigit())
+                page.keyboard.type(str(lowest))
+                if any(a != str(lowest) and a.startswith(str(lowest)) for a in legal):
+                    page.keyboard.press("Enter")
+            else:
+                page.keyboard.press(legal[0][0].lower())
+        else:
+            # arrows move among the legal cards, Enter plays the focused one
+            page.keyboard.press("ArrowRight")
+            focused = page.evaluate("document.activeElement.dataset.card || null")
+            assert focused in hand_cards(page)
+            assert "legal" in (
+                page.get_attribute(f'#hand .card[data-card="{focused}"]', "class") or ""
+            )
+            page.keyboard.press("Enter")
+            played += 1
+        page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=version)
+    assert played == 13
+    summary = page.locator("#deal-summary")
+    expect(summary.locator(".fair")).to_have_attribute("data-check", "ok")
+    expect(page.locator('#deals li[data-deal="1"] .fair-badge')).to_have_class(
+        re.compile("fair-ok")
+    )
+    # the match is over: its end shows once the deal's summary is closed
+    page.click("#summary-close")
+    expect(page.locator("#match-end")).to_be_visible()
+    expect(page.locator("body")).to_have_attribute("data-status", "finished")
+    assert page.locator("#match-end h2").text_content() in (
+        "You win the match!",
+        "You lose the match",
+    )
+
+    # the finished deal replays step by step
+    page.click('#deals li[data-deal="1"] .replay-link')
+    expect(page.locator("#replay")).to_be_visible()
+    total = int(page.locator("#replay-slider").get_attribute("max") or "0")
+    assert total >= 57  # at least four auction actions, a trump, 52 cards
+    page.click("#replay-first")
+    expect(page.locator(".replay-hand .mini-card")).to_have_count(52)
+    page.click("#replay-next")
+    expect(page.locator("#replay-slider")).to_have_value("1")
+    page.click("#replay-last")
+    expect(page.locator(".replay-hand .mini-card")).to_have_count(0)
+    expect(page.locator("#analysis")).to_be_visible()
+    if _server_info(server)["solver"]:
+        # the double-dummy analysis: the table of tricks, and what the card shown cost
+        expect(page.locator("#analysis .dd-table tbody tr")).to_have_count(4)
+        expect(page.locator("#analysis-note")).to_be_visible()
+    assert not page_errors(page)
+    page.context.close()
+
+
+def _server_info(server: str) -> dict[str, Any]:
+    with urllib.request.urlopen(f"{server}/api/info", timeout=10) as answer:
+        info: dict[str, Any] = json.load(answer)
+    return info
+
+
+def test_reload_mid_deal_restores_the_same_table(browser: Browser, server: str) -> None:
+    page = new_page(browser, PHONE)
+    table_id = quick_play(page, server, name="Rami")
+    table = Table({"south": page})
+    # play on until it is our turn in the middle of a trick
+    play_until(
+        page,
+        table,
+        "document.body.dataset.phase === 'play' && !!document.querySelector("
+        "'#hand .card.legal:not([disabled])') && !!document.querySelector('#trick.current .trick-card')",
+    )
+    hand = hand_cards(page)
+    trick = trick_cards(page)
+    deal = page.get_attribute("body", "data-deal")
+    shot(page, "table-phone-en.png")
+    token = page.evaluate(f"JSON.parse(localStorage.getItem('tarneeb.seat.{table_id}')).token")
+    assert token and 1 <= len(trick) <= 3 and len(hand) >= 1
+
+    page.reload()
+    expect(page.locator("#hand .card.legal:not([disabled])").first).to_be_visible()
+    assert page.url.endswith(f"/t/{table_id}")
+    assert page.get_attribute("body", "data-seat") == "south"
+    assert page.get_attribute("body", "data-deal") == deal
+    assert hand_cards(page) == hand
+    assert trick_cards(page) == trick
+    assert (
+        page.evaluate(f"JSON.parse(localStorage.getItem('tarneeb.seat.{table_id}')).token") == token
+    )
+    # the network goes: a banner says so; it comes back: the client reconnects by itself
+    page.context.set_offline(True)
+    expect(page.locator("#banner")).to_be_visible()
+    page.context.set_offline(False)
+    expect(page.locator("#banner")).to_be_hidden()
+    expect(page.locator("#conn-dot")).to_have_attribute("data-status", "online")
+    assert hand_cards(page) == hand
+    # and the restored table plays on
+    click_card(page.locator("#hand .card.legal:not([disabled])").first)
+    expect(page.locator("#hand .card")).to_have_count(len(hand) - 1)
+    page.context.close()
+
+
+def _platform_fonts(page: Page, selector: str) -> list[str]:
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": 1})["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+    return [f["familyName"] for f in fonts if f["glyphCount"] > 0]
+
+
+def _box(page: Page, selector: str) -> dict[str, float]:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, selector
+    return box
+
+
+def test_arabic_page_lays_out_right_to_left_with_arabic_glyphs(
+    browser: Browser, server: str
+) -> None:
+    english = new_page(browser, DESKTOP, locale="en-US")
+    english.goto(f"{server}/")
+    expect(english.locator("html")).to_have_attribute("dir", "ltr")
+    brand_en, lang_en = _box(english, "#brand"), _box(english, "#lang")
+    # the how-to-play page shows the server's rules reference
+    english.click(".top-nav a")
+    expect(english.locator("#rules-page .reference li").first).to_be_visible()
+    expect(english.locator("#rules-page h1")).to_have_text("How to play: Classic (41)")
+    # the switch changes the language in place, and the choice is kept
+    english.select_option("#lang", "ru")
+    expect(english.locator("#rules-page h1")).to_have_text("Как играть: Классика (41)")
+    english.goto(f"{server}/")
+    expect(english.locator("#quick-play")).to_have_text("Играть")
+    expect(english.locator("html")).to_have_attribute("lang", "ru")
+
+    page = new_page(browser, DESKTOP, locale="ar-LB")
+    page.goto(f"{server}/")
+    # chosen from the browser's language
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    expect(page.locator("html")).to_have_attribute("lang", "ar")
+    expect(page.locator("#lang")).to_have_value("ar")
+    expect(page.locator("#quick-play")).to_have_text("العب الآن")
+    brand_ar, lang_ar = _box(page, "#brand"), _box(page, "#lang")
+    # the header is mirrored: the brand starts on the right, the language switch on the left
+    assert brand_en["x"] < lang_en["x"] and brand_ar["x"] > lang_ar["x"]
+    assert brand_ar["x"] + brand_ar["width"] > DESKTOP["width"] - 60
+    assert brand_en["x"] < 60
+
+    quick_play(page, server, name="ليلى", goto=False)
+    page.wait_for_selector("#bidbox .bid-button:not([disabled])")
+    expect(page.locator(".bidbox-title")).to_have_text("مزايدتك")
+    # the side panel sits left of the board, the language's start; the seats stay where they sit
+    side, board = _box(page, "#side"), _box(page, "#board")
+    assert side["x"] + side["width"] <= board["x"] + 1
+    east, west = _box(page, '.seat[data-seat="east"]'), _box(page, '.seat[data-seat="west"]')
+    assert east["x"] > west["x"]  # the next in play order (east) sits on the right
+    # real Arabic glyphs: the text is drawn with an installed font that covers Arabic
+    fonts = _platform_fonts(page, ".bidbox-title")
+    assert any("Arabic" in f for f in fonts), fonts
+    # card faces keep their Latin ranks
+    first = hand_cards(page)[0]
+    rank = "10" if first[0] == "T" else first[0]
+    assert page.locator(f'#hand .card[data-card="{first}"] text').first.text_content() == rank
+    shot(page, "bidding-desktop-ar.png")
+
+    table = Table({"south": page})
+    play_until(page, table, PLAY_WITH_TRICK)
+    shot(page, "table-desktop-ar.png")
+
+    phone = new_page(browser, PHONE, locale="ar")
+    quick_play(phone, server, name="نور")
+    expect(phone.locator("html")).to_have_attribute("dir", "rtl")
+    table = Table({"south": phone})
+    play_until(phone, table, PLAY_WITH_TRICK)
+    assert any("Arabic" in f for f in _platform_fonts(phone, "#infobar .rules"))
+    shot(phone, "table-phone-ar.png")
+    for p in (english, page, phone):
+        assert not page_errors(p)
+        p.context.close()
+
+
+def _state_of(page: Page, table_id: str) -> dict[str, Any]:
+    """The seat's state as the server sends it, read on a connection of its own."""
+    state: dict[str, Any] = page.evaluate(
+        """async (table) => {
+            const saved = JSON.parse(localStorage.getItem(`tarneeb.seat.${table}`));
+            const ws = new WebSocket(`ws://${location.host}/ws/${table}`);
+            const welcome = await new Promise((resolve, reject) => {
+                ws.onopen = () => ws.send(JSON.stringify({type: "hello", protocol: 1, token: saved.token}));
+                ws.onmessage = (e) => { const f = JSON.parse(e.data); if (f.type === "welcome") resolve(f); };
+                ws.onerror = reject;
+            });
+            ws.close();
+            return welcome.state;
+        }""",
+        table_id,
+    )
+    return state
+
+
+def _engine_legal(preset: str, state: dict[str, Any]) -> list[str]:
+    """The legal auction actions the engine gives after the state's history (hands do not matter)."""
+    match = state["match"]
+    seats = ["south", "east", "north", "west"]
+    deal = Deal.from_seed(find_rules(preset), Seat(seats.index(match["dealer"])), seed=0)
+    for _seat, action in match["history"]:
+        deal.push(parse_action(action, Phase.AUCTION))
+    assert deal.to_act == Seat.SOUTH
+    return [format_action(a) for a in deal.legal_actions]
+
+
+@pytest.mark.parametrize("preset", ["classic", "egyptian"])
+def test_bidding_box_offers_exactly_the_legal_bids(
+    browser: Browser, server: str, preset: str
+) -> None:
+    page = new_page(browser, DESKTOP)
+    table_id = quick_play(page, server, name="Hadi", preset=preset)
+    turns = 0
+    # every turn of ours in the auction: the box holds the state's legal actions, no more
+    while True:
+        page.wait_for_selector(READY)
+        if (
+            page.get_attribute("body", "data-phase") != "auction"
+            or page.locator("#deal-summary").count()
+        ):
+            break
+        shown = page.locator("#bidbox .bid-button").evaluate_all(
+            "bs => bs.map(b => b.dataset.action)"
+        )
+        state = _state_of(page, table_id)
+        assert state["match"]["phase"] == "auction" and state["match"]["to_act"] == "south"
+        # the same actions, each once (the box groups bids apart from pass and the like)
+        assert (
+            sorted(shown) == sorted(state["match"]["legal"]) == sorted(_engine_legal(preset, state))
+        )
+        assert len(set(shown)) == len(shown)
+        if preset == "egyptian" and not turns:
+            # Egyptian bids name their strain, no-trump included
+            assert {"13S", "13NT", "pass"} <= set(shown)
+            assert all(re.fullmatch(r"\d+(C|D|H|S|NT)", a) for a in shown if a != "pass")
+        if preset == "classic" and not page.locator("#auction-list .act-bid").count():
+            assert shown == ["7", "8", "9", "10", "11", "12", "13", "pass"]
+            shot(page, "bidding-desktop-en.png")
+        turns += 1
+        version = int(page.get_attribute("body", "data-version") or "0")
+        bids = [a for a in shown if a[:1].isdigit()]
+        # bid the lowest, then a step higher each turn, so that the auction comes back to us
+        page.click(f'#bidbox .bid-button[data-action="{bids[0] if bids else "pass"}"]')
+        page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=version)
+    assert turns >= 1
+    assert not page_errors(page)
+    page.context.close()
+
+
+def test_fair_shuffle_in_the_browser_agrees_with_the_server(browser: Browser, server: str) -> None:
+    page = new_page(browser, DESKTOP)
+    page.goto(f"{server}/")
+    seed = "00112233445566778899aabbccddeeff"
+    for dealing in Dealing:
+        for dealer in (0, 3):
+            hands = page.evaluate(
+                """async ([seed, dealer, dealing]) =>
+                    (await import('/static/js/fair.js')).handsFromSeed(seed, dealer, dealing)""",
+                [seed, dealer, dealing.value],
+            )
+            expected = fairness.hands_from_seed(seed, dealer, dealing)
+            assert [sorted(h) for h in hands] == [
+                sorted(str(c) for c in CardSet(mask)) for mask in expected
+            ]
+    # the plain SHA-256 used outside secure contexts (plain http on a LAN) is SHA-256
+    texts = ["", "abc", "a" * 55, "a" * 56, "a" * 64, seed + ":51", "é" * 40]
+    digests = page.evaluate(
+        """async (texts) => {
+            const m = await import('/static/js/fair.js');
+            const hex = (b) => [...new Uint8Array(b)].map((x) => x.toString(16).padStart(2, '0')).join('');
+            return texts.map((t) => hex(m.sha256Plain(new TextEncoder().encode(t))));
+        }""",
+        texts,
+    )
+    assert digests == [hashlib.sha256(t.encode()).hexdigest() for t in texts]
+    # a seed that is not the committed one fails the check
+    checks = page.evaluate(
+        """async ([seed, good, bad]) => {
+            const m = await import('/static/js/fair.js');
+            const args = {seed, dealer: 'east', dealing: '4-4-5', mySeat: null, myHand: null};
+            return [(await m.verifyDeal({...args, commitment: good})).commitmentOk,
+                    (await m.verifyDeal({...args, commitment: bad})).commitmentOk];
+        }""",
+        [seed, fairness.commitment(seed), fairness.commitment(seed[::-1])],
+    )
+    assert checks == [True, False]
+    page.context.close()
+
+
+STATIC = Path(__file__).resolve().parent.parent / "src" / "tarneeb" / "server" / "static"
+LANGUAGES = ["en", "ar", "es", "nl", "ru"]
+
+
+def test_message_files_hold_every_string_in_every_language() -> None:
+    messages = {
+        lang: json.loads((STATIC / "i18n" / f"{lang}.json").read_text("utf-8"))
+        for lang in LANGUAGES
+    }
+    english = messages["en"]
+    code = "\n".join(p.read_text("utf-8") for p in sorted((STATIC / "js").glob("*.js")))
+    used = set(re.findall(r"\bt\(\"([\w.\-]+)\"", code))
+    assert used and used <= set(english), sorted(used - set(english))
+    # keys built at run time: seats, suits, ranks, actions, statuses, error codes
+    built = [f"seat.{s}{x}" for s in ("south", "east", "north", "west") for x in ("", ".short")]
+    built += [f"suit.{s}" for s in "CDHS"] + [f"rank.{r}" for r in "23456789TJQKA"]
+    built += [f"action.{a}" for a in ("pass", "double", "raise", "stand", "redeal")]
+    built += [f"status.{s}" for s in ("waiting", "playing", "finished")]
+    built += [f"side.{s}" for s in ("NS", "EW")] + [
+        f"conn.{s}" for s in ("online", "offline", "connecting")
+    ]
+    codes = "malformed too_large rate_limited unauthorized not_started not_your_turn stale illegal"
+    built += [f"error.{c}" for c in (codes + " duplicate game_over internal").split()]
+    assert set(built) <= set(english), sorted(set(built) - set(english))
+    placeholders = re.compile(r"\{\w+\}")
+    for lang, table in messages.items():
+        assert set(table) == set(english), (lang, sorted(set(table) ^ set(english)))
+        for key, text in table.items():
+            assert text.strip(), (lang, key)
+            assert set(placeholders.findall(text)) == set(placeholders.findall(english[key])), (
+                lang,
+                key,
+            )
+    # Arabic is written in Arabic script, Russian in Cyrillic
+    assert all(
+        re.search("[\u0600-\u06ff]", messages["ar"][k]) for k in ("home.quick.play", "bidbox.bid")
+    )
+    assert re.search("[\u0400-\u04ff]", messages["ru"]["home.quick.play"])
