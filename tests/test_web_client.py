@@ -7,9 +7,11 @@ server's dependencies are missing, unless ``TARNEEB_REQUIRE_EXTRAS=1`` (CI),
 where it fails instead. ``TARNEEB_WEB_TEST_URL`` points the tests at a server
 that is already running instead of starting one.
 
-Nothing sleeps: every wait is on a condition of the page. Screenshots for the
-README are written to docs/screenshots/ (desktop 1280x800 and phone 390x844,
-English and Arabic). The last test, of the message files, needs no browser.
+Nothing sleeps: every wait is on a condition of the page. The tests take
+screenshots (desktop 1280x800 and phone 390x844, English and Arabic) into a
+temporary folder; ``TARNEEB_SCREENSHOTS=docs/screenshots`` writes them where
+the README shows them, to refresh those. The last test, of the message files,
+needs no browser.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import json
 import os
 import re
 import shutil
+import tempfile
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -48,7 +51,9 @@ from web_support import (
 
 REQUIRE = os.environ.get("TARNEEB_REQUIRE_EXTRAS") == "1"
 CHROMIUM = os.environ.get("TARNEEB_CHROMIUM", "/usr/bin/chromium")
-SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+SHOTS = Path(
+    os.environ.get("TARNEEB_SCREENSHOTS") or Path(tempfile.gettempdir()) / "tarneeb-screenshots"
+).resolve()
 ARGS = [
     "--headless",
     "--no-sandbox",
