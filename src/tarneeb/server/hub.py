@@ -3,8 +3,9 @@
 Every change to a table goes through :meth:`Hub.change`: under the table's
 lock it asks the :class:`Table` to change (which refuses or changes whole),
 commits the new events to the store, and only then tells each connection
-what it may see. Should the commit fail, the table is reloaded from the
-store, so memory never runs ahead of the database.
+what it may see. Should the commit fail, the table is rebuilt from its
+events committed before (kept in memory, so this works with the database
+down), so memory never runs ahead of the database.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from tarneeb.actions import format_action
 from tarneeb.bots.base import Bot
 from tarneeb.bots.registry import make_bot
 from tarneeb.seats import SEATS, Seat
-from tarneeb.server.protocol import state_json
+from tarneeb.server.protocol import state_json, states_json
 from tarneeb.server.store import Store
 from tarneeb.server.table import ErrorCode, Event, ServerError, Table, TableConfig, seat_name
 
@@ -186,16 +187,21 @@ class Hub:
                 try:
                     self.store.append(table.id, new, table.status)
                 except Exception as exc:
-                    stored = self.store.load(table.id)
-                    if stored is not None:
-                        live.table = stored.restore()
+                    # Back to the last committed event, from memory: the database may be
+                    # down, and every event before ``start`` was committed.
+                    restored = Table.restore(
+                        table.id, table.config, table.created, table.events[:start]
+                    )
+                    restored.turn_deadline = table.turn_deadline
+                    live.table = restored
                     raise ServerError(
                         ErrorCode.INTERNAL, f"could not store the change: {exc}"
                     ) from None
+                # Schedule first: the update shows the deadline of the turn it gives.
+                self._schedule(live)
                 if first is not None:
                     first[0].push(first[1](result))
                 self._broadcast(live, new)
-                self._schedule(live)
             elif first is not None:
                 first[0].push(first[1](result))
             return result
@@ -273,9 +279,10 @@ class Hub:
     def _broadcast(self, live: _Live, new: Sequence[Event]) -> None:
         table = live.table
         events = [e.public() for e in new]
-        connected = live.connected()
+        connections = list(live.connections)
+        states = states_json(table, (c.seat for c in connections), live.connected())
         frames: dict[Seat | None, str] = {}
-        for conn in list(live.connections):
+        for conn in connections:
             text = frames.get(conn.seat)
             if text is None:
                 text = _dumps(
@@ -284,7 +291,7 @@ class Hub:
                         "seq": table.seq,
                         "version": table.version,
                         "events": events,
-                        "state": state_json(table, conn.seat, connected),
+                        "state": states[conn.seat],
                     }
                 )
                 frames[conn.seat] = text
@@ -333,6 +340,8 @@ class Hub:
         match = table.match
         if match is None or table.version != version or match.to_act != seat:
             return
+        if by == "bot" and table.controller(seat) != spec:
+            return  # the player reclaimed the seat while the bot waited
         view = match.view(seat)
         bot = self._bot(live, seat, spec)
         if by == "timer":
@@ -342,10 +351,14 @@ class Hub:
         else:
             action = bot.act(view)
         ref = f"{by}-{version}"
+
+        def act(t: Table) -> int:
+            if by == "bot" and t.controller(seat) != spec:
+                raise ServerError(ErrorCode.CONFLICT, "the player is back in the seat")
+            return t.act(seat, version, format_action(action), ref, by)
+
         with contextlib.suppress(ServerError):
-            await self.change(
-                table.id, lambda t: t.act(seat, version, format_action(action), ref, by)
-            )
+            await self.change(table.id, act)
 
 
 def _safe_action(view: Any, bot: Bot) -> Any:

@@ -16,7 +16,7 @@ tarneeb.server.table.ServerError: act: version must be an integer
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +39,7 @@ __all__ = [
     "parse_frame",
     "result_json",
     "state_json",
+    "states_json",
     "table_json",
     "trick_json",
 ]
@@ -182,9 +183,7 @@ def result_json(deal: Deal) -> dict[str, Any] | None:
     }
 
 
-def table_json(table: Table, connected: Collection[Seat] = ()) -> dict[str, Any]:
-    """The public facts of a table (``TABLE`` in the protocol)."""
-    match = table.match
+def _seats_json(table: Table, connected: Collection[Seat]) -> list[dict[str, Any]]:
     seats = []
     for seat in SEATS:
         state = table.seats[seat]
@@ -199,6 +198,12 @@ def table_json(table: Table, connected: Collection[Seat] = ()) -> dict[str, Any]
                 "held_by_bot": state.held_by is not None,
             }
         )
+    return seats
+
+
+def table_json(table: Table, connected: Collection[Seat] = ()) -> dict[str, Any]:
+    """The public facts of a table (``TABLE`` in the protocol)."""
+    match = table.match
     return {
         "id": table.id,
         "status": table.status,
@@ -206,7 +211,7 @@ def table_json(table: Table, connected: Collection[Seat] = ()) -> dict[str, Any]
         "options": table.rules.to_dict(),
         "public": table.config.public,
         "turn_seconds": table.config.turn_seconds,
-        "seats": seats,
+        "seats": _seats_json(table, connected),
         "scores": [0, 0] if match is None else list(match.team_scores),
         "created": table.created,
     }
@@ -214,48 +219,71 @@ def table_json(table: Table, connected: Collection[Seat] = ()) -> dict[str, Any]
 
 def state_json(table: Table, seat: Seat | None, connected: Collection[Seat] = ()) -> dict[str, Any]:
     """The table as ``seat`` may see it (``None``: a spectator)."""
-    public = table_json(table, connected)
-    state: dict[str, Any] = {
-        "status": public["status"],
-        "seats": public["seats"],
+    return states_json(table, (seat,), connected)[seat]
+
+
+def states_json(
+    table: Table, seats: Iterable[Seat | None], connected: Collection[Seat] = ()
+) -> dict[Seat | None, dict[str, Any]]:
+    """The state of each of ``seats`` (``None``: a spectator), as :func:`state_json` builds it.
+
+    What every seat is shown alike is built once; each seat's own cards and
+    legal actions come from that seat's :class:`View`, a spectator gets none.
+    The states share their public parts: write them out, do not change them.
+    """
+    seats = list(dict.fromkeys(seats))
+    public: dict[str, Any] = {
+        "status": table.status,
+        "seats": _seats_json(table, connected),
         "version": table.version,
         "turn_deadline": table.turn_deadline,
         "match": None,
     }
     match = table.match
     if match is None:
-        return state
+        return {seat: dict(public) for seat in seats}
     deal = match.deal
-    view = deal.view(SEATS[0] if seat is None else seat)
-    last = view.tricks[-1] if view.tricks else None
     index = len(match.deals) - 1
-    state["match"] = {
-        "deal_number": index + 1,
-        "dealer": seat_name(view.dealer),
-        "phase": view.phase.value,
-        "to_act": None if match.to_act is None else seat_name(match.to_act),
-        "hand": [] if seat is None else [str(card) for card in view.hand],
-        "hand_sizes": list(view.hand_sizes),
-        "history": [[seat_name(s), format_action(a)] for s, a in view.history],
-        "bids": list(view.bids),
-        "contract": contract_json(view.contract),
-        "trump": None if view.trump is None else view.trump.letter,
-        "trick": []
-        if view.current_trick is None
-        else [[seat_name(s), str(c)] for s, c in view.current_trick.plays],
-        "last_trick": None if last is None else trick_json(last),
-        "tricks_taken": list(view.tricks_taken),
-        "legal": [] if seat is None else [format_action(a) for a in view.legal_actions],
-        "scores": list(match.team_scores),
-        "seat_scores": list(match.seat_scores),
-        "target": table.rules.target,
-        "sets": [{"winner": s.winner.name, "scores": list(s.team_scores)} for s in match.sets],
-        "commitment": commitment(table.seeds[index]),
-        "over": match.is_over(),
-        "winner": None if match.winner is None else match.winner.name,
-        "individual": table.rules.is_individual,
-    }
-    return state
+    common: dict[str, Any] | None = None
+    states: dict[Seat | None, dict[str, Any]] = {}
+    for seat in seats:
+        view = deal.view(SEATS[0] if seat is None else seat)
+        if common is None:
+            last = view.tricks[-1] if view.tricks else None
+            common = {
+                "deal_number": index + 1,
+                "dealer": seat_name(view.dealer),
+                "phase": view.phase.value,
+                "to_act": None if match.to_act is None else seat_name(match.to_act),
+                "hand": [],
+                "hand_sizes": list(view.hand_sizes),
+                "history": [[seat_name(s), format_action(a)] for s, a in view.history],
+                "bids": list(view.bids),
+                "contract": contract_json(view.contract),
+                "trump": None if view.trump is None else view.trump.letter,
+                "trick": []
+                if view.current_trick is None
+                else [[seat_name(s), str(c)] for s, c in view.current_trick.plays],
+                "last_trick": None if last is None else trick_json(last),
+                "tricks_taken": list(view.tricks_taken),
+                "legal": [],
+                "scores": list(match.team_scores),
+                "seat_scores": list(match.seat_scores),
+                "target": table.rules.target,
+                "sets": [
+                    {"winner": s.winner.name, "scores": list(s.team_scores)} for s in match.sets
+                ],
+                "commitment": commitment(table.seeds[index]),
+                "over": match.is_over(),
+                "winner": None if match.winner is None else match.winner.name,
+                "individual": table.rules.is_individual,
+            }
+        own = dict(common)
+        if seat is not None:
+            own["hand"] = [str(card) for card in view.hand]
+            own["legal"] = [format_action(a) for a in view.legal_actions]
+        states[seat] = {**public, "match": own}
+    return states
 
 
 def info_json(presets: dict[str, str], bots: list[str], solver: bool) -> dict[str, Any]:
