@@ -154,8 +154,19 @@ class Hub:
             if stored is None:
                 raise ServerError(ErrorCode.NOT_FOUND, f"no table {table_id!r}")
             live = _Live(stored.restore())
-            self.live[table_id] = live
+            if live.table.status != "finished":
+                self.live[table_id] = live
+            # A finished table is kept only while someone watches it (see _release).
         return live
+
+    def _release(self, live: _Live) -> None:
+        """Forget a finished table nobody watches; the store still has it."""
+        if live.table.status == "finished" and not live.connections:
+            if self.live.get(live.table.id) is live:
+                del self.live[live.table.id]
+            for task in [live.task, live.timer, *live.away.values()]:
+                if task is not None:
+                    task.cancel()
 
     def tables(self) -> list[Table]:
         return [
@@ -202,6 +213,7 @@ class Hub:
                 if first is not None:
                     first[0].push(first[1](result))
                 self._broadcast(live, new)
+                self._release(live)
             elif first is not None:
                 first[0].push(first[1](result))
             return result
@@ -217,6 +229,7 @@ class Hub:
             if task is not None:
                 task.cancel()
         async with live.lock:
+            self.live.setdefault(conn.table_id, live)
             live.connections.add(conn)
             table = live.table
             events: list[dict[str, Any]] | None
@@ -253,6 +266,7 @@ class Hub:
         if seat is not None and seat not in live.connected():
             self._seat_left(live, seat)
             self._presence(live)
+        self._release(live)
 
     def _seat_left(self, live: _Live, seat: Seat) -> None:
         """Start the clock after which a bot holds the seat of an absent player."""
