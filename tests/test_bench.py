@@ -35,3 +35,19 @@ def test_engine_bench_last_line_is_the_json_figures() -> None:
         assert "OpenSpiel is missing" in done.stdout
     else:
         assert all(isinstance(r, int | float) and r > 0 for r in ratios), ratios
+
+
+def test_server_bench_last_line_is_the_json_figures() -> None:
+    done = run_python(
+        "bench/server.py",
+        *("--tables", "2", "--seconds", "1", "--warmup", "0", "--think", "0.05"),
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert len(lines) >= 2, "readable lines come before the JSON figures"
+    figures = json.loads(lines[-1])
+    assert figures["bench"] == "server"
+    assert (figures["tables"], figures["clients"], figures["errors"]) == (2, 8, 0)
+    assert figures["actions_per_s"] > 0
+    assert 0 < figures["p50_ms"] <= figures["p99_ms"]
