@@ -130,3 +130,36 @@ def test_the_own_backend_serves_an_endgame() -> None:
     decision = SearchBot(random.Random(1), ["own"], Limit(samples=5)).decide(deal.view(seat))
     assert decision.action in deal.legal_actions
     assert "layouts" in decision.reason or "alike" in decision.reason or "only" in decision.reason
+
+
+def _auction_view(seed: int = 3) -> tuple[SearchBot, object]:
+    deal = Deal.from_seed(find_rules("classic"), dealer=0, seed=seed)
+    seat = deal.to_act
+    assert seat is not None
+    return SearchBot(random.Random(1), limit=Limit(1, 4, None)), deal.view(seat)
+
+
+@pytest.mark.parametrize(
+    ("layout_tricks", "expected"),
+    [
+        ([9, 9, 9, 7], "8"),  # makes in 3 layouts of 4: bid
+        ([9, 7, 7, 7], "pass"),  # makes in 1 layout of 4: pass
+        ([8, 8, 8, 9], "pass"),  # 8 tricks less half a trick do not make 8
+    ],
+)
+def test_the_simulation_checks_the_bid_the_valuation_proposes(
+    monkeypatch: pytest.MonkeyPatch, layout_tricks: list[int], expected: str
+) -> None:
+    from tarneeb.actions import Bid, Pass, Strain, format_action
+    from tarneeb.bots.base import Decision
+
+    bot, view = _auction_view()
+    monkeypatch.setattr(bot._fallback, "decide", lambda _view: Decision(Bid(8), "a good hand"))
+    rows = [(1.0, {Strain(s): (t if s == 3 else 0) for s in range(4)}) for t in layout_tricks]
+    monkeypatch.setattr(bot, "_layout_tricks", lambda _view: rows)
+    decision = bot.decide(view)  # type: ignore[arg-type]
+    assert format_action(decision.action) == expected
+    assert "layouts" in decision.reason
+    # A pass proposed is a pass: nothing to check.
+    monkeypatch.setattr(bot._fallback, "decide", lambda _view: Decision(Pass(), "weak"))
+    assert bot.decide(view).action == Pass()  # type: ignore[arg-type]
