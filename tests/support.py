@@ -7,13 +7,15 @@ or more of them, so that it is written once:
 * :data:`CRAFTED`, a deal whose first tricks show every rule of trick play;
 * :func:`duel` and :func:`fill`, hands built from a few facts;
 * :func:`play_randomly`, random legal play to the end of a deal;
-* :func:`run_python` and :func:`run_tarneeb`, a real Python process in the repository.
+* :func:`run_python` and :func:`run_tarneeb`, a real Python process in the repository;
+* :func:`free_port` and :func:`serve_command`, to start ``tarneeb serve`` as a process.
 """
 
 from __future__ import annotations
 
 import os
 import random
+import socket
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -144,3 +146,19 @@ def run_python(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[
 def run_tarneeb(*args: str) -> subprocess.CompletedProcess[str]:
     """The ``tarneeb`` command (``python -m tarneeb *args``) in a new process."""
     return run_python("-m", "tarneeb", *args)
+
+
+def free_port() -> int:
+    """A TCP port on the loopback interface that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def serve_command(db_url: str, port: int, bot_delay: float = 0) -> list[str]:
+    """The command that runs ``tarneeb serve`` on loopback for the tests."""
+    return [
+        sys.executable,
+        *("-m", "tarneeb", "serve", "--host", "127.0.0.1", "--port", str(port)),
+        *("--db", db_url, "--bot-delay", str(bot_delay), "--log-level", "warning"),
+    ]

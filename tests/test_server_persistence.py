@@ -27,9 +27,7 @@ import os
 import random
 import secrets
 import signal
-import socket
 import subprocess
-import sys
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -46,6 +44,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
+from support import free_port, serve_command  # noqa: E402
 from tarneeb.actions import format_action  # noqa: E402
 from tarneeb.seats import Seat  # noqa: E402
 from tarneeb.server import app as app_module  # noqa: E402
@@ -558,12 +557,6 @@ def test_a_failed_commit_answers_internal_and_keeps_the_stored_table(
 # -- the crash test: a real server process, killed -------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _http(base: str, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(
@@ -584,22 +577,7 @@ class Server:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        command = [
-            sys.executable,
-            "-m",
-            "tarneeb",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(self.port),
-            "--db",
-            self.db,
-            "--bot-delay",
-            "0",
-            "--log-level",
-            "warning",
-        ]
+        command = serve_command(self.db, self.port)
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
                 command,
@@ -874,7 +852,7 @@ async def _log(server: Server, table: str) -> list[dict[str, Any]]:
 
 
 def test_kill_9_mid_deal_and_restart_resumes_every_table(db_url: str, tmp_path: Path) -> None:
-    server = Server(db_url, _free_port(), tmp_path / "server.log")
+    server = Server(db_url, free_port(), tmp_path / "server.log")
     try:
         server.start()
         asyncio.run(_crash_and_restart(server))

@@ -29,6 +29,7 @@ from typing import Any
 
 import pytest
 
+from support import free_port
 from tarneeb import CardSet, Deal, find_rules
 from tarneeb.actions import Phase, format_action, parse_action
 from tarneeb.cards import Dealing
@@ -39,7 +40,6 @@ from web_support import (
     Table,
     act_on_page,
     click_card,
-    free_port,
     hand_cards,
     new_page,
     page_errors,
@@ -541,3 +541,31 @@ def test_message_files_hold_every_string_in_every_language() -> None:
         re.search("[\u0600-\u06ff]", messages["ar"][k]) for k in ("home.quick.play", "bidbox.bid")
     )
     assert re.search("[\u0400-\u04ff]", messages["ru"]["home.quick.play"])
+
+
+def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        data: dict[str, Any] = json.loads(answer.read())
+        return data
+
+
+def test_a_guest_keeps_what_they_typed_while_others_join(browser: Browser, server: str) -> None:
+    made = _post(f"{server}/api/tables", {"name": "Layla", "public": False})
+    table = made["table"]
+    guest = new_page(browser, DESKTOP)
+    guest.goto(f"{server}{made['invites']['north']}")
+    expect(guest.locator("#join-seat")).to_have_value("north")
+    guest.fill("#join-name", "Nour")
+    guest.focus("#join-name")
+    # Someone else takes a seat: the waiting room is drawn anew for the guest.
+    _post(f"{server}/api/tables/{table}/join", {"name": "Omar", "seat": "east"})
+    expect(guest.locator('.waiting-seat[data-seat="east"]')).to_have_class(re.compile("taken"))
+    expect(guest.locator("#join-name")).to_have_value("Nour")
+    expect(guest.locator("#join-seat")).to_have_value("north")
+    expect(guest.locator("#join-name")).to_be_focused()
+    guest.click("#join-button")
+    expect(guest.locator("body")).to_have_attribute("data-seat", "north")
+    guest.context.close()

@@ -11,15 +11,15 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import socket
 import subprocess
-import sys
 import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from support import serve_command
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Locator, Page
@@ -29,12 +29,6 @@ BOT_DELAY = 0.0
 
 READY = "#bidbox .bid-button:not([disabled]), #hand .card.legal:not([disabled]), #deal-summary"
 """On a seated page: something to do (a bid, a card) or the end of the deal."""
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _answers(url: str) -> bool:
@@ -50,22 +44,7 @@ def run_server(db: Path, port: int, timeout: float = 30.0) -> Iterator[str]:
     """Run ``tarneeb serve`` until the block ends; yields its base URL."""
     url = f"http://127.0.0.1:{port}"
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    command = [
-        sys.executable,
-        "-m",
-        "tarneeb",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--db",
-        f"sqlite:///{db}",
-        "--bot-delay",
-        str(BOT_DELAY),
-        "--log-level",
-        "warning",
-    ]
+    command = serve_command(f"sqlite:///{db}", port, BOT_DELAY)
     process = subprocess.Popen(
         command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )

@@ -77,7 +77,13 @@ export function waitingRoom() {
       );
     }
   } else if (free.length && status(this) === "waiting") {
-    const preferred = free.find((s) => s.seat === this.inviteSeat) || free[0];
+    // The room is rebuilt on every update (someone else joins): keep what was typed, and the focus.
+    const chosen = free.find((s) => s.seat === this.joinSeat);
+    const preferred = chosen || free.find((s) => s.seat === this.inviteSeat) || free[0];
+    const focused = document.activeElement && document.activeElement.id;
+    if (focused === "join-name" || focused === "join-seat") {
+      queueMicrotask(() => document.getElementById(focused)?.focus());
+    }
     parts.push(
       h(
         "form",
@@ -86,8 +92,8 @@ export function waitingRoom() {
         h(
           "div",
           { class: "row" },
-          h("label", { class: "field" }, h("span", { class: "field-label" }, t("home.name")), h("input", { id: "join-name", maxlength: 40, value: savedName(), placeholder: t("home.name.placeholder"), autocomplete: "nickname" })),
-          h("label", { class: "field" }, h("span", { class: "field-label" }, t("table.join.seat")), h("select", { id: "join-seat" }, free.map((s) => h("option", { value: s.seat, selected: s.seat === preferred.seat }, seatName(s.seat))))),
+          h("label", { class: "field" }, h("span", { class: "field-label" }, t("home.name")), h("input", { id: "join-name", maxlength: 40, value: this.joinName ?? savedName(), placeholder: t("home.name.placeholder"), autocomplete: "nickname", onInput: (e) => { this.joinName = e.target.value; } })),
+          h("label", { class: "field" }, h("span", { class: "field-label" }, t("table.join.seat")), h("select", { id: "join-seat", onChange: (e) => { this.joinSeat = e.target.value; } }, free.map((s) => h("option", { value: s.seat, selected: s.seat === preferred.seat }, seatName(s.seat))))),
         ),
         h("button", { type: "submit", class: "primary big", id: "join-button" }, t("table.join.button")),
       ),
