@@ -443,7 +443,7 @@ async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings) -> None:
                     except ServerError as exc:
                         await refuse(exc, close=True)
                         return
-                conn = Connection(table_id, seat, ws.send_text)
+                conn = Connection(table_id, seat, ws.send_text, lambda code: ws.close(code=code))
                 conn.start()
                 await hub.connect(conn, frame.since)
                 continue

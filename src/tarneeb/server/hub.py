@@ -16,7 +16,7 @@ import json
 import random
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -32,6 +32,10 @@ __all__ = ["Connection", "Hub", "Settings"]
 
 T = TypeVar("T")
 
+MAX_BACKLOG = 500
+"""Frames waiting to be sent to one connection, past which it is closed."""
+CLOSE_BEHIND = 1013
+"""The WebSocket close code for a client too far behind (try again later)."""
 MAX_REPLAY = 2000
 """Events replayed to a reconnecting client at most; past that it gets the state alone."""
 
@@ -54,14 +58,29 @@ class Settings:
 
 
 class Connection:
-    """One WebSocket of a table: a seat's or a spectator's, with its own send queue."""
+    """One WebSocket of a table: a seat's or a spectator's, with its own send queue.
 
-    def __init__(self, table_id: str, seat: Seat | None, send: Callable[[str], Any]) -> None:
+    A client that does not read its frames is not allowed to make the server
+    hold them without end: past :data:`MAX_BACKLOG` unsent frames its socket
+    is closed (code 1013, try again later), and on reconnecting it gets the
+    events it missed.
+    """
+
+    def __init__(
+        self,
+        table_id: str,
+        seat: Seat | None,
+        send: Callable[[str], Awaitable[Any]],
+        abort: Callable[[int], Coroutine[Any, Any, Any]] | None = None,
+    ) -> None:
         self.table_id = table_id
         self.seat = seat
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._send = send
+        self._abort = abort
         self.writer: asyncio.Task[None] | None = None
+        self.overflowed = False
+        self._aborting: asyncio.Task[Any] | None = None
 
     def start(self) -> None:
         self.writer = asyncio.create_task(self._write())
@@ -77,6 +96,16 @@ class Connection:
                 return
 
     def push(self, frame: dict[str, Any] | str) -> None:
+        if self.overflowed:
+            return
+        if self.queue.qsize() >= MAX_BACKLOG:
+            self.overflowed = True
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
+            if self._abort is not None:
+                self._aborting = asyncio.get_running_loop().create_task(self._abort(CLOSE_BEHIND))
+            return
         self.queue.put_nowait(frame if isinstance(frame, str) else _dumps(frame))
 
     async def close(self) -> None:
