@@ -44,7 +44,14 @@ from tarneeb.server.protocol import (
     table_json,
 )
 from tarneeb.server.store import Store, default_db_url
-from tarneeb.server.table import ErrorCode, ServerError, Table, TableConfig, seat_name
+from tarneeb.server.table import (
+    ErrorCode,
+    ServerError,
+    Table,
+    TableConfig,
+    parse_seat_name,
+    seat_name,
+)
 
 __all__ = ["create_app"]
 
@@ -88,15 +95,7 @@ async def _body(request: Request) -> dict[str, Any]:
 
 
 def _seat_arg(value: object) -> Seat | None:
-    if value is None:
-        return None
-    if isinstance(value, str):
-        for seat in SEATS:
-            if seat_name(seat) == value.lower():
-                return seat
-    raise ServerError(
-        ErrorCode.MALFORMED, f"unknown seat {value!r}: use south, east, north or west"
-    )
+    return None if value is None else parse_seat_name(value)
 
 
 def _only(data: dict[str, Any], *keys: str) -> None:

@@ -20,13 +20,14 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from tarneeb.actions import format_action
+from tarneeb.actions import Action, Pass, format_action
 from tarneeb.bots.base import Bot
 from tarneeb.bots.registry import make_bot
 from tarneeb.seats import SEATS, Seat
-from tarneeb.server.protocol import state_json, states_json
+from tarneeb.server.protocol import state_json, states_json, table_json
 from tarneeb.server.store import Store
 from tarneeb.server.table import ErrorCode, Event, ServerError, Table, TableConfig, seat_name
+from tarneeb.view import View
 
 __all__ = ["Connection", "Hub", "Settings"]
 
@@ -404,15 +405,10 @@ class Hub:
             await self.change(table.id, act)
 
 
-def _safe_action(view: Any, bot: Bot) -> Any:
+def _safe_action(view: View, bot: Bot) -> Action:
     """What the turn timer plays: a pass where one is legal, else the bot's choice."""
-    for action in view.legal_actions:
-        if format_action(action) == "pass":
-            return action
-    return bot.act(view)
+    return Pass() if Pass() in view.legal_actions else bot.act(view)
 
 
 def _table(live: _Live) -> dict[str, Any]:
-    from tarneeb.server.protocol import table_json
-
     return table_json(live.table, live.connected())

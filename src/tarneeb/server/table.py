@@ -42,6 +42,7 @@ __all__ = [
     "ServerError",
     "Table",
     "TableConfig",
+    "parse_seat_name",
     "seat_name",
 ]
 
@@ -83,7 +84,11 @@ def seat_name(seat: Seat | int) -> str:
     return Seat(seat).name.lower()
 
 
-def _parse_seat_name(text: object) -> Seat:
+def parse_seat_name(text: object) -> Seat:
+    """The seat the protocol names ``"south"``, ``"east"``, ``"north"`` or ``"west"``.
+
+    :raises ServerError: ``malformed`` for anything else.
+    """
     if isinstance(text, str):
         for seat in SEATS:
             if seat.name.lower() == text.strip().lower():
@@ -149,7 +154,7 @@ class TableConfig:
             )
         kinds = ["human"] * 4
         for key, kind in seats_in.items():
-            seat = _parse_seat_name(key)
+            seat = parse_seat_name(key)
             kinds[seat] = _check_seat_kind(kind)
         public = data.get("public", True)
         if not isinstance(public, bool):
@@ -456,12 +461,12 @@ class Table:
         kind = event.kind
         if kind == "action":
             assert self.match is not None and event.secret is not None
-            seat = _parse_seat_name(data["seat"])
+            seat = parse_seat_name(data["seat"])
             self.match.push(int(event.secret["id"]))
             self.version += 1
             self.acted[(seat, str(event.secret["ref"]))] = self.version
         elif kind == "joined":
-            seat = _parse_seat_name(data["seat"])
+            seat = parse_seat_name(data["seat"])
             if data.get("bot"):
                 self.seats[seat] = SeatState("bot", str(data["bot"]))
             else:
@@ -470,18 +475,18 @@ class Table:
                     "human", None, str(data["name"]), str(event.secret["token_hash"])
                 )
         elif kind == "left":
-            self.seats[_parse_seat_name(data["seat"])] = SeatState()
+            self.seats[parse_seat_name(data["seat"])] = SeatState()
         elif kind == "started":
             self.match = Match(
                 self.rules,
-                first_dealer=_parse_seat_name(data["first_dealer"]),
+                first_dealer=parse_seat_name(data["first_dealer"]),
                 deck_source=self._deck,
             )
         elif kind == "takeover":
-            seat = _parse_seat_name(data["seat"])
+            seat = parse_seat_name(data["seat"])
             self.seats[seat] = replace(self.seats[seat], held_by=str(data["bot"]))
         elif kind == "reclaim":
-            seat = _parse_seat_name(data["seat"])
+            seat = parse_seat_name(data["seat"])
             self.seats[seat] = replace(self.seats[seat], held_by=None)
         # deal, deal_end, match_end and chat only tell: the state follows from the rest.
 
@@ -505,19 +510,17 @@ class Table:
                 deal = match.deals[index]
                 if deal.is_over():
                     self._record("deal_end", deal_end_data(self, index))
-        for index in range(max(before, 0), len(match.deals)):
-            if index >= before:
-                deal = match.deals[index]
-                seed = self.seeds[index]
-                self._record(
-                    "deal",
-                    {
-                        "number": index + 1,
-                        "dealer": seat_name(deal.dealer),
-                        "commitment": commitment(seed),
-                    },
-                    {"seed": seed},
-                )
+        for index in range(before, len(match.deals)):
+            seed = self.seeds[index]
+            self._record(
+                "deal",
+                {
+                    "number": index + 1,
+                    "dealer": seat_name(match.deals[index].dealer),
+                    "commitment": commitment(seed),
+                },
+                {"seed": seed},
+            )
         if match.is_over():
             winner = match.winner
             self._record(
