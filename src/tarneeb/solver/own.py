@@ -3,11 +3,15 @@
 A zero-window alpha-beta search ("can the side to play take ``need`` more
 tricks?") over single cards, with:
 
-* a transposition table at the start of each trick, keyed by the position
-  with ranks made relative (who holds the 1st, 2nd, ... highest card still
-  out in each suit), so positions that differ only in small cards already
-  played share an entry; it holds lower and upper bounds on North-South's
-  tricks and the lead that was best;
+* partition search (Ginsberg's, as DDS does it): a transposition table at
+  the start of each trick whose entries stand for whole sets of positions.
+  Ranks are made relative (who holds the 1st, 2nd, ... highest card still
+  out in each suit), and each answer records which cards' ranks its proof
+  compared (a trick won by rank over a card of its suit; the top cards a
+  quick-trick count relies on). An entry then matches every position with
+  the same leader and suit lengths in each hand whose cards agree from the
+  top of each suit down to the lowest relevant one; the smaller cards count
+  only by number. Entries hold lower and upper bounds on North-South's tricks;
 * rank equivalence: of touching cards in one hand (nothing between them still
   out, the current trick's cards counting as out) only one is searched;
 * quick tricks: winners the leader can cash at once, a lower bound for the
@@ -76,12 +80,30 @@ def _cards(key: int) -> tuple[int, ...]:
 
 
 _LAY = (1 << 30) - 1
+# A position's key: the seat on lead, then a field of ``_F`` bits for each suit,
+# spades highest: each hand's length in the suit (4 bits each) << 30 | the layout.
+_F = 46
+# The part of a key every position of one partition shares: leader and lengths.
+_LENS = 3 << (4 * _F) | sum(0xFFFF << (30 + _F * s) for s in range(4))
 # Quick tricks of one suit from its layout (see ``_layout``), filled on first use:
 # the trump suit, ``layout << 2 | leader`` -> (tricks, which of the others keep
-# trumps once they are drawn: bit 0 left-hand opponent, 1 right-hand, 2 partner);
-# a side suit, ``layout << 5 | leader << 3 | those bits`` -> tricks.
-_TRUMP_TRICKS: dict[int, tuple[int, int]] = {}
-_SIDE_TRICKS: dict[int, int] = {}
+# trumps once they are drawn: bit 0 left-hand opponent, 1 right-hand, 2 partner,
+# how many top cards the count relies on); a side suit,
+# ``layout << 5 | leader << 3 | those bits`` -> (tricks, top cards relied on).
+_TRUMP_TRICKS: dict[int, tuple[int, int, int]] = {}
+_SIDE_TRICKS: dict[int, tuple[int, int]] = {}
+# ``holding << 4 | k`` -> the k-th highest card of the holding (a bit; 0 for k 0).
+_KTH: dict[int, int] = {}
+
+
+def _kth(p: int, k: int) -> int:
+    bit = 0
+    rest = p
+    for _ in range(k):
+        bit = 1 << (rest.bit_length() - 1)
+        rest ^= bit
+    _KTH[p << 4 | k] = bit
+    return bit
 
 
 def _owners(lay: int) -> tuple[list[int], list[int]]:
@@ -104,30 +126,31 @@ def _top_run(owners: list[int], seat: int) -> int:
     return run
 
 
-def _trump_tricks(lay: int, leader: int) -> tuple[int, int]:
+def _trump_tricks(lay: int, leader: int) -> tuple[int, int, int]:
     """Trump tricks the leader cashes: its top trumps, all of them once the others are out."""
     owners, counts = _owners(lay)
-    run = _top_run(owners, leader)
+    top = run = _top_run(owners, leader)
     lho, partner, rho = (leader + 1) & 3, leader ^ 2, (leader + 3) & 3
     if run >= max(counts[lho], counts[partner], counts[rho]):
         run = counts[leader]
     flags = (counts[lho] > run) | (counts[rho] > run) << 1 | (counts[partner] > run) << 2
-    out = _TRUMP_TRICKS[lay << 2 | leader] = (run, flags)
+    out = _TRUMP_TRICKS[lay << 2 | leader] = (run, flags, top)
     return out
 
 
-def _side_tricks(key: int) -> int:
+def _side_tricks(key: int) -> tuple[int, int]:
     """Tricks the leader cashes in a side suit (``layout << 5 | leader << 3 | trump bits``).
 
     Round ``i`` counts while the leader's card is then the highest out (or the
-    others are void), and each other seat either follows or has no trump.
+    others are void), and each other seat either follows or has no trump. The
+    count relies on who holds the suit's top ``min(tricks, run)`` cards.
     """
     lay = key >> 5
     leader = key >> 3 & 3
     flags = key & 7
     owners, counts = _owners(lay)
     la = counts[leader]
-    k = 0
+    k = run = 0
     if la:
         run = _top_run(owners, leader)
         lb = counts[leader ^ 2]
@@ -140,11 +163,12 @@ def _side_tricks(key: int) -> int:
             if (lc < i and flags & 1) or (ld < i and flags & 2) or (lb < i and flags & 4):
                 break
             k = i
-    _SIDE_TRICKS[key] = k
-    return k
+    out = _SIDE_TRICKS[key] = (k, min(k, run))
+    return out
 
 
 def _layout(key: int) -> int:
+    """A suit's field of a key from its four holdings side by side (13 bits each)."""
     out = _LAYOUT.get(key)
     if out is None:
         code = 0
@@ -155,8 +179,15 @@ def _layout(key: int) -> int:
                     code = code << 2 | seat
                     count += 1
                     break
-        out = _LAYOUT[key] = code << 4 | count
+        lengths = sum((key >> (13 * seat) & _M).bit_count() << (4 * seat) for seat in range(4))
+        out = _LAYOUT[key] = lengths << 30 | code << 4 | count
     return out
+
+
+# A solver's tables for one trump: the partition table (leader and lengths ->
+# entries ``[pattern mask, pattern, low, high, top cards per suit]``, bounds on
+# North-South's tricks), first bounds by exact key, and the best lead by exact key.
+_Tables = tuple[dict[int, list[list[int]]], dict[int, tuple[int, int, int, int]], dict[int, int]]
 
 
 class OwnSolver:
@@ -169,17 +200,18 @@ class OwnSolver:
 
     def __init__(self, max_entries: int = 2_000_000) -> None:
         self.max_entries = max_entries
-        self._tables: dict[int, tuple[dict[int, list[int]], dict[int, int]]] = {}
+        self._tables: dict[int, _Tables] = {}
         self.nodes = 0
 
     def clear(self) -> None:
         self._tables.clear()
 
-    def _table(self, trump: int) -> tuple[dict[int, list[int]], dict[int, int]]:
-        size = sum(len(t[0]) for t in self._tables.values())
+    def _table(self, trump: int) -> _Tables:
+        size = sum(len(t[0]) + len(t[1]) for t in self._tables.values())
         if size > self.max_entries:
             self._tables.clear()
-        if len(_REPS) + len(_LAYOUT) + len(_CARDS) > 4 * self.max_entries:
+        if len(_REPS) + len(_LAYOUT) + len(_CARDS) + len(_KTH) > 4 * self.max_entries:
+            _KTH.clear()
             _REPS.clear()
             _LAYOUT.clear()
             _CARDS.clear()
@@ -187,20 +219,20 @@ class OwnSolver:
             _SIDE_TRICKS.clear()
         entry = self._tables.get(trump)
         if entry is None:
-            entry = self._tables[trump] = ({}, {})
+            entry = self._tables[trump] = ({}, {}, {})
         return entry
 
     def solve(self, position: Position) -> Solution:
         """The tricks of the side to play and the value of every legal card."""
         trump = -1 if position.trump is None else int(position.trump)
-        tt, best = self._table(trump)
+        tt, qt, best = self._table(trump)
         hands = list(position.hands)
         seat = int(position.to_play)
         ms = seat & 1
         trick = [int(c) for c in position.trick]
         left = position.tricks_left
         count = [0]
-        node = _make_search(hands, trump, ms, tt, best, count)
+        node = _make_search(hands, trump, ms, tt, qt, best, count)
         legal = position.legal_mask()
         # Group the legal cards into classes of equivalent cards; search one of each.
         tmask = 0
@@ -225,7 +257,12 @@ class OwnSolver:
             win_seat = int(position.leader)
             for i in range(1, n):
                 c = trick[i]
-                if (c // 13 == win // 13 and c > win) or (c // 13 == trump and win // 13 != trump):
+                if c // 13 == win // 13:
+                    if c > win:
+                        win = c
+                        win_seat = (int(position.leader) + i) & 3
+                    win_seat |= 4  # won by rank so far
+                elif c // 13 == trump:
                     win = c
                     win_seat = (int(position.leader) + i) & 3
         else:
@@ -246,15 +283,19 @@ class OwnSolver:
                     ):
                         w = seat
                     need2 = need - 1 if (w & 1) == ms else need
-                    return node(w, 0, -1, -1, -1, need2, left - 1, 0)
+                    return bool(node(w & 3, 0, -1, -1, -1, need2, left - 1, 0) & 1)
                 if n == 0:
-                    return node((seat + 1) & 3, 1, card // 13, card, seat, need, left, present)
+                    res = node((seat + 1) & 3, 1, card // 13, card, seat, need, left, present)
+                    return bool(res & 1)
                 w, ws = win, win_seat
-                if (card // 13 == win // 13 and card > win) or (
-                    card // 13 == trump and win // 13 != trump
-                ):
+                if card // 13 == win // 13:
+                    if card > win:
+                        w, ws = card, seat
+                    ws |= 4
+                elif card // 13 == trump:
                     w, ws = card, seat
-                return node((seat + 1) & 3, n + 1, lead_suit, w, ws, need, left, present)
+                res = node((seat + 1) & 3, n + 1, lead_suit, w, ws, need, left, present)
+                return bool(res & 1)
             finally:
                 hands[seat] ^= 1 << card
 
@@ -320,11 +361,18 @@ def _make_search(
     h: list[int],
     trump: int,
     ms: int,
-    tt: dict[int, list[int]],
+    tt: dict[int, list[list[int]]],
+    qt: dict[int, tuple[int, int, int, int]],
     best: dict[int, int],
     count: list[int],
-) -> Callable[[int, int, int, int, int, int, int, int], bool]:
-    """The search over hands ``h`` (changed in place and restored) for side ``ms``."""
+) -> Callable[[int, int, int, int, int, int, int, int], int]:
+    """The search over hands ``h`` (changed in place and restored) for side ``ms``.
+
+    A node answers ``relevant << 1 | result``: ``result`` is 1 when side ``ms``
+    takes ``need`` tricks, and ``relevant`` the cards (one bit each) whose ranks
+    the proof of that answer compared: per suit, every card from the lowest of
+    them up matters, the smaller ones only by how many each hand holds.
+    """
     reps_cache = _REPS
     trump_cache = _TRUMP_TRICKS
     side_cache = _SIDE_TRICKS
@@ -333,55 +381,164 @@ def _make_search(
     reps_of = _reps
     layout_cache = _LAYOUT
     layout_of = _layout
+    kth_cache = _KTH
     shifts = _SHIFTS
     tsh = shifts[trump] if trump >= 0 else 0
     nxt4 = (1, 2, 3, 0)
 
-    def quick_tricks(leader: int, key: int) -> tuple[int, int]:
+    def kth(p: int, k: int) -> int:
+        """The ``k``-th highest card of the suit holding ``p`` (a bit), 0 for ``k`` 0."""
+        got = kth_cache.get(p << 4 | k)
+        if got is None:
+            got = _kth(p, k)
+        return got
+
+    def quick_tricks(leader: int, key: int, allh: int) -> tuple[int, int, int]:
         """Tricks the leader can cash at once (a lower bound for the leader's side),
-        and the suits (bits) in which it cashes at least one; from the key's layouts."""
+        the suits (bits) in which it cashes at least one, and the cards whose ranks
+        that count relies on; from the key's layouts."""
         total = 0
         suits = 0
         flags = 0
+        rel = 0
         if trump >= 0:
-            lay = key >> (30 * (3 - trump)) & _LAY
+            lay = key >> (_F * (3 - trump)) & _LAY
             got = trump_cache.get(lay << 2 | leader)
             if got is None:
                 got = _trump_tricks(lay, leader)
-            total, flags = got
+            total, flags, run = got
             if total:
                 suits = 1 << trump
+                rel = kth(allh >> tsh & _M, run) << tsh
         for s in (0, 1, 2, 3):
             if s != trump:
-                k = (key >> (30 * (3 - s)) & _LAY) << 5 | leader << 3 | flags
+                k = (key >> (_F * (3 - s)) & _LAY) << 5 | leader << 3 | flags
                 got_s = side_cache.get(k)
                 if got_s is None:
                     got_s = _side_tricks(k)
-                if got_s:
-                    total += got_s
+                tricks, run = got_s
+                if tricks:
+                    total += tricks
                     suits |= 1 << s
-        return total, suits
+                    sh = shifts[s]
+                    rel |= kth(allh >> sh & _M, run) << sh
+        return total, suits, rel
+
+    def first_bounds(seat: int, key: int, left: int) -> tuple[int, int, int, int]:
+        """North-South's tricks from quick tricks and top trumps: low, high, and
+        the cards each bound relies on."""
+        h0, h1, h2, h3 = h
+        allh = h0 | h1 | h2 | h3
+        low, _, rlow = quick_tricks(seat, key, allh)
+        q2, suits2, r2 = quick_tricks(seat ^ 2, key, allh)
+        if q2 > low:
+            # Lead to partner's winners and let partner cash its own.
+            hs = h[seat]
+            lho = h[(seat + 1) & 3]
+            rho = h[(seat + 3) & 3]
+            for s2 in (0, 1, 2, 3):
+                if suits2 >> s2 & 1 and hs >> shifts[s2] & _M:
+                    # The entry is led before trumps are drawn: no ruff allowed.
+                    if trump >= 0 and s2 != trump:
+                        sh2 = shifts[s2]
+                        if not (lho >> sh2 & _M or not lho >> tsh & _M) or not (
+                            rho >> sh2 & _M or not rho >> tsh & _M
+                        ):
+                            continue
+                    low = q2
+                    rlow = r2
+                    break
+        high = left
+        rhigh = 0
+        if trump >= 0:
+            # The highest trump out, and those below it in the same hand, always win.
+            t0 = h0 >> tsh & _M
+            t1 = h1 >> tsh & _M
+            t2 = h2 >> tsh & _M
+            t3 = h3 >> tsh & _M
+            alltr = t0 | t1 | t2 | t3
+            if alltr:
+                rest = alltr
+                top = 1 << (rest.bit_length() - 1)
+                holder = 0 if t0 & top else 1 if t1 & top else 2 if t2 & top else 3
+                mine = (t0, t1, t2, t3)[holder]
+                run = 0
+                while mine & top:
+                    run += 1
+                    rest ^= top
+                    if not rest:
+                        break
+                    top = 1 << (rest.bit_length() - 1)
+                if (holder & 1) != (seat & 1):
+                    high = left - run
+                    rhigh = kth(alltr, run) << tsh
+                elif run > low:
+                    low = run
+                    rlow = kth(alltr, run) << tsh
+        if seat & 1:
+            return left - high, left - low, rhigh, rlow
+        return low, high, rlow, rhigh
+
+    def relevant(allh: int, ks: int) -> int:
+        """The cards an entry's pattern (``ks``: top cards per suit) stands for here."""
+        rel = 0
+        for s in (0, 1, 2, 3):
+            k = ks >> (4 * s) & 15
+            if k:
+                sh = shifts[s]
+                rel |= kth(allh >> sh & _M, k) << sh
+        return rel
+
+    def widen(res: int, hand: int, present: int, suits: tuple[int, ...]) -> int:
+        """Make ``res`` sound where all moves were searched: a run of equivalent
+        cards searched by its lowest card counts as one move only while the run
+        lies wholly above or wholly below the lowest relevant card of its suit."""
+        for sh in suits:
+            rb = res >> (sh + 1) & _M
+            if not rb:
+                continue
+            x = hand >> sh & _M
+            if not x:
+                continue
+            p = present >> sh & _M
+            above = p & ~((rb & -rb) - 1)
+            low_t = above & -above
+            if not x & low_t:
+                continue
+            below = p & (low_t - 1)
+            while below:
+                nb = 1 << (below.bit_length() - 1)
+                if not x & nb:
+                    break
+                res |= nb << (sh + 1)
+                below ^= nb
+        return res
 
     def node(
         seat: int, n: int, lead: int, win: int, ws: int, need: int, left: int, present: int
-    ) -> bool:
+    ) -> int:
         count[0] += 1
         if n == 0:
-            h0, h1, h2, h3 = h
             if need <= 0:
-                return True
+                return 1
             if need > left:
-                return False
+                return 0
+            h0, h1, h2, h3 = h
             if left == 1:
                 # The last trick plays itself.
-                c0 = h[seat].bit_length() - 1
-                w, wseat = c0, seat
+                w = h[seat].bit_length() - 1
+                wseat = seat
+                by = 0
                 for i in (1, 2, 3):
                     s2 = (seat + i) & 3
                     c = h[s2].bit_length() - 1
-                    if (c // 13 == w // 13 and c > w) or (c // 13 == trump and w // 13 != trump):
-                        w, wseat = c, s2
-                return ((wseat & 1) == ms) >= need
+                    if c // 13 == w // 13:
+                        by = 1
+                        if c > w:
+                            w, wseat = c, s2
+                    elif c // 13 == trump:
+                        w, wseat, by = c, s2, 0
+                return (2 << w if by else 0) | ((wseat & 1) == ms)
             key = seat
             for sh in (0, 13, 26, 39):
                 raw = (
@@ -393,83 +550,77 @@ def _make_search(
                 lay = layout_cache.get(raw)
                 if lay is None:
                     lay = layout_of(raw)
-                key = key << 30 | lay
-            entry = tt.get(key)
-            if entry is None:
-                # First visit: bounds from quick tricks and top trumps, kept in the table.
-                low, _ = quick_tricks(seat, key)
-                q2, suits2 = quick_tricks(seat ^ 2, key)
-                if q2 > low:
-                    # Lead to partner's winners and let partner cash its own.
-                    hs = h[seat]
-                    lho = h[(seat + 1) & 3]
-                    rho = h[(seat + 3) & 3]
-                    for s2 in (0, 1, 2, 3):
-                        if suits2 >> s2 & 1 and hs >> shifts[s2] & _M:
-                            # The entry is led before trumps are drawn: no ruff allowed.
-                            if trump >= 0 and s2 != trump:
-                                sh2 = shifts[s2]
-                                if not (lho >> sh2 & _M or not lho >> tsh & _M) or not (
-                                    rho >> sh2 & _M or not rho >> tsh & _M
-                                ):
-                                    continue
-                            low = q2
-                            break
-                high = left
-                if trump >= 0:
-                    # The highest trump out, and those below it in the same hand, always win.
-                    t0 = h0 >> tsh & _M
-                    t1 = h1 >> tsh & _M
-                    t2 = h2 >> tsh & _M
-                    t3 = h3 >> tsh & _M
-                    alltr = t0 | t1 | t2 | t3
-                    if alltr:
-                        top = 1 << (alltr.bit_length() - 1)
-                        holder = 0 if t0 & top else 1 if t1 & top else 2 if t2 & top else 3
-                        mine = (t0, t1, t2, t3)[holder]
-                        run = 0
-                        while mine & top:
-                            run += 1
-                            alltr ^= top
-                            if not alltr:
-                                break
-                            top = 1 << (alltr.bit_length() - 1)
-                        if (holder & 1) != (seat & 1):
-                            high = left - run
-                        elif run > low:
-                            low = run
-                if seat & 1:
-                    entry = tt[key] = [left - high, left - low]
-                else:
-                    entry = tt[key] = [low, high]
+                key = key << _F | lay
+            allh = h0 | h1 | h2 | h3
+            pk = key & _LENS
+            entries = tt.get(pk)
+            goal = left - need  # North-South take at most this many when side 1 makes
+            if entries is not None:
+                for e in entries:
+                    if key & e[0] == e[1]:
+                        if ms == 0:
+                            if e[2] >= need:
+                                return relevant(allh, e[4]) << 1 | 1
+                            if e[3] < need:
+                                return relevant(allh, e[4]) << 1
+                        else:
+                            if e[3] <= goal:
+                                return relevant(allh, e[4]) << 1 | 1
+                            if e[2] > goal:
+                                return relevant(allh, e[4]) << 1
+            bounds = qt.get(key)
+            if bounds is None:
+                bounds = qt[key] = first_bounds(seat, key, left)
             if ms == 0:
-                if entry[0] >= need:
-                    return True
-                if entry[1] < need:
-                    return False
-                result = lead_moves(seat, need, left, key, h0 | h1 | h2 | h3)
-                if result:
-                    entry[0] = need
-                else:
-                    entry[1] = need - 1
+                if bounds[0] >= need:
+                    return bounds[2] << 1 | 1
+                if bounds[1] < need:
+                    return bounds[3] << 1
             else:
-                goal = left - need  # North-South may take at most this many
-                if entry[1] <= goal:
-                    return True
-                if entry[0] > goal:
-                    return False
-                result = lead_moves(seat, need, left, key, h0 | h1 | h2 | h3)
-                if result:
-                    entry[1] = goal
-                else:
-                    entry[0] = goal + 1
-            return result
+                if bounds[1] <= goal:
+                    return bounds[3] << 1 | 1
+                if bounds[0] > goal:
+                    return bounds[2] << 1
+            res = lead_moves(seat, need, left, key, allh)
+            # Store the answer for every position that agrees on the relevant cards.
+            rel = res >> 1
+            mask = _LENS
+            ks = 0
+            for s in (0, 1, 2, 3):
+                rb = rel >> (13 * s) & _M
+                if rb:
+                    k = ((allh >> (13 * s) & _M) >> ((rb & -rb).bit_length() - 1)).bit_count()
+                    off = _F * (3 - s)
+                    mask |= ((1 << 2 * k) - 1) << (off + 4 + 2 * ((key >> off & 15) - k))
+                    ks |= k << (4 * s)
+            value = key & mask
+            if entries is None:
+                entries = tt[pk] = []
+            for e in entries:
+                if e[0] == mask and e[1] == value:
+                    break
+            else:
+                e = [mask, value, 0, left, ks]
+                entries.append(e)
+            if ms == 0:
+                if res & 1:
+                    if need > e[2]:
+                        e[2] = need
+                elif need - 1 < e[3]:
+                    e[3] = need - 1
+            elif res & 1:
+                if goal < e[3]:
+                    e[3] = goal
+            elif goal + 1 > e[2]:
+                e[2] = goal + 1
+            return res
         hand = h[seat]
-        maximize = (seat & 1) == ms
+        mx = 1 if (seat & 1) == ms else 0
         lsh = lead * 13
         follow = hand >> lsh & _M
         partner_wins = (ws & 1) == (seat & 1)
         wsuit = win // 13
+        acc = 0
         order: list[int] | tuple[int, ...]
         if follow:
             k = lead << 26 | (present >> lsh & _M) << 13 | follow
@@ -495,32 +646,47 @@ def _make_search(
                         if c != cards[0]:
                             order = [c, *(x for x in cards if x != c)]
                         break
-            nxt = (seat + 1) & 3
             if n == 3:
                 for c in order:
-                    w = seat if wsuit == lead and c > win else ws
+                    if wsuit == lead:
+                        # Same suit: the trick goes by rank.
+                        if c > win:
+                            w = seat
+                            tr = 2 << c
+                        else:
+                            w = ws
+                            tr = 2 << win
+                    else:
+                        w = ws
+                        tr = 2 << win if ws & 4 else 0
                     need2 = need - 1 if (w & 1) == ms else need
                     if need2 <= 0:
-                        res = True
+                        res = tr | 1
                     elif need2 >= left:
-                        res = False
+                        res = tr
                     else:
                         h[seat] = hand ^ (1 << c)
-                        res = node(w, 0, -1, -1, -1, need2, left - 1, 0)
+                        res = node(w & 3, 0, -1, -1, -1, need2, left - 1, 0) | tr
                         h[seat] = hand
-                    if res == maximize:
+                    if (res & 1) == mx:
                         return res
-                return not maximize
+                    acc |= res
+                return widen(acc, hand, present, (lsh,))
+            nxt = (seat + 1) & 3
             for c in order:
                 h[seat] = hand ^ (1 << c)
-                if wsuit == lead and c > win:
-                    res = node(nxt, n + 1, lead, c, seat, need, left, present)
+                if wsuit == lead:
+                    if c > win:
+                        res = node(nxt, n + 1, lead, c, seat | 4, need, left, present)
+                    else:
+                        res = node(nxt, n + 1, lead, win, ws | 4, need, left, present)
                 else:
                     res = node(nxt, n + 1, lead, win, ws, need, left, present)
                 h[seat] = hand
-                if res == maximize:
+                if (res & 1) == mx:
                     return res
-            return not maximize
+                acc |= res
+            return widen(acc, hand, present, (lsh,))
         order = []
         rest: list[int] = []
         ruffs: list[int] = []
@@ -556,38 +722,55 @@ def _make_search(
                 rest.extend(cards[1:])
         order += rest
         order += ruffs
-        nxt = (seat + 1) & 3
         if n == 3:
             for c in order:
-                w = ws
-                if c // 13 == trump and (wsuit != trump or c > win):
-                    w = seat
+                if c // 13 == trump:
+                    if wsuit != trump:
+                        w = seat
+                        tr = 0  # the only trump: it wins by suit
+                    elif c > win:
+                        w = seat
+                        tr = 2 << c
+                    else:
+                        w = ws
+                        tr = 2 << win
+                else:
+                    w = ws
+                    tr = 2 << win if ws & 4 else 0
                 need2 = need - 1 if (w & 1) == ms else need
                 if need2 <= 0:
-                    res = True
+                    res = tr | 1
                 elif need2 >= left:
-                    res = False
+                    res = tr
                 else:
                     h[seat] = hand ^ (1 << c)
-                    res = node(w, 0, -1, -1, -1, need2, left - 1, 0)
+                    res = node(w & 3, 0, -1, -1, -1, need2, left - 1, 0) | tr
                     h[seat] = hand
-                if res == maximize:
+                if (res & 1) == mx:
                     return res
-            return not maximize
+                acc |= res
+            return widen(acc, hand, present, shifts)
+        nxt = (seat + 1) & 3
         for c in order:
             h[seat] = hand ^ (1 << c)
-            if c // 13 == trump and (wsuit != trump or c > win):
-                res = node(nxt, n + 1, lead, c, seat, need, left, present)
+            if c // 13 == trump:
+                if wsuit != trump:
+                    res = node(nxt, n + 1, lead, c, seat, need, left, present)
+                elif c > win:
+                    res = node(nxt, n + 1, lead, c, seat | 4, need, left, present)
+                else:
+                    res = node(nxt, n + 1, lead, win, ws | 4, need, left, present)
             else:
                 res = node(nxt, n + 1, lead, win, ws, need, left, present)
             h[seat] = hand
-            if res == maximize:
+            if (res & 1) == mx:
                 return res
-        return not maximize
+            acc |= res
+        return widen(acc, hand, present, shifts)
 
-    def lead_moves(seat: int, need: int, left: int, key: int, present: int) -> bool:
+    def lead_moves(seat: int, need: int, left: int, key: int, present: int) -> int:
         hand = h[seat]
-        maximize = (seat & 1) == ms
+        mx = 1 if (seat & 1) == ms else 0
         part = h[seat ^ 2]
         first: list[int] = []
         second: list[int] = []
@@ -620,14 +803,16 @@ def _make_search(
         if hint >= 0 and hand >> hint & 1:
             order.remove(hint) if hint in order else None
             order.insert(0, hint)
+        acc = 0
         for c in order:
             h[seat] = hand ^ (1 << c)
             res = node(nxt, 1, c // 13, c, seat, need, left, present)
             h[seat] = hand
-            if res == maximize:
+            if (res & 1) == mx:
                 best[key] = c
                 return res
-        return not maximize
+            acc |= res
+        return widen(acc, hand, present, shifts)
 
     return node
 
