@@ -232,7 +232,7 @@ class OwnSolver:
         trick = [int(c) for c in position.trick]
         left = position.tricks_left
         count = [0]
-        node = _make_search(hands, trump, ms, tt, qt, best, count)
+        start, play = _make_search(hands, trump, ms, tt, qt, best, count)
         legal = position.legal_mask()
         # Group the legal cards into classes of equivalent cards; search one of each.
         tmask = 0
@@ -283,9 +283,9 @@ class OwnSolver:
                     ):
                         w = seat
                     need2 = need - 1 if (w & 1) == ms else need
-                    return bool(node(w & 3, 0, -1, -1, -1, need2, left - 1, 0) & 1)
+                    return bool(start(w & 3, need2, left - 1) & 1)
                 if n == 0:
-                    res = node((seat + 1) & 3, 1, card // 13, card, seat, need, left, present)
+                    res = play((seat + 1) & 3, 1, card // 13, card, seat, need, left, present)
                     return bool(res & 1)
                 w, ws = win, win_seat
                 if card // 13 == win // 13:
@@ -294,7 +294,7 @@ class OwnSolver:
                     ws |= 4
                 elif card // 13 == trump:
                     w, ws = card, seat
-                res = node((seat + 1) & 3, n + 1, lead_suit, w, ws, need, left, present)
+                res = play((seat + 1) & 3, n + 1, lead_suit, w, ws, need, left, present)
                 return bool(res & 1)
             finally:
                 hands[seat] ^= 1 << card
@@ -365,8 +365,9 @@ def _make_search(
     qt: dict[int, tuple[int, int, int, int]],
     best: dict[int, int],
     count: list[int],
-) -> Callable[[int, int, int, int, int, int, int, int], int]:
-    """The search over hands ``h`` (changed in place and restored) for side ``ms``.
+) -> tuple[Callable[[int, int, int], int], Callable[[int, int, int, int, int, int, int, int], int]]:
+    """The search over hands ``h`` (changed in place and restored) for side ``ms``:
+    ``start`` for a trick to lead, ``play`` within a trick.
 
     A node answers ``relevant << 1 | result``: ``result`` is 1 when side ``ms``
     takes ``need`` tricks, and ``relevant`` the cards (one bit each) whose ranks
@@ -514,106 +515,112 @@ def _make_search(
                 below ^= nb
         return res
 
-    def node(
+    def start(seat: int, need: int, left: int) -> int:
+        """A trick to lead: ``seat`` leads, side ``ms`` needs ``need`` of ``left`` tricks."""
+        count[0] += 1
+        if need <= 0:
+            return 1
+        if need > left:
+            return 0
+        h0, h1, h2, h3 = h
+        if left == 1:
+            # The last trick plays itself.
+            w = h[seat].bit_length() - 1
+            wseat = seat
+            by = 0
+            for i in (1, 2, 3):
+                s2 = (seat + i) & 3
+                c = h[s2].bit_length() - 1
+                if c // 13 == w // 13:
+                    by = 1
+                    if c > w:
+                        w, wseat = c, s2
+                elif c // 13 == trump:
+                    w, wseat, by = c, s2, 0
+            return (2 << w if by else 0) | ((wseat & 1) == ms)
+        key = seat
+        for sh in (0, 13, 26, 39):
+            raw = (
+                (h0 >> sh & _M)
+                | (h1 >> sh & _M) << 13
+                | (h2 >> sh & _M) << 26
+                | (h3 >> sh & _M) << 39
+            )
+            lay = layout_cache.get(raw)
+            if lay is None:
+                lay = layout_of(raw)
+            key = key << _F | lay
+        allh = h0 | h1 | h2 | h3
+        pk = key & _LENS
+        entries = tt.get(pk)
+        goal = left - need  # North-South take at most this many when side 1 makes
+        if entries is not None:
+            for e in entries:
+                if key & e[0] == e[1]:
+                    if ms == 0:
+                        if e[2] >= need:
+                            return relevant(allh, e[4]) << 1 | 1
+                        if e[3] < need:
+                            return relevant(allh, e[4]) << 1
+                    else:
+                        if e[3] <= goal:
+                            return relevant(allh, e[4]) << 1 | 1
+                        if e[2] > goal:
+                            return relevant(allh, e[4]) << 1
+        bounds = qt.get(key)
+        if bounds is None:
+            bounds = qt[key] = first_bounds(seat, key, left)
+        if ms == 0:
+            if bounds[0] >= need:
+                return bounds[2] << 1 | 1
+            if bounds[1] < need:
+                return bounds[3] << 1
+        else:
+            if bounds[1] <= goal:
+                return bounds[3] << 1 | 1
+            if bounds[0] > goal:
+                return bounds[2] << 1
+        res = lead_moves(seat, need, left, key, allh)
+        # Store the answer for every position that agrees on the relevant cards.
+        rel = res >> 1
+        mask = _LENS
+        ks = 0
+        for s in (0, 1, 2, 3):
+            rb = rel >> (13 * s) & _M
+            if rb:
+                k = ((allh >> (13 * s) & _M) >> ((rb & -rb).bit_length() - 1)).bit_count()
+                off = _F * (3 - s)
+                mask |= ((1 << 2 * k) - 1) << (off + 4 + 2 * ((key >> off & 15) - k))
+                ks |= k << (4 * s)
+        value = key & mask
+        if entries is None:
+            entries = tt[pk] = []
+        for e in entries:
+            if e[0] == mask and e[1] == value:
+                break
+        else:
+            e = [mask, value, 0, left, ks]
+            entries.append(e)
+        if ms == 0:
+            if res & 1:
+                if need > e[2]:
+                    e[2] = need
+            elif need - 1 < e[3]:
+                e[3] = need - 1
+        elif res & 1:
+            if goal < e[3]:
+                e[3] = goal
+        elif goal + 1 > e[2]:
+            e[2] = goal + 1
+        return res
+
+    def play(
         seat: int, n: int, lead: int, win: int, ws: int, need: int, left: int, present: int
     ) -> int:
+        """Seat ``seat`` plays the ``n``-th card (1-3) of a trick led in suit ``lead``;
+        ``win`` is the card winning it so far, by ``ws`` (bit 2: won by rank).
+        ``present``: the cards out when the trick began."""
         count[0] += 1
-        if n == 0:
-            if need <= 0:
-                return 1
-            if need > left:
-                return 0
-            h0, h1, h2, h3 = h
-            if left == 1:
-                # The last trick plays itself.
-                w = h[seat].bit_length() - 1
-                wseat = seat
-                by = 0
-                for i in (1, 2, 3):
-                    s2 = (seat + i) & 3
-                    c = h[s2].bit_length() - 1
-                    if c // 13 == w // 13:
-                        by = 1
-                        if c > w:
-                            w, wseat = c, s2
-                    elif c // 13 == trump:
-                        w, wseat, by = c, s2, 0
-                return (2 << w if by else 0) | ((wseat & 1) == ms)
-            key = seat
-            for sh in (0, 13, 26, 39):
-                raw = (
-                    (h0 >> sh & _M)
-                    | (h1 >> sh & _M) << 13
-                    | (h2 >> sh & _M) << 26
-                    | (h3 >> sh & _M) << 39
-                )
-                lay = layout_cache.get(raw)
-                if lay is None:
-                    lay = layout_of(raw)
-                key = key << _F | lay
-            allh = h0 | h1 | h2 | h3
-            pk = key & _LENS
-            entries = tt.get(pk)
-            goal = left - need  # North-South take at most this many when side 1 makes
-            if entries is not None:
-                for e in entries:
-                    if key & e[0] == e[1]:
-                        if ms == 0:
-                            if e[2] >= need:
-                                return relevant(allh, e[4]) << 1 | 1
-                            if e[3] < need:
-                                return relevant(allh, e[4]) << 1
-                        else:
-                            if e[3] <= goal:
-                                return relevant(allh, e[4]) << 1 | 1
-                            if e[2] > goal:
-                                return relevant(allh, e[4]) << 1
-            bounds = qt.get(key)
-            if bounds is None:
-                bounds = qt[key] = first_bounds(seat, key, left)
-            if ms == 0:
-                if bounds[0] >= need:
-                    return bounds[2] << 1 | 1
-                if bounds[1] < need:
-                    return bounds[3] << 1
-            else:
-                if bounds[1] <= goal:
-                    return bounds[3] << 1 | 1
-                if bounds[0] > goal:
-                    return bounds[2] << 1
-            res = lead_moves(seat, need, left, key, allh)
-            # Store the answer for every position that agrees on the relevant cards.
-            rel = res >> 1
-            mask = _LENS
-            ks = 0
-            for s in (0, 1, 2, 3):
-                rb = rel >> (13 * s) & _M
-                if rb:
-                    k = ((allh >> (13 * s) & _M) >> ((rb & -rb).bit_length() - 1)).bit_count()
-                    off = _F * (3 - s)
-                    mask |= ((1 << 2 * k) - 1) << (off + 4 + 2 * ((key >> off & 15) - k))
-                    ks |= k << (4 * s)
-            value = key & mask
-            if entries is None:
-                entries = tt[pk] = []
-            for e in entries:
-                if e[0] == mask and e[1] == value:
-                    break
-            else:
-                e = [mask, value, 0, left, ks]
-                entries.append(e)
-            if ms == 0:
-                if res & 1:
-                    if need > e[2]:
-                        e[2] = need
-                elif need - 1 < e[3]:
-                    e[3] = need - 1
-            elif res & 1:
-                if goal < e[3]:
-                    e[3] = goal
-            elif goal + 1 > e[2]:
-                e[2] = goal + 1
-            return res
         hand = h[seat]
         mx = 1 if (seat & 1) == ms else 0
         lsh = lead * 13
@@ -666,7 +673,7 @@ def _make_search(
                         res = tr
                     else:
                         h[seat] = hand ^ (1 << c)
-                        res = node(w & 3, 0, -1, -1, -1, need2, left - 1, 0) | tr
+                        res = start(w & 3, need2, left - 1) | tr
                         h[seat] = hand
                     if (res & 1) == mx:
                         return res
@@ -677,11 +684,11 @@ def _make_search(
                 h[seat] = hand ^ (1 << c)
                 if wsuit == lead:
                     if c > win:
-                        res = node(nxt, n + 1, lead, c, seat | 4, need, left, present)
+                        res = play(nxt, n + 1, lead, c, seat | 4, need, left, present)
                     else:
-                        res = node(nxt, n + 1, lead, win, ws | 4, need, left, present)
+                        res = play(nxt, n + 1, lead, win, ws | 4, need, left, present)
                 else:
-                    res = node(nxt, n + 1, lead, win, ws, need, left, present)
+                    res = play(nxt, n + 1, lead, win, ws, need, left, present)
                 h[seat] = hand
                 if (res & 1) == mx:
                     return res
@@ -744,7 +751,7 @@ def _make_search(
                     res = tr
                 else:
                     h[seat] = hand ^ (1 << c)
-                    res = node(w & 3, 0, -1, -1, -1, need2, left - 1, 0) | tr
+                    res = start(w & 3, need2, left - 1) | tr
                     h[seat] = hand
                 if (res & 1) == mx:
                     return res
@@ -755,13 +762,13 @@ def _make_search(
             h[seat] = hand ^ (1 << c)
             if c // 13 == trump:
                 if wsuit != trump:
-                    res = node(nxt, n + 1, lead, c, seat, need, left, present)
+                    res = play(nxt, n + 1, lead, c, seat, need, left, present)
                 elif c > win:
-                    res = node(nxt, n + 1, lead, c, seat | 4, need, left, present)
+                    res = play(nxt, n + 1, lead, c, seat | 4, need, left, present)
                 else:
-                    res = node(nxt, n + 1, lead, win, ws | 4, need, left, present)
+                    res = play(nxt, n + 1, lead, win, ws | 4, need, left, present)
             else:
-                res = node(nxt, n + 1, lead, win, ws, need, left, present)
+                res = play(nxt, n + 1, lead, win, ws, need, left, present)
             h[seat] = hand
             if (res & 1) == mx:
                 return res
@@ -806,7 +813,7 @@ def _make_search(
         acc = 0
         for c in order:
             h[seat] = hand ^ (1 << c)
-            res = node(nxt, 1, c // 13, c, seat, need, left, present)
+            res = play(nxt, 1, c // 13, c, seat, need, left, present)
             h[seat] = hand
             if (res & 1) == mx:
                 best[key] = c
@@ -814,7 +821,7 @@ def _make_search(
             acc |= res
         return widen(acc, hand, present, shifts)
 
-    return node
+    return start, play
 
 
 _DEFAULT: OwnSolver | None = None
