@@ -16,8 +16,9 @@ tricks?") over single cards, with:
   out, the current trick's cards counting as out) only one is searched;
 * quick tricks: winners the leader can cash at once, a lower bound for the
   leader's side that often settles a node without search;
-* move ordering: cash winners or lead to partner's, second hand low, third
-  hand cheapest winner, fourth hand win cheaply or play low, ruff low.
+* move ordering: lead to partner's winners or cash one's own, trumps late and
+  suits the opponents ruff last; second hand low, third hand cheapest
+  winner, fourth hand win cheaply or play low, ruff low.
 
 The value of every legal card at the root comes from a few zero-window
 searches per card that share the table. Everything in the hot loop is ints
@@ -40,6 +41,21 @@ __all__ = ["OwnSolver", "solve", "solve_many"]
 
 _M = 0x1FFF
 _SHIFTS = (0, 13, 26, 39)
+
+# The order leads are tried in (measured on positions after four tricks): low
+# to partner's top card; cash a top card; from suits the other side heads, high
+# cards then low; the rest of a suit one heads; trumps; last, a suit that an
+# opponent can ruff.
+_LEAD_TO_PARTNER = 0
+_LEAD_CASH = 1
+_LEAD_THEIRS_HIGH = 2
+_LEAD_THEIRS_LOW = 3
+_LEAD_CASH_MIDDLE = 4
+_LEAD_PARTNER_HIGH = 5
+_LEAD_CASH_LOW = 6
+_LEAD_TRUMP_TOP = 7
+_LEAD_TRUMP = 8
+_LEAD_RUFFED = 9
 
 # For a suit: (cards still out << 13 | one hand's holding) -> that hand's cards
 # that head no equivalent lower card, as ranks ascending (filled on first use).
@@ -299,25 +315,36 @@ class OwnSolver:
             finally:
                 hands[seat] ^= 1 << card
 
+        def whole(need: int) -> bool:
+            """Can the side to play take ``need`` tricks, with any legal card?"""
+            if need <= 0:
+                return True
+            if need > left:
+                return False
+            if n == 0 and not position.lead_trump:
+                return bool(start(seat, need, left) & 1)
+            if n == 0:
+                return any(test(rep, need) for rep, _ in classes)
+            res = play(seat, n, lead_suit, win, win_seat, need, left, present)
+            return bool(res & 1)
+
+        # The position's value first, stepping from a guess (probes far from
+        # the value are wasted work); then each card against it: most cards
+        # keep it or lose one trick.
+        best_value = min(max(_guess(hands, trump, ms), 0), left)
+        if whole(best_value):
+            while best_value < left and whole(best_value + 1):
+                best_value += 1
+        else:
+            best_value -= 1
+            while best_value > 0 and not whole(best_value):
+                best_value -= 1
         values: dict[Card, int] = {}
-        best_value = -1
         for rep, members in classes:
-            if best_value < 0:
-                # Step from a guess: probes far from the value are wasted work.
-                value = min(max(_guess(hands, trump, ms), 0), left)
-                if test(rep, value):
-                    while value < left and test(rep, value + 1):
-                        value += 1
-                else:
-                    value -= 1
-                    while value > 0 and not test(rep, value):
-                        value -= 1
-            elif test(rep, best_value):
+            if test(rep, best_value):
                 value = best_value
-                while value < left and test(rep, value + 1):
-                    value += 1
             elif test(rep, best_value - 1):
-                value = best_value - 1  # most worse cards lose one trick
+                value = best_value - 1
             else:
                 lo, hi = 0, best_value - 2
                 while lo < hi:
@@ -327,7 +354,6 @@ class OwnSolver:
                     else:
                         hi = mid - 1
                 value = lo
-            best_value = max(best_value, value)
             for c in members:
                 values[Card(c)] = value
         self.nodes += count[0]
@@ -394,14 +420,14 @@ def _make_search(
             got = _kth(p, k)
         return got
 
-    def quick_tricks(leader: int, key: int, allh: int) -> tuple[int, int, int]:
+    def quick_tricks(leader: int, key: int) -> tuple[int, int, int]:
         """Tricks the leader can cash at once (a lower bound for the leader's side),
-        the suits (bits) in which it cashes at least one, and the cards whose ranks
-        that count relies on; from the key's layouts."""
+        the suits (bits) in which it cashes at least one, and how many top cards
+        of each suit that count relies on (4 bits a suit); from the key's layouts."""
         total = 0
         suits = 0
         flags = 0
-        rel = 0
+        ks = 0
         if trump >= 0:
             lay = key >> (_F * (3 - trump)) & _LAY
             got = trump_cache.get(lay << 2 | leader)
@@ -410,7 +436,7 @@ def _make_search(
             total, flags, run = got
             if total:
                 suits = 1 << trump
-                rel = kth(allh >> tsh & _M, run) << tsh
+                ks = run << (4 * trump)
         for s in (0, 1, 2, 3):
             if s != trump:
                 k = (key >> (_F * (3 - s)) & _LAY) << 5 | leader << 3 | flags
@@ -421,17 +447,17 @@ def _make_search(
                 if tricks:
                     total += tricks
                     suits |= 1 << s
-                    sh = shifts[s]
-                    rel |= kth(allh >> sh & _M, run) << sh
-        return total, suits, rel
+                    ks |= run << (4 * s)
+        return total, suits, ks
 
     def first_bounds(seat: int, key: int, left: int) -> tuple[int, int, int, int]:
         """North-South's tricks from quick tricks and top trumps: low, high, and
-        the cards each bound relies on."""
+        how many top cards of each suit each bound relies on (as ``relevant`` takes
+        them: the key is relative, so the cards themselves differ from one
+        position with this key to another)."""
         h0, h1, h2, h3 = h
-        allh = h0 | h1 | h2 | h3
-        low, _, rlow = quick_tricks(seat, key, allh)
-        q2, suits2, r2 = quick_tricks(seat ^ 2, key, allh)
+        low, _, rlow = quick_tricks(seat, key)
+        q2, suits2, r2 = quick_tricks(seat ^ 2, key)
         if q2 > low:
             # Lead to partner's winners and let partner cash its own.
             hs = h[seat]
@@ -472,10 +498,10 @@ def _make_search(
                     top = 1 << (rest.bit_length() - 1)
                 if (holder & 1) != (seat & 1):
                     high = left - run
-                    rhigh = kth(alltr, run) << tsh
+                    rhigh = run << (4 * trump)
                 elif run > low:
                     low = run
-                    rlow = kth(alltr, run) << tsh
+                    rlow = run << (4 * trump)
         if seat & 1:
             return left - high, left - low, rhigh, rlow
         return low, high, rlow, rhigh
@@ -572,14 +598,14 @@ def _make_search(
             bounds = qt[key] = first_bounds(seat, key, left)
         if ms == 0:
             if bounds[0] >= need:
-                return bounds[2] << 1 | 1
+                return relevant(allh, bounds[2]) << 1 | 1
             if bounds[1] < need:
-                return bounds[3] << 1
+                return relevant(allh, bounds[3]) << 1
         else:
             if bounds[1] <= goal:
-                return bounds[3] << 1 | 1
+                return relevant(allh, bounds[3]) << 1 | 1
             if bounds[0] > goal:
-                return bounds[2] << 1
+                return relevant(allh, bounds[2]) << 1
         res = lead_moves(seat, need, left, key, allh)
         # Store the answer for every position that agrees on the relevant cards.
         rel = res >> 1
@@ -779,11 +805,11 @@ def _make_search(
         hand = h[seat]
         mx = 1 if (seat & 1) == ms else 0
         part = h[seat ^ 2]
-        first: list[int] = []
-        second: list[int] = []
-        low: list[int] = []
-        rest: list[int] = []
+        lho = h[(seat + 1) & 3]
+        rho = h[(seat + 3) & 3]
         hint = best.get(key, -1)
+        # Leads in order of promise, as ``rank << 6 | card`` (see ``_LEAD_*``).
+        ranked: list[int] = []
         for s in (0, 1, 2, 3):
             sh = shifts[s]
             x = hand >> sh & _M
@@ -794,19 +820,30 @@ def _make_search(
             if reps is None:
                 reps = reps_of(p << 13 | x)
             top = 1 << (p.bit_length() - 1)
-            if x & top:
-                first.append(sh + reps[-1])
+            if s == trump:
+                if x & top:
+                    ranked.append(_LEAD_TRUMP_TOP << 6 | (sh + reps[-1]))
+                    ranked.extend(_LEAD_TRUMP << 6 | (sh + r) for r in reps[:-1])
+                else:
+                    ranked.extend(_LEAD_TRUMP << 6 | (sh + r) for r in reps)
+            elif trump >= 0 and (
+                (not lho >> sh & _M and lho >> tsh & _M) or (not rho >> sh & _M and rho >> tsh & _M)
+            ):
+                ranked.extend(_LEAD_RUFFED << 6 | (sh + r) for r in reps)
+            elif x & top:
+                ranked.append(_LEAD_CASH << 6 | (sh + reps[-1]))
                 if len(reps) > 1:
-                    low.append(sh + reps[0])
-                    rest.extend(sh + r for r in reps[1:-1])
+                    ranked.append(_LEAD_CASH_LOW << 6 | (sh + reps[0]))
+                    ranked.extend(_LEAD_CASH_MIDDLE << 6 | (sh + r) for r in reps[1:-1])
             elif (part >> sh) & top:
-                second.append(sh + reps[0])
-                rest.extend(sh + r for r in reps[1:])
+                ranked.append(_LEAD_TO_PARTNER << 6 | (sh + reps[0]))
+                ranked.extend(_LEAD_PARTNER_HIGH << 6 | (sh + r) for r in reps[1:])
             else:
-                low.append(sh + reps[0])
-                rest.extend(sh + r for r in reps[1:])
+                ranked.append(_LEAD_THEIRS_LOW << 6 | (sh + reps[0]))
+                ranked.extend(_LEAD_THEIRS_HIGH << 6 | (sh + r) for r in reps[1:])
+        ranked.sort()
         nxt = (seat + 1) & 3
-        order = first + second + low + rest
+        order = [r & 63 for r in ranked]
         if hint >= 0 and hand >> hint & 1:
             order.remove(hint) if hint in order else None
             order.insert(0, hint)
