@@ -721,6 +721,7 @@ def _make_search(
                 acc |= res
             return widen(acc, hand, present, (lsh,))
         order = []
+        keep: list[int] = []
         rest: list[int] = []
         ruffs: list[int] = []
         if trump >= 0:
@@ -751,8 +752,13 @@ def _make_search(
                 cards = cards_cache.get(k)
                 if cards is None:
                     cards = cards_of(k)
-                order.append(cards[0])
+                # Discard first from suits whose top card the other side holds.
+                if (hand | h[seat ^ 2]) >> sh & 1 << ((present >> sh & _M).bit_length() - 1):
+                    keep.append(cards[0])
+                else:
+                    order.append(cards[0])
                 rest.extend(cards[1:])
+        order += keep
         order += rest
         order += ruffs
         if n == 3:
