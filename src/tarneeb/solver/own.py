@@ -665,14 +665,19 @@ def _make_search(
             else:
                 wr = win
                 if n == 2:
-                    # Third hand: beat what the fourth hand can show in the suit.
+                    # Third hand: beat what the fourth hand can show in the suit,
+                    # or at least the card winning so far.
                     f = h[nxt4[seat]] >> lsh & _M
-                    if f and lsh + f.bit_length() - 1 > wr:
+                    if f and cards[-1] > lsh + f.bit_length() - 1 > wr:
                         wr = lsh + f.bit_length() - 1
                     elif partner_wins and (f or trump < 0 or lead == trump):
                         wr = 99
-                elif n == 1 and cards[-1] != lsh + (present >> lsh & _M).bit_length() - 1:
-                    wr = 99  # second hand low, unless it holds the top card
+                elif n == 1:
+                    # Second hand low, or its top card when that is the suit's.
+                    if cards[-1] != lsh + (present >> lsh & _M).bit_length() - 1:
+                        wr = 99
+                    else:
+                        wr = cards[-1] - 1
                 order = cards
                 for c in cards:
                     if c > wr:
