@@ -383,6 +383,21 @@ def _guess(hands: list[int], trump: int, side: int) -> int:
     return total
 
 
+def _skip(res: int, card: int) -> int:
+    """The cards of ``card``'s suit that need no search once ``card`` has failed
+    with answer ``res``: those below the lowest card that answer relied on in
+    the suit (``card`` among them), which lead to positions it covers too.
+    Returns a card mask; 0 when ``card`` itself was relied on."""
+    sh = card - card % 13
+    rb = res >> (sh + 1) & _M
+    if not rb:
+        return _M << sh
+    low = rb & -rb
+    if 1 << (card - sh) >= low:
+        return 0
+    return (low - 1) << sh
+
+
 def _make_search(
     h: list[int],
     trump: int,
@@ -653,7 +668,7 @@ def _make_search(
         follow = hand >> lsh & _M
         partner_wins = (ws & 1) == (seat & 1)
         wsuit = win // 13
-        acc = 0
+        acc = skip = 0
         order: list[int] | tuple[int, ...]
         if follow:
             k = lead << 26 | (present >> lsh & _M) << 13 | follow
@@ -686,6 +701,8 @@ def _make_search(
                         break
             if n == 3:
                 for c in order:
+                    if skip >> c & 1:
+                        continue
                     if wsuit == lead:
                         # Same suit: the trick goes by rank.
                         if c > win:
@@ -709,9 +726,17 @@ def _make_search(
                     if (res & 1) == mx:
                         return res
                     acc |= res
+                    low = res >> (lsh + 1) & _M
+                    low &= -low
+                    if not low:
+                        break  # every other card of the suit fares the same
+                    elif 1 << (c - lsh) < low:
+                        skip |= (low - 1) << lsh
                 return widen(acc, hand, present, (lsh,))
             nxt = (seat + 1) & 3
             for c in order:
+                if skip >> c & 1:
+                    continue
                 h[seat] = hand ^ (1 << c)
                 if wsuit == lead:
                     if c > win:
@@ -724,6 +749,12 @@ def _make_search(
                 if (res & 1) == mx:
                     return res
                 acc |= res
+                low = res >> (lsh + 1) & _M
+                low &= -low
+                if not low:
+                    break  # every other card of the suit fares the same
+                elif 1 << (c - lsh) < low:
+                    skip |= (low - 1) << lsh
             return widen(acc, hand, present, (lsh,))
         order = []
         keep: list[int] = []
@@ -768,6 +799,8 @@ def _make_search(
         order += ruffs
         if n == 3:
             for c in order:
+                if skip >> c & 1:
+                    continue
                 if c // 13 == trump:
                     if wsuit != trump:
                         w = seat
@@ -793,9 +826,12 @@ def _make_search(
                 if (res & 1) == mx:
                     return res
                 acc |= res
+                skip |= _skip(res, c)
             return widen(acc, hand, present, shifts)
         nxt = (seat + 1) & 3
         for c in order:
+            if skip >> c & 1:
+                continue
             h[seat] = hand ^ (1 << c)
             if c // 13 == trump:
                 if wsuit != trump:
@@ -810,6 +846,7 @@ def _make_search(
             if (res & 1) == mx:
                 return res
             acc |= res
+            skip |= _skip(res, c)
         return widen(acc, hand, present, shifts)
 
     def lead_moves(seat: int, need: int, left: int, key: int, present: int) -> int:
@@ -858,8 +895,10 @@ def _make_search(
         if hint >= 0 and hand >> hint & 1:
             order.remove(hint) if hint in order else None
             order.insert(0, hint)
-        acc = 0
+        acc = skip = 0
         for c in order:
+            if skip >> c & 1:
+                continue
             h[seat] = hand ^ (1 << c)
             res = play(nxt, 1, c // 13, c, seat, need, left, present)
             h[seat] = hand
@@ -867,6 +906,7 @@ def _make_search(
                 best[key] = c
                 return res
             acc |= res
+            skip |= _skip(res, c)
         return widen(acc, hand, present, shifts)
 
     return start, play
