@@ -668,6 +668,21 @@ def _make_search(
         follow = hand >> lsh & _M
         partner_wins = (ws & 1) == (seat & 1)
         wsuit = win // 13
+        if n == 1 and (need == 1 if mx else need == left):
+            # Second hand's side wins this trick for sure, and one trick is all
+            # it needs: it holds the suit's best card against the lead and the
+            # third hand, or can ruff, while the third hand cannot ruff.
+            third = h[(seat + 1) & 3]
+            if trump < 0 or lead == trump or third >> lsh & _M or not third >> tsh & _M:
+                ours = (hand | h[seat ^ 2]) >> lsh & _M
+                if ours.bit_length() > ((third >> lsh & _M) | 1 << (win - lsh)).bit_length():
+                    return 2 << (lsh + ours.bit_length() - 1) | mx
+                if trump >= 0 and lead != trump:
+                    part = h[seat ^ 2]
+                    if (not follow and hand >> tsh & _M) or (
+                        not part >> lsh & _M and part >> tsh & _M
+                    ):
+                        return mx
         acc = skip = 0
         order: list[int] | tuple[int, ...]
         if follow:
