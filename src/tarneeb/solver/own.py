@@ -107,7 +107,7 @@ _LENS = 3 << (4 * _F) | sum(0xFFFF << (30 + _F * s) for s in range(4))
 # how many top cards the count relies on); a side suit,
 # ``layout << 5 | leader << 3 | those bits`` -> (tricks, top cards relied on).
 _TRUMP_TRICKS: dict[int, tuple[int, int, int]] = {}
-_SIDE_TRICKS: dict[int, tuple[int, int]] = {}
+_SIDE_TRICKS: dict[int, tuple[int, int, int]] = {}
 # ``holding << 4 | k`` -> the k-th highest card of the holding (a bit; 0 for k 0).
 _KTH: dict[int, int] = {}
 
@@ -154,12 +154,15 @@ def _trump_tricks(lay: int, leader: int) -> tuple[int, int, int]:
     return out
 
 
-def _side_tricks(key: int) -> tuple[int, int]:
+def _side_tricks(key: int) -> tuple[int, int, int]:
     """Tricks the leader cashes in a side suit (``layout << 5 | leader << 3 | trump bits``).
 
     Round ``i`` counts while the leader's card is then the highest out (or the
     others are void), and each other seat either follows or has no trump. The
-    count relies on who holds the suit's top ``min(tricks, run)`` cards.
+    count relies on who holds the suit's top ``min(tricks, run)`` cards. The
+    third value is 1 when, after the leader's top cards, partner's next card
+    is the suit's best and both still hold one more card: one more trick, won
+    in partner's hand (so only one suit may end there).
     """
     lay = key >> 5
     leader = key >> 3 & 3
@@ -167,6 +170,7 @@ def _side_tricks(key: int) -> tuple[int, int]:
     owners, counts = _owners(lay)
     la = counts[leader]
     k = run = 0
+    cross = False
     if la:
         run = _top_run(owners, leader)
         lb = counts[leader ^ 2]
@@ -179,7 +183,16 @@ def _side_tricks(key: int) -> tuple[int, int]:
             if (lc < i and flags & 1) or (ld < i and flags & 2) or (lb < i and flags & 4):
                 break
             k = i
-    out = _SIDE_TRICKS[key] = (k, min(k, run))
+        i = run + 1
+        cross = (
+            k == run >= 1
+            and len(owners) > run
+            and owners[run] == leader ^ 2
+            and la >= i
+            and lb >= i
+            and not ((lc < i and flags & 1) or (ld < i and flags & 2))
+        )
+    out = _SIDE_TRICKS[key] = (k, min(k, run), 1 if cross else 0)
     return out
 
 
@@ -435,7 +448,7 @@ def _make_search(
             got = _kth(p, k)
         return got
 
-    def quick_tricks(leader: int, key: int) -> tuple[int, int, int]:
+    def quick_tricks(leader: int, key: int, crossing: bool = True) -> tuple[int, int, int]:
         """Tricks the leader can cash at once (a lower bound for the leader's side),
         the suits (bits) in which it cashes at least one, and how many top cards
         of each suit that count relies on (4 bits a suit); from the key's layouts."""
@@ -458,11 +471,16 @@ def _make_search(
                 got_s = side_cache.get(k)
                 if got_s is None:
                     got_s = _side_tricks(k)
-                tricks, run = got_s
+                tricks, run, cross = got_s
                 if tricks:
                     total += tricks
                     suits |= 1 << s
                     ks |= run << (4 * s)
+                    if cross and crossing:
+                        # Cross to partner's winner last of all.
+                        crossing = False
+                        total += 1
+                        ks += 1 << (4 * s)
         return total, suits, ks
 
     def first_bounds(seat: int, key: int, left: int) -> tuple[int, int, int, int]:
@@ -472,7 +490,7 @@ def _make_search(
         position with this key to another)."""
         h0, h1, h2, h3 = h
         low, _, rlow = quick_tricks(seat, key)
-        q2, suits2, r2 = quick_tricks(seat ^ 2, key)
+        q2, suits2, r2 = quick_tricks(seat ^ 2, key, False)
         if q2 > low:
             # Lead to partner's winners and let partner cash its own.
             hs = h[seat]
