@@ -686,16 +686,29 @@ def _make_search(
         follow = hand >> lsh & _M
         partner_wins = (ws & 1) == (seat & 1)
         wsuit = win // 13
-        if n == 1 and (need == 1 if mx else need == left):
-            # Second hand's side wins this trick for sure, and one trick is all
-            # it needs: it holds the suit's best card against the lead and the
-            # third hand, or can ruff, while the third hand cannot ruff.
+        if n == 1 and (need <= 2 if mx else need >= left - 1):
+            # Second hand's side surely wins this trick when it holds the suit's
+            # best card against the lead and the third hand, or can ruff, and the
+            # third hand cannot ruff. Enough if its side needs one trick more;
+            # at no trump, a second sure trick for the winner to cash also counts.
+            one = need == 1 if mx else need == left
             third = h[(seat + 1) & 3]
             if trump < 0 or lead == trump or third >> lsh & _M or not third >> tsh & _M:
                 ours = (hand | h[seat ^ 2]) >> lsh & _M
                 if ours.bit_length() > ((third >> lsh & _M) | 1 << (win - lsh)).bit_length():
-                    return 2 << (lsh + ours.bit_length() - 1) | mx
-                if trump >= 0 and lead != trump:
+                    top = ours.bit_length() - 1
+                    if one:
+                        return 2 << (lsh + top) | mx
+                    if trump < 0:
+                        hh = hand if hand >> (lsh + top) & 1 else h[seat ^ 2]
+                        opp = h[(seat + 3) & 3] | third
+                        for sh in shifts:
+                            y = hh >> sh & _M
+                            if sh == lsh:
+                                y ^= 1 << top
+                            if y and y.bit_length() > (opp >> sh & _M).bit_length():
+                                return 2 << (lsh + top) | 2 << (sh + y.bit_length() - 1) | mx
+                elif one and trump >= 0 and lead != trump:
                     part = h[seat ^ 2]
                     if (not follow and hand >> tsh & _M) or (
                         not part >> lsh & _M and part >> tsh & _M
