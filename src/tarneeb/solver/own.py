@@ -503,10 +503,19 @@ def _make_search(
         position with this key to another)."""
         h0, h1, h2, h3 = h
         low, _, rlow = quick_tricks(seat, key)
-        q2, suits2, r2 = quick_tricks(seat ^ 2, key, False)
+        # Partner's quick tricks count only through an entry: a suit whose top
+        # card partner holds and in which the leader has a card to lead.
+        allh = h0 | h1 | h2 | h3
+        hs = h[seat]
+        part = h[seat ^ 2]
+        for sh in shifts:
+            if hs >> sh & _M and part >> sh >> ((allh >> sh & _M).bit_length() - 1) & 1:
+                q2, suits2, r2 = quick_tricks(seat ^ 2, key, False)
+                break
+        else:
+            q2 = 0
         if q2 > low:
             # Lead to partner's winners and let partner cash its own.
-            hs = h[seat]
             lho = h[(seat + 1) & 3]
             rho = h[(seat + 3) & 3]
             for s2 in (0, 1, 2, 3):
