@@ -454,13 +454,6 @@ def _make_search(
     tsh = shifts[trump] if trump >= 0 else 0
     nxt4 = (1, 2, 3, 0)
 
-    def kth(p: int, k: int) -> int:
-        """The ``k``-th highest card of the suit holding ``p`` (a bit), 0 for ``k`` 0."""
-        got = kth_cache.get(p << 4 | k)
-        if got is None:
-            got = _kth(p, k)
-        return got
-
     def quick_tricks(leader: int, key: int, crossing: bool = True) -> tuple[int, int, int]:
         """Tricks the leader can cash at once (a lower bound for the leader's side),
         the suits (bits) in which it cashes at least one, and how many top cards
@@ -564,11 +557,15 @@ def _make_search(
     def relevant(allh: int, ks: int) -> int:
         """The cards an entry's pattern (``ks``: top cards per suit) stands for here."""
         rel = 0
-        for s in (0, 1, 2, 3):
-            k = ks >> (4 * s) & 15
+        for sh in shifts:
+            k = ks & 15
             if k:
-                sh = shifts[s]
-                rel |= kth(allh >> sh & _M, k) << sh
+                p = allh >> sh & _M
+                got = kth_cache.get(p << 4 | k)
+                rel |= (_kth(p, k) if got is None else got) << sh
+            ks >>= 4
+            if not ks:
+                break
         return rel
 
     def widen(res: int, hand: int, present: int, suits: tuple[int, ...]) -> int:
@@ -619,18 +616,22 @@ def _make_search(
                 elif c // 13 == trump:
                     w, wseat, by = c, s2, 0
             return (2 << w if by else 0) | ((wseat & 1) == ms)
-        key = seat
-        for sh in (0, 13, 26, 39):
-            raw = (
-                (h0 >> sh & _M)
-                | (h1 >> sh & _M) << 13
-                | (h2 >> sh & _M) << 26
-                | (h3 >> sh & _M) << 39
-            )
-            lay = layout_cache.get(raw)
-            if lay is None:
-                lay = layout_of(raw)
-            key = key << _F | lay
+        raw = (h0 & _M) | (h1 & _M) << 13 | (h2 & _M) << 26 | (h3 & _M) << 39
+        lay = layout_cache.get(raw)
+        key = seat << _F | (layout_of(raw) if lay is None else lay)
+        raw = (
+            (h0 >> 13 & _M) | (h1 >> 13 & _M) << 13 | (h2 >> 13 & _M) << 26 | (h3 >> 13 & _M) << 39
+        )
+        lay = layout_cache.get(raw)
+        key = key << _F | (layout_of(raw) if lay is None else lay)
+        raw = (
+            (h0 >> 26 & _M) | (h1 >> 26 & _M) << 13 | (h2 >> 26 & _M) << 26 | (h3 >> 26 & _M) << 39
+        )
+        lay = layout_cache.get(raw)
+        key = key << _F | (layout_of(raw) if lay is None else lay)
+        raw = (h0 >> 39) | (h1 >> 39) << 13 | (h2 >> 39) << 26 | (h3 >> 39) << 39
+        lay = layout_cache.get(raw)
+        key = key << _F | (layout_of(raw) if lay is None else lay)
         allh = h0 | h1 | h2 | h3
         pk = key & _LENS
         entries = tt.get(pk)
@@ -800,7 +801,7 @@ def _make_search(
                         break  # every other card of the suit fares the same
                     elif 1 << (c - lsh) < low:
                         skip |= (low - 1) << lsh
-                return widen(acc, hand, present, (lsh,))
+                return widen(acc, hand, present, (lsh,)) if acc >> (lsh + 1) & _M else acc
             nxt = (seat + 1) & 3
             for c in order:
                 if skip >> c & 1:
@@ -823,7 +824,7 @@ def _make_search(
                     break  # every other card of the suit fares the same
                 elif 1 << (c - lsh) < low:
                     skip |= (low - 1) << lsh
-            return widen(acc, hand, present, (lsh,))
+            return widen(acc, hand, present, (lsh,)) if acc >> (lsh + 1) & _M else acc
         order = []
         keep: list[int] = []
         rest: list[int] = []
