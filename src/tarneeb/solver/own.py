@@ -201,15 +201,15 @@ def _layout(key: int) -> int:
     """A suit's field of a key from its four holdings side by side (13 bits each)."""
     out = _LAYOUT.get(key)
     if out is None:
-        code = 0
-        count = 0
-        for r in range(12, -1, -1):
-            for seat in range(4):
-                if key >> (13 * seat + r) & 1:
-                    code = code << 2 | seat
-                    count += 1
-                    break
-        lengths = sum((key >> (13 * seat) & _M).bit_count() << (4 * seat) for seat in range(4))
+        h0, h1, h2, h3 = key & _M, key >> 13 & _M, key >> 26 & _M, key >> 39
+        rest = h0 | h1 | h2 | h3
+        code = count = 0
+        while rest:
+            top = 1 << (rest.bit_length() - 1)
+            code = code << 2 | (0 if h0 & top else 1 if h1 & top else 2 if h2 & top else 3)
+            count += 1
+            rest ^= top
+        lengths = h0.bit_count() | h1.bit_count() << 4 | h2.bit_count() << 8 | h3.bit_count() << 12
         out = _LAYOUT[key] = lengths << 30 | code << 4 | count
     return out
 
