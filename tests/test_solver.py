@@ -7,6 +7,7 @@ agreement run on bigger positions (after 4 tricks, after 2, and a full deal).
 
 from __future__ import annotations
 
+import gc
 import importlib
 import json
 import os
@@ -264,6 +265,27 @@ def test_own_against_brute_force() -> None:
         assert dict(got.values) == expected, p
         assert got.tricks == max(expected.values())
     assert solver.nodes > 0
+
+
+def test_own_solver_leaves_the_garbage_collector_as_it_found_it() -> None:
+    position = random_position(random.Random(8), 4, 1)
+    assert gc.isenabled()
+    OwnSolver().solve(position)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        OwnSolver().solve(position)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_own_solver_shares_answers_between_deals() -> None:
+    # One table for many deals: an entry stands for every position that agrees
+    # on the cards its proof compared, whatever the deal (partition search).
+    positions = agreement_positions(31, [(4, 30), (5, 30)])
+    shared = OwnSolver()
+    assert [shared.solve(p) for p in positions] == [OwnSolver().solve(p) for p in positions]
 
 
 def test_own_solver_table_is_reused_and_cleared() -> None:

@@ -13,16 +13,23 @@ tricks?") over single cards, with:
   top of each suit down to the lowest relevant one; the smaller cards count
   only by number. Entries hold lower and upper bounds on North-South's tricks;
 * rank equivalence: of touching cards in one hand (nothing between them still
-  out, the current trick's cards counting as out) only one is searched;
-* quick tricks: winners the leader can cash at once, a lower bound for the
-  leader's side that often settles a node without search;
+  out, the current trick's cards counting as out) only one is searched; and
+  once a card has failed, the same hand's cards of its suit below the lowest
+  card its answer relied on are not searched either (their positions fall in
+  the same partition);
+* quick tricks: winners the leader can cash at once (its top cards, partner's
+  through an entry, a crossing to partner's next-best card), a lower bound
+  for the leader's side that often settles a node without search; the top
+  trumps, an upper bound; and at the second hand, a trick its side surely
+  wins when that is all it needs;
 * move ordering: lead to partner's winners or cash one's own, trumps late and
-  suits the opponents ruff last; second hand low, third hand cheapest
-  winner, fourth hand win cheaply or play low, ruff low.
+  suits the opponents ruff last; second hand low or its suit's top card,
+  third hand cheapest winner, fourth hand win cheaply or play low, ruff low,
+  discard from suits the other side heads.
 
-The value of every legal card at the root comes from a few zero-window
-searches per card that share the table. Everything in the hot loop is ints
-and bitmasks.
+The position's value comes first, from zero-window searches stepping from a
+guess; then each card is tested against it, all sharing the table.
+Everything in the hot loop is ints and bitmasks.
 
 >>> from tarneeb.solver.position import Position
 >>> p = Position.parse(["AK...", "QJ...", "T9...", "87..."], trump=None, leader=0)
