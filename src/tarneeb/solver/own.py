@@ -232,7 +232,8 @@ class OwnSolver:
 
     The tables hold facts about positions (with relative ranks), so they stay
     valid from one deal to the next; each trump has its own. They are cleared
-    when they pass ``max_entries`` in all.
+    when they pass ``max_entries`` in all. ``nodes`` counts the trick starts
+    searched so far, a measure of the work done.
     """
 
     def __init__(self, max_entries: int = 2_000_000) -> None:
@@ -448,12 +449,10 @@ def _make_search(
     the proof of that answer compared: per suit, every card from the lowest of
     them up matters, the smaller ones only by how many each hand holds.
     """
-    reps_cache = _REPS
     trump_cache = _TRUMP_TRICKS
     side_cache = _SIDE_TRICKS
     cards_cache = _CARDS
     cards_of = _cards
-    reps_of = _reps
     layout_cache = _LAYOUT
     layout_of = _layout
     kth_cache = _KTH
@@ -709,7 +708,6 @@ def _make_search(
         """Seat ``seat`` plays the ``n``-th card (1-3) of a trick led in suit ``lead``;
         ``win`` is the card winning it so far, by ``ws`` (bit 2: won by rank).
         ``present``: the cards out when the trick began."""
-        count[0] += 1
         hand = h[seat]
         mx = 1 if (seat & 1) == ms else 0
         lsh = lead * 13
@@ -932,42 +930,42 @@ def _make_search(
         lho = h[(seat + 1) & 3]
         rho = h[(seat + 3) & 3]
         hint = best.get(key, -1)
-        # Leads in order of promise, as ``rank << 6 | card`` (see ``_LEAD_*``).
-        ranked: list[int] = []
+        # Leads in order of promise (see ``_LEAD_*``).
+        buckets: list[list[int]] = [[], [], [], [], [], [], [], [], [], []]
         for s in (0, 1, 2, 3):
             sh = shifts[s]
             x = hand >> sh & _M
             if not x:
                 continue
             p = present >> sh & _M
-            reps = reps_cache.get(p << 13 | x)
-            if reps is None:
-                reps = reps_of(p << 13 | x)
+            k = s << 26 | p << 13 | x
+            cards = cards_cache.get(k)
+            if cards is None:
+                cards = cards_of(k)
             top = 1 << (p.bit_length() - 1)
             if s == trump:
                 if x & top:
-                    ranked.append(_LEAD_TRUMP_TOP << 6 | (sh + reps[-1]))
-                    ranked.extend(_LEAD_TRUMP << 6 | (sh + r) for r in reps[:-1])
+                    buckets[_LEAD_TRUMP_TOP].append(cards[-1])
+                    buckets[_LEAD_TRUMP] += cards[:-1]
                 else:
-                    ranked.extend(_LEAD_TRUMP << 6 | (sh + r) for r in reps)
+                    buckets[_LEAD_TRUMP] += cards
             elif trump >= 0 and (
                 (not lho >> sh & _M and lho >> tsh & _M) or (not rho >> sh & _M and rho >> tsh & _M)
             ):
-                ranked.extend(_LEAD_RUFFED << 6 | (sh + r) for r in reps)
+                buckets[_LEAD_RUFFED] += cards
             elif x & top:
-                ranked.append(_LEAD_CASH << 6 | (sh + reps[-1]))
-                if len(reps) > 1:
-                    ranked.append(_LEAD_CASH_LOW << 6 | (sh + reps[0]))
-                    ranked.extend(_LEAD_CASH_MIDDLE << 6 | (sh + r) for r in reps[1:-1])
+                buckets[_LEAD_CASH].append(cards[-1])
+                if len(cards) > 1:
+                    buckets[_LEAD_CASH_LOW].append(cards[0])
+                    buckets[_LEAD_CASH_MIDDLE] += cards[1:-1]
             elif (part >> sh) & top:
-                ranked.append(_LEAD_TO_PARTNER << 6 | (sh + reps[0]))
-                ranked.extend(_LEAD_PARTNER_HIGH << 6 | (sh + r) for r in reps[1:])
+                buckets[_LEAD_TO_PARTNER].append(cards[0])
+                buckets[_LEAD_PARTNER_HIGH] += cards[1:]
             else:
-                ranked.append(_LEAD_THEIRS_LOW << 6 | (sh + reps[0]))
-                ranked.extend(_LEAD_THEIRS_HIGH << 6 | (sh + r) for r in reps[1:])
-        ranked.sort()
+                buckets[_LEAD_THEIRS_LOW].append(cards[0])
+                buckets[_LEAD_THEIRS_HIGH] += cards[1:]
         nxt = (seat + 1) & 3
-        order = [r & 63 for r in ranked]
+        order = [c for bucket in buckets for c in bucket]
         if hint >= 0 and hand >> hint & 1:
             order.remove(hint) if hint in order else None
             order.insert(0, hint)
