@@ -1,8 +1,7 @@
 """The double-dummy solvers: positions, known answers, the DDS seat mapping, agreement.
 
 The DDS tests need endplay: without it they skip, unless
-TARNEEB_REQUIRE_EXTRAS=1 (CI), where they fail. TARNEEB_SLOW_TESTS=1 adds an
-agreement run on bigger positions (after 4 tricks, after 2, and a full deal).
+TARNEEB_REQUIRE_EXTRAS=1 (CI), where they fail.
 """
 
 from __future__ import annotations
@@ -35,7 +34,6 @@ from tarneeb.solver import (
 from tarneeb.solver import dds as dds_backend
 
 REQUIRE_EXTRAS = os.environ.get("TARNEEB_REQUIRE_EXTRAS") == "1"
-SLOW = os.environ.get("TARNEEB_SLOW_TESTS") == "1"
 
 # Each seat holds one whole suit.
 SUITED = ("AKQJT98765432...", ".AKQJT98765432..", "..AKQJT98765432.", "...AKQJT98765432")
@@ -451,8 +449,8 @@ def test_full_deals_dds_tables_by_both_solvers_on_easy_deals() -> None:
     )
 
 
-@pytest.mark.skipif(not SLOW, reason="set TARNEEB_SLOW_TESTS=1 for the long agreement run")
 def test_backends_agree_on_big_positions() -> None:
+    # After 2 and 4 tricks, and a whole deal.
     assert_agree(agreement_positions(99, [(9, 10), (11, 2), (13, 1)]))
 
 
