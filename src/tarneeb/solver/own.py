@@ -718,7 +718,7 @@ def _make_search(
             # Second hand's side surely wins this trick when it holds the suit's
             # best card against the lead and the third hand, or can ruff, and the
             # third hand cannot ruff. Enough if its side needs one trick more;
-            # at no trump, a second sure trick for the winner to cash also counts.
+            # a second sure trick for the winner to cash next also counts.
             one = need == 1 if mx else need == left
             third = h[(seat + 1) & 3]
             if trump < 0 or lead == trump or third >> lsh & _M or not third >> tsh & _M:
@@ -727,15 +727,30 @@ def _make_search(
                     top = ours.bit_length() - 1
                     if one:
                         return 2 << (lsh + top) | mx
-                    if trump < 0:
-                        hh = hand if hand >> (lsh + top) & 1 else h[seat ^ 2]
-                        opp = h[(seat + 3) & 3] | third
-                        for sh in shifts:
-                            y = hh >> sh & _M
-                            if sh == lsh:
-                                y ^= 1 << top
-                            if y and y.bit_length() > (opp >> sh & _M).bit_length():
-                                return 2 << (lsh + top) | 2 << (sh + y.bit_length() - 1) | mx
+                    hh = hand if hand >> (lsh + top) & 1 else h[seat ^ 2]
+                    lho = h[(seat + 3) & 3]
+                    opp = lho | third
+                    for sh in shifts:
+                        y = hh >> sh & _M
+                        if sh == lsh:
+                            y ^= 1 << top
+                        if y and y.bit_length() > (opp >> sh & _M).bit_length():
+                            # At a trump, each opponent must follow or hold no
+                            # trump (the third hand plays a card of the suit led
+                            # to this trick, so needs two of it).
+                            if (
+                                trump >= 0
+                                and sh != tsh
+                                and not (
+                                    (lho >> sh & _M or not lho >> tsh & _M)
+                                    and (
+                                        (third >> sh & _M).bit_count() > (sh == lsh)
+                                        or not third >> tsh & _M
+                                    )
+                                )
+                            ):
+                                continue
+                            return 2 << (lsh + top) | 2 << (sh + y.bit_length() - 1) | mx
                 elif one and trump >= 0 and lead != trump:
                     part = h[seat ^ 2]
                     if (not follow and hand >> tsh & _M) or (
