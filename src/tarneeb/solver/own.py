@@ -458,16 +458,15 @@ def _make_search(
     kth_cache = _KTH
     shifts = _SHIFTS
     tsh = shifts[trump] if trump >= 0 else 0
+    # The suits other than trumps, with the offset of each one's field in a key.
+    side_suits = tuple((s, _F * (3 - s)) for s in (0, 1, 2, 3) if s != trump)
     nxt4 = (1, 2, 3, 0)
 
     def quick_tricks(leader: int, key: int, crossing: bool = True) -> tuple[int, int, int]:
         """Tricks the leader can cash at once (a lower bound for the leader's side),
         the suits (bits) in which it cashes at least one, and how many top cards
         of each suit that count relies on (4 bits a suit); from the key's layouts."""
-        total = 0
-        suits = 0
-        flags = 0
-        ks = 0
+        total = suits = flags = ks = 0
         if trump >= 0:
             lay = key >> (_F * (3 - trump)) & _LAY
             got = trump_cache.get(lay << 2 | leader)
@@ -477,22 +476,22 @@ def _make_search(
             if total:
                 suits = 1 << trump
                 ks = run << (4 * trump)
-        for s in (0, 1, 2, 3):
-            if s != trump:
-                k = (key >> (_F * (3 - s)) & _LAY) << 5 | leader << 3 | flags
-                got_s = side_cache.get(k)
-                if got_s is None:
-                    got_s = _side_tricks(k)
+        tail = leader << 3 | flags
+        for s, off in side_suits:
+            k = (key >> off & _LAY) << 5 | tail
+            got_s = side_cache.get(k)
+            if got_s is None:
+                got_s = _side_tricks(k)
+            if got_s[0]:
                 tricks, run, cross = got_s
-                if tricks:
-                    total += tricks
-                    suits |= 1 << s
-                    ks |= run << (4 * s)
-                    if cross and crossing:
-                        # Cross to partner's winner last of all.
-                        crossing = False
-                        total += 1
-                        ks += 1 << (4 * s)
+                total += tricks
+                suits |= 1 << s
+                ks |= run << (4 * s)
+                if cross and crossing:
+                    # Cross to partner's winner last of all.
+                    crossing = False
+                    total += 1
+                    ks += 1 << (4 * s)
         return total, suits, ks
 
     def first_bounds(seat: int, key: int, left: int) -> tuple[int, int, int, int]:
