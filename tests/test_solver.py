@@ -456,6 +456,14 @@ def test_backends_agree_on_big_positions() -> None:
     assert_agree(agreement_positions(99, [(9, 10), (11, 2), (13, 1)]))
 
 
+def test_tricks_alone_match_the_full_solution() -> None:
+    positions = agreement_positions(6, [(4, 20), (6, 10)])
+    full = solve_many(positions, backend="own")
+    alone = solve_many(positions, backend="own", values=False)
+    assert [s.tricks for s in alone] == [s.tricks for s in full]
+    assert all(not s.values for s in alone)
+
+
 def test_solve_many_matches_solve() -> None:
     positions = agreement_positions(5, [(3, 10), (4, 5)])
     assert solve_many(positions, backend="own") == [solve(p, backend="own") for p in positions]

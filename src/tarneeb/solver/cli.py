@@ -63,7 +63,7 @@ def add_analyze_parser(subparsers: argparse._SubParsersAction[Any]) -> argparse.
         default="auto",
         choices=BACKENDS,
         help=(
-            "the solver: dds (endplay), own (pure Python: minutes for a whole deal) "
+            "the solver: dds (endplay), own (pure Python: about a minute a deal) "
             "or auto (dds when installed, the default)"
         ),
     )
@@ -105,7 +105,7 @@ def run_analyze(args: argparse.Namespace) -> int:
         if name == "own" and args.backend == "auto":
             print(
                 "tarneeb: note: DDS is not installed, so our own solver runs; it takes "
-                "minutes on whole deals (pip install 'tarneeb[solver]' for DDS)",
+                "about a minute a deal (pip install 'tarneeb[solver]' for DDS)",
                 file=sys.stderr,
             )
         if isinstance(found, tuple):

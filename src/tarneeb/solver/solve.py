@@ -66,15 +66,15 @@ def solve_many(
 ) -> list[Solution]:
     """:func:`solve` for many positions at once (DDS solves them on all cores).
 
-    With ``values=False`` the solutions may leave ``values`` empty: only the
-    tricks are asked for, which DDS finds much faster.
+    With ``values=False`` the solutions leave ``values`` empty: only the
+    tricks are asked for, which both backends find much faster.
     """
     todo = list(positions)
     for position in todo:
         _check(position)
     if backend_name(backend) == "dds":
         return dds.solve_many(todo, values)
-    return own.solve_many(todo)
+    return own.solve_many(todo, values)
 
 
 def _table_strains(strains: Iterable[Strain | int | None] | None) -> tuple[Strain, ...]:
@@ -118,7 +118,9 @@ def dd_tables(
         for s in todo
         for seat in Seat
     ]
-    solutions = solve_many(positions, name)
+    # Tricks alone, except under the first-lead rule: DDS answers for every
+    # card then, and the rule picks among them.
+    solutions = solve_many(positions, name, values=lead_trump)
     i = 0
     for row in rows:
         for s in todo:
