@@ -103,19 +103,11 @@ def _cards(key: int) -> tuple[int, ...]:
     return out
 
 
-_LAY = (1 << 30) - 1
 # A position's key: the seat on lead, then a field of ``_F`` bits for each suit,
 # spades highest: each hand's length in the suit (4 bits each) << 30 | the layout.
 _F = 46
 # The part of a key every position of one partition shares: leader and lengths.
 _LENS = 3 << (4 * _F) | sum(0xFFFF << (30 + _F * s) for s in range(4))
-# Quick tricks of one suit from its layout (see ``_layout``), filled on first use:
-# the trump suit, ``layout << 2 | leader`` -> (tricks, which of the others keep
-# trumps once they are drawn: bit 0 left-hand opponent, 1 right-hand, 2 partner,
-# how many top cards the count relies on); a side suit,
-# ``layout << 5 | leader << 3 | those bits`` -> (tricks, top cards relied on).
-_TRUMP_TRICKS: dict[int, tuple[int, int, int]] = {}
-_SIDE_TRICKS: dict[int, tuple[int, int, int]] = {}
 # ``holding << 4 | k`` -> the k-th highest card of the holding (a bit; 0 for k 0).
 _KTH: dict[int, int] = {}
 
@@ -128,80 +120,6 @@ def _kth(p: int, k: int) -> int:
         rest ^= bit
     _KTH[p << 4 | k] = bit
     return bit
-
-
-def _owners(lay: int) -> tuple[list[int], list[int]]:
-    """The owner of each card of a suit layout, highest first, and each seat's count."""
-    count = lay & 15
-    code = lay >> 4
-    owners = [code >> (2 * (count - 1 - i)) & 3 for i in range(count)]
-    counts = [0, 0, 0, 0]
-    for o in owners:
-        counts[o] += 1
-    return owners, counts
-
-
-def _top_run(owners: list[int], seat: int) -> int:
-    run = 0
-    for o in owners:
-        if o != seat:
-            break
-        run += 1
-    return run
-
-
-def _trump_tricks(lay: int, leader: int) -> tuple[int, int, int]:
-    """Trump tricks the leader cashes: its top trumps, all of them once the others are out."""
-    owners, counts = _owners(lay)
-    top = run = _top_run(owners, leader)
-    lho, partner, rho = (leader + 1) & 3, leader ^ 2, (leader + 3) & 3
-    if run >= max(counts[lho], counts[partner], counts[rho]):
-        run = counts[leader]
-    flags = (counts[lho] > run) | (counts[rho] > run) << 1 | (counts[partner] > run) << 2
-    out = _TRUMP_TRICKS[lay << 2 | leader] = (run, flags, top)
-    return out
-
-
-def _side_tricks(key: int) -> tuple[int, int, int]:
-    """Tricks the leader cashes in a side suit (``layout << 5 | leader << 3 | trump bits``).
-
-    Round ``i`` counts while the leader's card is then the highest out (or the
-    others are void), and each other seat either follows or has no trump. The
-    count relies on who holds the suit's top ``min(tricks, run)`` cards. The
-    third value is 1 when, after the leader's top cards, partner's next card
-    is the suit's best and both still hold one more card: one more trick, won
-    in partner's hand (so only one suit may end there).
-    """
-    lay = key >> 5
-    leader = key >> 3 & 3
-    flags = key & 7
-    owners, counts = _owners(lay)
-    la = counts[leader]
-    k = run = 0
-    cross = False
-    if la:
-        run = _top_run(owners, leader)
-        lb = counts[leader ^ 2]
-        lc = counts[(leader + 1) & 3]
-        ld = counts[(leader + 3) & 3]
-        most = max(lb, lc, ld)
-        for i in range(1, la + 1):
-            if run < i <= most:
-                break
-            if (lc < i and flags & 1) or (ld < i and flags & 2) or (lb < i and flags & 4):
-                break
-            k = i
-        i = run + 1
-        cross = (
-            k == run >= 1
-            and len(owners) > run
-            and owners[run] == leader ^ 2
-            and la >= i
-            and lb >= i
-            and not ((lc < i and flags & 1) or (ld < i and flags & 2))
-        )
-    out = _SIDE_TRICKS[key] = (k, min(k, run), 1 if cross else 0)
-    return out
 
 
 def _layout(key: int) -> int:
@@ -253,8 +171,6 @@ class OwnSolver:
             _REPS.clear()
             _LAYOUT.clear()
             _CARDS.clear()
-            _TRUMP_TRICKS.clear()
-            _SIDE_TRICKS.clear()
         entry = self._tables.get(trump)
         if entry is None:
             entry = self._tables[trump] = ({}, {}, {})
@@ -450,8 +366,6 @@ def _make_search(
     the proof of that answer compared: per suit, every card from the lowest of
     them up matters, the smaller ones only by how many each hand holds.
     """
-    trump_cache = _TRUMP_TRICKS
-    side_cache = _SIDE_TRICKS
     cards_cache = _CARDS
     cards_of = _cards
     layout_cache = _LAYOUT
@@ -459,49 +373,84 @@ def _make_search(
     kth_cache = _KTH
     shifts = _SHIFTS
     tsh = shifts[trump] if trump >= 0 else 0
-    # The suits other than trumps, with the offset of each one's field in a key.
-    side_suits = tuple((s, _F * (3 - s)) for s in (0, 1, 2, 3) if s != trump)
+    # The suits other than trumps, with each one's shift.
+    side_suits = tuple((s, 13 * s) for s in (0, 1, 2, 3) if s != trump)
     nxt4 = (1, 2, 3, 0)
 
-    def quick_tricks(leader: int, key: int, crossing: bool = True) -> tuple[int, int, int]:
+    def quick_tricks(leader: int, crossing: bool = True) -> tuple[int, int, int]:
         """Tricks the leader can cash at once (a lower bound for the leader's side),
         the suits (bits) in which it cashes at least one, and how many top cards
-        of each suit that count relies on (4 bits a suit); from the key's layouts."""
+        of each suit that count relies on (4 bits a suit).
+
+        Trumps first: the leader's top trumps, all of them once the others are
+        out. Then in each other suit, round ``i`` counts while the leader's card
+        is the highest out (or the others are void) and each other seat follows
+        or has no trump left. Last, at most once, a crossing: after the
+        leader's top cards, partner's next card is the suit's best and both
+        still hold a card more; that trick ends in partner's hand.
+        """
+        lh = h[leader]
+        ph = h[leader ^ 2]
+        ch = h[(leader + 1) & 3]
+        dh = h[(leader + 3) & 3]
         total = suits = flags = ks = 0
         if trump >= 0:
-            lay = key >> (_F * (3 - trump)) & _LAY
-            got = trump_cache.get(lay << 2 | leader)
-            if got is None:
-                got = _trump_tricks(lay, leader)
-            total, flags, run = got
-            if total:
+            lt = lh >> tsh & _M
+            pt = ph >> tsh & _M
+            ct = ch >> tsh & _M
+            dt = dh >> tsh & _M
+            run = (lt >> (pt | ct | dt).bit_length()).bit_count()
+            nb, nc, nd = pt.bit_count(), ct.bit_count(), dt.bit_count()
+            tricks = lt.bit_count() if run >= max(nb, nc, nd) else run
+            # Which others keep trumps once these are drawn: bit 0 the left-hand
+            # opponent, 1 the right-hand one, 2 partner.
+            flags = (nc > tricks) | (nd > tricks) << 1 | (nb > tricks) << 2
+            if tricks:
+                total = tricks
                 suits = 1 << trump
                 ks = run << (4 * trump)
-        tail = leader << 3 | flags
-        for s, off in side_suits:
-            k = (key >> off & _LAY) << 5 | tail
-            got_s = side_cache.get(k)
-            if got_s is None:
-                got_s = _side_tricks(k)
-            if got_s[0]:
-                tricks, run, cross = got_s
-                total += tricks
+        for s, sh in side_suits:
+            x = lh >> sh & _M
+            if not x:
+                continue
+            p = ph >> sh & _M
+            c = ch >> sh & _M
+            d = dh >> sh & _M
+            run = (x >> (p | c | d).bit_length()).bit_count()
+            nb, nc, nd = p.bit_count(), c.bit_count(), d.bit_count()
+            k = run if run < max(nb, nc, nd) else x.bit_count()
+            if flags:
+                if flags & 1 and nc < k:
+                    k = nc
+                if flags & 2 and nd < k:
+                    k = nd
+                if flags & 4 and nb < k:
+                    k = nb
+            if k:
+                total += k
                 suits |= 1 << s
-                ks |= run << (4 * s)
-                if cross and crossing:
-                    # Cross to partner's winner last of all.
-                    crossing = False
-                    total += 1
-                    ks += 1 << (4 * s)
+                ks |= min(k, run) << (4 * s)
+                if crossing and k == run:
+                    i = run + 1
+                    if (
+                        x.bit_count() >= i
+                        and nb >= i
+                        and p.bit_length() > (c | d).bit_length()
+                        and not ((nc < i and flags & 1) or (nd < i and flags & 2))
+                    ):
+                        # Cross to partner's winner last of all.
+                        crossing = False
+                        total += 1
+                        ks += 1 << (4 * s)
         return total, suits, ks
 
-    def first_bounds(seat: int, key: int, left: int) -> tuple[int, int, int, int]:
+    def first_bounds(seat: int, left: int) -> tuple[int, int, int, int]:
         """North-South's tricks from quick tricks and top trumps: low, high, and
         how many top cards of each suit each bound relies on (as ``relevant`` takes
         them: the key is relative, so the cards themselves differ from one
         position with this key to another)."""
         h0, h1, h2, h3 = h
-        low, _, rlow = quick_tricks(seat, key)
+        low, _, rlow = quick_tricks(seat)
         # Partner's quick tricks count only through an entry: a suit whose top
         # card partner holds and in which the leader has a card to lead.
         allh = h0 | h1 | h2 | h3
@@ -509,7 +458,7 @@ def _make_search(
         part = h[seat ^ 2]
         for sh in shifts:
             if hs >> sh & _M and part >> sh >> ((allh >> sh & _M).bit_length() - 1) & 1:
-                q2, suits2, r2 = quick_tricks(seat ^ 2, key, False)
+                q2, suits2, r2 = quick_tricks(seat ^ 2, False)
                 break
         else:
             q2 = 0
@@ -657,7 +606,7 @@ def _make_search(
                             return relevant(allh, e[4]) << 1
         bounds = qt.get(key)
         if bounds is None:
-            bounds = qt[key] = first_bounds(seat, key, left)
+            bounds = qt[key] = first_bounds(seat, left)
         if ms == 0:
             if bounds[0] >= need:
                 return relevant(allh, bounds[2]) << 1 | 1
