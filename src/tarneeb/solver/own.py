@@ -81,15 +81,14 @@ def _reps(key: int) -> tuple[int, ...]:
         present = key >> 13
         hand = key & _M
         reps: list[int] = []
-        mine = False
-        for r in range(13):
-            if present >> r & 1:
-                if hand >> r & 1:
-                    if not mine:
-                        reps.append(r)
-                    mine = True
-                else:
-                    mine = False
+        rest = hand
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            # A run starts where the next card below still out is not the hand's.
+            below = present & (low - 1)
+            if not below or not hand >> (below.bit_length() - 1) & 1:
+                reps.append(low.bit_length() - 1)
         out = _REPS[key] = tuple(reps)
     return out
 
