@@ -102,6 +102,8 @@ def _cards(key: int) -> tuple[int, ...]:
     return out
 
 
+# For a seat and a card: the card's bit in its suit's word of four holdings.
+_SUIT_BIT = tuple(tuple(1 << (13 * seat + c % 13) for c in range(52)) for seat in range(4))
 # A position's key: the seat on lead, then a field of ``_F`` bits for each suit,
 # spades highest: each hand's length in the suit (4 bits each) << 30 | the layout.
 _F = 46
@@ -198,7 +200,9 @@ class OwnSolver:
         trick = [int(c) for c in position.trick]
         left = position.tricks_left
         count = [0]
-        start, play = _make_search(hands, trump, ms, tt, qt, best, count)
+        # The same cards suit by suit: each suit's four holdings side by side.
+        words = [sum((hands[i] >> (13 * s) & _M) << (13 * i) for i in range(4)) for s in range(4)]
+        start, play = _make_search(hands, words, trump, ms, tt, qt, best, count)
         legal = position.legal_mask()
         # Group the legal cards into classes of equivalent cards; search one of each.
         tmask = 0
@@ -241,6 +245,7 @@ class OwnSolver:
             if need > left:
                 return False
             hands[seat] ^= 1 << card
+            words[card // 13] ^= _SUIT_BIT[seat][card]
             try:
                 if n == 3:
                     w = win_seat
@@ -264,6 +269,7 @@ class OwnSolver:
                 return bool(res & 1)
             finally:
                 hands[seat] ^= 1 << card
+                words[card // 13] ^= _SUIT_BIT[seat][card]
 
         def whole(need: int) -> bool:
             """Can the side to play take ``need`` tricks, with any legal card?"""
@@ -350,6 +356,7 @@ def _skip(res: int, card: int) -> int:
 
 def _make_search(
     h: list[int],
+    sw: list[int],
     trump: int,
     ms: int,
     tt: dict[int, list[list[int]]],
@@ -570,22 +577,15 @@ def _make_search(
                 elif c // 13 == trump:
                     w, wseat, by = c, s2, 0
             return (2 << w if by else 0) | ((wseat & 1) == ms)
-        raw = (h0 & _M) | (h1 & _M) << 13 | (h2 & _M) << 26 | (h3 & _M) << 39
-        lay = layout_cache.get(raw)
-        key = seat << _F | (layout_of(raw) if lay is None else lay)
-        raw = (
-            (h0 >> 13 & _M) | (h1 >> 13 & _M) << 13 | (h2 >> 13 & _M) << 26 | (h3 >> 13 & _M) << 39
-        )
-        lay = layout_cache.get(raw)
-        key = key << _F | (layout_of(raw) if lay is None else lay)
-        raw = (
-            (h0 >> 26 & _M) | (h1 >> 26 & _M) << 13 | (h2 >> 26 & _M) << 26 | (h3 >> 26 & _M) << 39
-        )
-        lay = layout_cache.get(raw)
-        key = key << _F | (layout_of(raw) if lay is None else lay)
-        raw = (h0 >> 39) | (h1 >> 39) << 13 | (h2 >> 39) << 26 | (h3 >> 39) << 39
-        lay = layout_cache.get(raw)
-        key = key << _F | (layout_of(raw) if lay is None else lay)
+        raw0, raw1, raw2, raw3 = sw
+        lay = layout_cache.get(raw0)
+        key = seat << _F | (layout_of(raw0) if lay is None else lay)
+        lay = layout_cache.get(raw1)
+        key = key << _F | (layout_of(raw1) if lay is None else lay)
+        lay = layout_cache.get(raw2)
+        key = key << _F | (layout_of(raw2) if lay is None else lay)
+        lay = layout_cache.get(raw3)
+        key = key << _F | (layout_of(raw3) if lay is None else lay)
         allh = h0 | h1 | h2 | h3
         pk = key & _LENS
         entries = tt.get(pk)
@@ -657,6 +657,7 @@ def _make_search(
         ``win`` is the card winning it so far, by ``ws`` (bit 2: won by rank).
         ``present``: the cards out when the trick began."""
         hand = h[seat]
+        sb = _SUIT_BIT[seat]
         mx = 1 if (seat & 1) == ms else 0
         lsh = lead * 13
         follow = hand >> lsh & _M
@@ -758,8 +759,10 @@ def _make_search(
                         res = tr
                     else:
                         h[seat] = hand ^ (1 << c)
+                        sw[c // 13] ^= sb[c]
                         res = start(w & 3, need2, left - 1) | tr
                         h[seat] = hand
+                        sw[c // 13] ^= sb[c]
                     if (res & 1) == mx:
                         return res
                     acc |= res
@@ -775,6 +778,7 @@ def _make_search(
                 if skip >> c & 1:
                     continue
                 h[seat] = hand ^ (1 << c)
+                sw[c // 13] ^= sb[c]
                 if wsuit == lead:
                     if c > win:
                         res = play(nxt, n + 1, lead, c, seat | 4, need, left, present)
@@ -783,6 +787,7 @@ def _make_search(
                 else:
                     res = play(nxt, n + 1, lead, win, ws, need, left, present)
                 h[seat] = hand
+                sw[c // 13] ^= sb[c]
                 if (res & 1) == mx:
                     return res
                 acc |= res
@@ -858,8 +863,10 @@ def _make_search(
                     res = tr
                 else:
                     h[seat] = hand ^ (1 << c)
+                    sw[c // 13] ^= sb[c]
                     res = start(w & 3, need2, left - 1) | tr
                     h[seat] = hand
+                    sw[c // 13] ^= sb[c]
                 if (res & 1) == mx:
                     return res
                 acc |= res
@@ -870,6 +877,7 @@ def _make_search(
             if skip >> c & 1:
                 continue
             h[seat] = hand ^ (1 << c)
+            sw[c // 13] ^= sb[c]
             if c // 13 == trump:
                 if wsuit != trump:
                     res = play(nxt, n + 1, lead, c, seat, need, left, present)
@@ -880,6 +888,7 @@ def _make_search(
             else:
                 res = play(nxt, n + 1, lead, win, ws, need, left, present)
             h[seat] = hand
+            sw[c // 13] ^= sb[c]
             if (res & 1) == mx:
                 return res
             acc |= res
@@ -888,6 +897,7 @@ def _make_search(
 
     def lead_moves(seat: int, need: int, left: int, key: int, present: int) -> int:
         hand = h[seat]
+        sb = _SUIT_BIT[seat]
         mx = 1 if (seat & 1) == ms else 0
         part = h[seat ^ 2]
         lho = h[(seat + 1) & 3]
@@ -937,8 +947,10 @@ def _make_search(
             if skip >> c & 1:
                 continue
             h[seat] = hand ^ (1 << c)
+            sw[c // 13] ^= sb[c]
             res = play(nxt, 1, c // 13, c, seat, need, left, present)
             h[seat] = hand
+            sw[c // 13] ^= sb[c]
             if (res & 1) == mx:
                 best[key] = c
                 return res
