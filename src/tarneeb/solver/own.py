@@ -167,7 +167,9 @@ class OwnSolver:
         size = sum(len(t[0]) + len(t[1]) for t in self._tables.values())
         if size > self.max_entries:
             self._tables.clear()
-        if len(_REPS) + len(_LAYOUT) + len(_CARDS) + len(_KTH) > 4 * self.max_entries:
+        # The shared per-suit caches grow with every new deal: a few tens of
+        # thousands of entries each; cleared at the same bound.
+        if len(_REPS) + len(_LAYOUT) + len(_CARDS) + len(_KTH) > self.max_entries:
             _KTH.clear()
             _REPS.clear()
             _LAYOUT.clear()
