@@ -21,7 +21,7 @@ tricks?") over single cards, with:
   through an entry, a crossing to partner's next-best card), a lower bound
   for the leader's side that often settles a node without search; the top
   trumps, an upper bound; and at the second hand, a trick its side surely
-  wins when that is all it needs;
+  wins (plus one more sure winner to cash next) when that is all it needs;
 * move ordering: lead to partner's winners or cash one's own, trumps late and
   suits the opponents ruff last; second hand low or its suit's top card,
   third hand cheapest winner, fourth hand win cheaply or play low, ruff low,
