@@ -341,6 +341,21 @@ def _guess(hands: list[int], trump: int, side: int) -> int:
     return total
 
 
+def _skip(res: int, card: int) -> int:
+    """The cards of ``card``'s suit that need no search once ``card`` has failed
+    with answer ``res``: those below the lowest card that answer relied on in
+    the suit (``card`` among them), which lead to positions it covers too.
+    Returns a card mask; 0 when ``card`` itself was relied on."""
+    sh = card - card % 13
+    rb = res >> (sh + 1) & _M
+    if not rb:
+        return _M << sh
+    low = rb & -rb
+    if 1 << (card - sh) >= low:
+        return 0
+    return (low - 1) << sh
+
+
 def _make_search(
     h: list[int],
     sw: list[int],
@@ -394,7 +409,7 @@ def _make_search(
             dt = dh >> tsh & _M
             run = (lt >> (pt | ct | dt).bit_length()).bit_count()
             nb, nc, nd = pt.bit_count(), ct.bit_count(), dt.bit_count()
-            tricks = lt.bit_count() if run >= nb and run >= nc and run >= nd else run
+            tricks = lt.bit_count() if run >= max(nb, nc, nd) else run
             # Which others keep trumps once these are drawn: bit 0 the left-hand
             # opponent, 1 the right-hand one, 2 partner.
             flags = (nc > tricks) | (nd > tricks) << 1 | (nb > tricks) << 2
@@ -411,7 +426,7 @@ def _make_search(
             d = dh >> sh & _M
             run = (x >> (p | c | d).bit_length()).bit_count()
             nb, nc, nd = p.bit_count(), c.bit_count(), d.bit_count()
-            k = run if run < nb or run < nc or run < nd else x.bit_count()
+            k = run if run < max(nb, nc, nd) else x.bit_count()
             if flags:
                 if flags & 1 and nc < k:
                     k = nc
@@ -422,7 +437,7 @@ def _make_search(
             if k:
                 total += k
                 suits |= 1 << s
-                ks |= (k if k < run else run) << (4 * s)
+                ks |= min(k, run) << (4 * s)
                 if crossing and k == run:
                     i = run + 1
                     if (
@@ -857,13 +872,7 @@ def _make_search(
                 if (res & 1) == mx:
                     return res
                 acc |= res
-                sh = c - c % 13
-                low = res >> (sh + 1) & _M
-                low &= -low
-                if not low:
-                    skip |= _M << sh
-                elif 1 << (c - sh) < low:
-                    skip |= (low - 1) << sh
+                skip |= _skip(res, c)
             return widen(acc, hand, present, shifts)
         nxt = (seat + 1) & 3
         for c in order:
@@ -885,13 +894,7 @@ def _make_search(
             if (res & 1) == mx:
                 return res
             acc |= res
-            sh = c - c % 13
-            low = res >> (sh + 1) & _M
-            low &= -low
-            if not low:
-                skip |= _M << sh
-            elif 1 << (c - sh) < low:
-                skip |= (low - 1) << sh
+            skip |= _skip(res, c)
         return widen(acc, hand, present, shifts)
 
     def lead_moves(seat: int, need: int, left: int, key: int, present: int) -> int:
@@ -954,13 +957,7 @@ def _make_search(
                 best[key] = c
                 return res
             acc |= res
-            sh = c - c % 13
-            low = res >> (sh + 1) & _M
-            low &= -low
-            if not low:
-                skip |= _M << sh
-            elif 1 << (c - sh) < low:
-                skip |= (low - 1) << sh
+            skip |= _skip(res, c)
         return widen(acc, hand, present, shifts)
 
     return start, play
