@@ -517,6 +517,15 @@ def _make_search(
             return left - high, left - low, rhigh, rlow
         return low, high, rlow, rhigh
 
+    def settles(low: int, high: int, need: int, goal: int) -> int:
+        """Whether bounds ``low``-``high`` on North-South's tricks settle the
+        question: 1 when side ``ms`` surely takes ``need`` (North-South then
+        take at most ``goal`` when ``ms`` is East-West), 0 when it surely
+        fails, -1 when they do not settle it."""
+        if ms == 0:
+            return 1 if low >= need else 0 if high < need else -1
+        return 1 if high <= goal else 0 if low > goal else -1
+
     def relevant(allh: int, ks: int) -> int:
         """The cards an entry's pattern (``ks``: top cards per suit) stands for here."""
         rel = 0
@@ -595,29 +604,18 @@ def _make_search(
         if entries is not None:
             for e in entries:
                 if key & e[0] == e[1]:
-                    if ms == 0:
-                        if e[2] >= need:
-                            return relevant(allh, e[4]) << 1 | 1
-                        if e[3] < need:
-                            return relevant(allh, e[4]) << 1
-                    else:
-                        if e[3] <= goal:
-                            return relevant(allh, e[4]) << 1 | 1
-                        if e[2] > goal:
-                            return relevant(allh, e[4]) << 1
+                    made = settles(e[2], e[3], need, goal)
+                    if made >= 0:
+                        return relevant(allh, e[4]) << 1 | made
         bounds = qt.get(key)
         if bounds is None:
             bounds = qt[key] = first_bounds(seat, left)
-        if ms == 0:
-            if bounds[0] >= need:
-                return relevant(allh, bounds[2]) << 1 | 1
-            if bounds[1] < need:
-                return relevant(allh, bounds[3]) << 1
-        else:
-            if bounds[1] <= goal:
-                return relevant(allh, bounds[3]) << 1 | 1
-            if bounds[0] > goal:
-                return relevant(allh, bounds[2]) << 1
+        made = settles(bounds[0], bounds[1], need, goal)
+        if made >= 0:
+            # North-South's low bound settles their success or the other side's
+            # failure; the high bound, the rest.
+            low_settled = made == 1 if ms == 0 else made == 0
+            return relevant(allh, bounds[2] if low_settled else bounds[3]) << 1 | made
         res = lead_moves(seat, need, left, key, allh)
         # Store the answer for every position that agrees on the relevant cards.
         rel = res >> 1
