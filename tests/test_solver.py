@@ -456,10 +456,17 @@ def test_backends_agree_on_big_positions() -> None:
     assert_agree(agreement_positions(99, [(9, 10), (11, 2), (13, 1)]))
 
 
-def test_tricks_alone_match_the_full_solution() -> None:
+@pytest.mark.parametrize("backend", BACKEND_PARAMS)
+def test_tricks_alone_match_the_full_solution(backend: str) -> None:
+    rng = random.Random(6)
     positions = agreement_positions(6, [(4, 20), (6, 10)])
-    full = solve_many(positions, backend="own")
-    alone = solve_many(positions, backend="own", values=False)
+    for i in range(10):  # the first-lead rule restricts the lead to trumps
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hands = [sum(1 << c for c in deck[k:20:4]) for k in range(4)]
+        positions.append(Position(hands, i % 4, rng.randrange(4), lead_trump=True))
+    full = solve_many(positions, backend=backend)
+    alone = solve_many(positions, backend=backend, values=False)
     assert [s.tricks for s in alone] == [s.tricks for s in full]
     assert all(not s.values for s in alone)
 

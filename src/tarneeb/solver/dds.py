@@ -129,7 +129,9 @@ def solve_many(positions: Sequence[Position], values: bool = True) -> list[Solut
         for i, position in enumerate(chunk):
             _fill_deal(bop.deals[i], position)
             bop.target[i] = -1
-            bop.solutions[i] = 3 if values else 1
+            # Under the first-lead rule DDS's best card may be an illegal one:
+            # such a position is always solved card by card.
+            bop.solutions[i] = 3 if values or position.lead_trump else 1
             bop.mode[i] = 1
         solved = lib.solvedBoards()
         with _lock:
@@ -137,10 +139,12 @@ def solve_many(positions: Sequence[Position], values: bool = True) -> list[Solut
                 lib.SolveAllBoardsBin(bop, solved)
             except lib.DDSError as exc:
                 raise SolverError(f"DDS: {exc}") from None
-        if values:
-            out.extend(_solution(p, solved.solvedBoard[i]) for i, p in enumerate(chunk))
-        else:
-            out.extend(Solution(p, solved.solvedBoard[i].score[0]) for i, p in enumerate(chunk))
+        for i, p in enumerate(chunk):
+            if values or p.lead_trump:
+                solution = _solution(p, solved.solvedBoard[i])
+                out.append(solution if values else Solution(p, solution.tricks))
+            else:
+                out.append(Solution(p, solved.solvedBoard[i].score[0]))
     return out
 
 

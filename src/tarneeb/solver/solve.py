@@ -118,9 +118,7 @@ def dd_tables(
         for s in todo
         for seat in Seat
     ]
-    # Tricks alone, except under the first-lead rule: DDS answers for every
-    # card then, and the rule picks among them.
-    solutions = solve_many(positions, name, values=lead_trump)
+    solutions = solve_many(positions, name, values=False)
     i = 0
     for row in rows:
         for s in todo:
