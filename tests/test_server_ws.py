@@ -293,22 +293,30 @@ def test_a_seat_reconnects_and_hears_exactly_what_it_missed(tmp_path: Path) -> N
 # -- bot takeover and reclaim ------------------------------------------------------------------
 
 
+def leave_on_own_turn(
+    peers: dict[str, Peer], spec: Peer, rng: random.Random
+) -> tuple[Peer, int, dict[str, Any]]:
+    """Play on until South is to act, drop South's connection, and wait for the
+    spectator to see a bot take the seat: South's peer, its last version, and
+    that update."""
+    spec.hello()
+    while not peers["south"].my_turn():
+        step(peers, rng)
+    south = peers.pop("south")
+    version = south.version
+    south.disconnect()
+    held = spec.until(
+        lambda f: f["type"] == "update" and any(e["kind"] == "takeover" for e in f["events"])
+    )
+    return south, version, held
+
+
 def test_a_bot_holds_an_absent_seat_and_gives_it_back(tmp_path: Path) -> None:
     rng = random.Random(8)
     with server(tmp_path) as client:
         table, tokens = make_table(client, rules="classic", takeover_seconds=0)
         with seated(client, table, tokens) as peers, connect(client, table, "spec") as spec:
-            spec.hello()
-            while not peers["south"].my_turn():
-                step(peers, rng)
-            south = peers.pop("south")
-            version = south.version
-            south.disconnect()
-            held = spec.until(
-                lambda f: (
-                    f["type"] == "update" and any(e["kind"] == "takeover" for e in f["events"])
-                )
-            )
+            south, version, held = leave_on_own_turn(peers, spec, rng)
             assert [e for e in held["events"] if e["kind"] == "takeover"] == [
                 {"seq": held["seq"], "kind": "takeover", "seat": "south", "bot": "heuristic"}
             ]
@@ -361,17 +369,7 @@ def test_a_bot_does_not_act_for_a_seat_reclaimed_during_its_delay(tmp_path: Path
     with server(tmp_path, bot_delay=0.4) as client:
         table, tokens = make_table(client, rules="classic", takeover_seconds=0, turn_seconds=1.5)
         with seated(client, table, tokens) as peers, connect(client, table, "spec") as spec:
-            spec.hello()
-            while not peers["south"].my_turn():
-                step(peers, rng)
-            south = peers.pop("south")
-            version = south.version
-            south.disconnect()
-            spec.until(
-                lambda f: (
-                    f["type"] == "update" and any(e["kind"] == "takeover" for e in f["events"])
-                )
-            )
+            south, version, _ = leave_on_own_turn(peers, spec, rng)
             south.close()
             back = open_peer(client, table, "south")
             try:
