@@ -489,29 +489,26 @@ def _make_search(
         high = left
         rhigh = 0
         if trump >= 0:
-            # The highest trump out, and those below it in the same hand, always win.
+            # The side holding the top trumps wins a trick with each of them it
+            # plays, one at a time: at least as many tricks as the longer of its
+            # two hands has trumps, up to the number of those top trumps.
             t0 = h0 >> tsh & _M
             t1 = h1 >> tsh & _M
             t2 = h2 >> tsh & _M
             t3 = h3 >> tsh & _M
             alltr = t0 | t1 | t2 | t3
             if alltr:
-                rest = alltr
-                top = 1 << (rest.bit_length() - 1)
-                holder = 0 if t0 & top else 1 if t1 & top else 2 if t2 & top else 3
-                mine = (t0, t1, t2, t3)[holder]
-                run = 0
-                while mine & top:
-                    run += 1
-                    rest ^= top
-                    if not rest:
-                        break
-                    top = 1 << (rest.bit_length() - 1)
-                if (holder & 1) != (seat & 1):
-                    high = left - run
+                top = 1 << (alltr.bit_length() - 1)
+                side = 0 if (t0 | t2) & top else 1
+                a, b = (t0, t2) if side == 0 else (t1, t3)
+                theirs = alltr & ~(a | b)
+                run = ((a | b) >> theirs.bit_length()).bit_count()
+                sure = min(run, max(a.bit_count(), b.bit_count()))
+                if side != (seat & 1):
+                    high = left - sure
                     rhigh = run << (4 * trump)
-                elif run > low:
-                    low = run
+                elif sure > low:
+                    low = sure
                     rlow = run << (4 * trump)
         if seat & 1:
             return left - high, left - low, rhigh, rlow
