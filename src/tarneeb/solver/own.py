@@ -514,15 +514,6 @@ def _make_search(
             return left - high, left - low, rhigh, rlow
         return low, high, rlow, rhigh
 
-    def settles(low: int, high: int, need: int, goal: int) -> int:
-        """Whether bounds ``low``-``high`` on North-South's tricks settle the
-        question: 1 when side ``ms`` surely takes ``need`` (North-South then
-        take at most ``goal`` when ``ms`` is East-West), 0 when it surely
-        fails, -1 when they do not settle it."""
-        if ms == 0:
-            return 1 if low >= need else 0 if high < need else -1
-        return 1 if high <= goal else 0 if low > goal else -1
-
     def relevant(allh: int, ks: int) -> int:
         """The cards an entry's pattern (``ks``: top cards per suit) stands for here."""
         rel = 0
@@ -597,22 +588,24 @@ def _make_search(
         allh = h0 | h1 | h2 | h3
         pk = key & _LENS
         entries = tt.get(pk)
-        goal = left - need  # North-South take at most this many when side 1 makes
+        # The question as North-South's: do they take ``ns`` tricks? Side ``ms``
+        # makes when the answer is ``yes`` (1 for North-South, 0 for East-West).
+        ns = need if ms == 0 else left - need + 1
+        yes = 1 - ms
         if entries is not None:
             for e in entries:
                 if key & e[0] == e[1]:
-                    made = settles(e[2], e[3], need, goal)
-                    if made >= 0:
-                        return relevant(allh, e[4]) << 1 | made
+                    if e[2] >= ns:
+                        return relevant(allh, e[4]) << 1 | yes
+                    if e[3] < ns:
+                        return relevant(allh, e[4]) << 1 | ms
         bounds = qt.get(key)
         if bounds is None:
             bounds = qt[key] = first_bounds(seat, left)
-        made = settles(bounds[0], bounds[1], need, goal)
-        if made >= 0:
-            # North-South's low bound settles their success or the other side's
-            # failure; the high bound, the rest.
-            low_settled = made == 1 if ms == 0 else made == 0
-            return relevant(allh, bounds[2] if low_settled else bounds[3]) << 1 | made
+        if bounds[0] >= ns:
+            return relevant(allh, bounds[2]) << 1 | yes
+        if bounds[1] < ns:
+            return relevant(allh, bounds[3]) << 1 | ms
         res = lead_moves(seat, need, left, key, allh)
         # Store the answer for every position that agrees on the relevant cards.
         rel = res >> 1
@@ -634,17 +627,11 @@ def _make_search(
         else:
             e = [mask, value, 0, left, ks]
             entries.append(e)
-        if ms == 0:
-            if res & 1:
-                if need > e[2]:
-                    e[2] = need
-            elif need - 1 < e[3]:
-                e[3] = need - 1
-        elif res & 1:
-            if goal < e[3]:
-                e[3] = goal
-        elif goal + 1 > e[2]:
-            e[2] = goal + 1
+        if (res & 1) == yes:
+            if ns > e[2]:
+                e[2] = ns
+        elif ns - 1 < e[3]:
+            e[3] = ns - 1
         return res
 
     def play(
