@@ -50,21 +50,6 @@ __all__ = ["OwnSolver", "solve", "solve_many"]
 _M = 0x1FFF
 _SHIFTS = (0, 13, 26, 39)
 
-# The order leads are tried in (measured on positions after four tricks): low
-# to partner's top card; cash a top card; from suits the other side heads, high
-# cards then low; the rest of a suit one heads; trumps; last, a suit that an
-# opponent can ruff.
-_LEAD_TO_PARTNER = 0
-_LEAD_CASH = 1
-_LEAD_THEIRS_HIGH = 2
-_LEAD_THEIRS_LOW = 3
-_LEAD_CASH_MIDDLE = 4
-_LEAD_PARTNER_HIGH = 5
-_LEAD_CASH_LOW = 6
-_LEAD_TRUMP_TOP = 7
-_LEAD_TRUMP = 8
-_LEAD_RUFFED = 9
-
 # For a suit: (cards still out << 13 | one hand's holding) -> that hand's cards
 # that head no equivalent lower card, as ranks ascending (filled on first use).
 _REPS: dict[int, tuple[int, ...]] = {}
@@ -716,10 +701,10 @@ def _make_search(
                     else:
                         wr = cards[-1] - 1
                 order = cards
-                for c in cards:
+                for i, c in enumerate(cards):
                     if c > wr:
-                        if c != cards[0]:
-                            order = [c, *(x for x in cards if x != c)]
+                        if i:
+                            order = (c, *cards[:i], *cards[i + 1 :])
                         break
             if n == 3:
                 for c in order:
@@ -887,8 +872,19 @@ def _make_search(
         lho = h[(seat + 1) & 3]
         rho = h[(seat + 3) & 3]
         hint = best.get(key, -1)
-        # Leads in order of promise (see ``_LEAD_*``).
-        buckets: list[list[int]] = [[], [], [], [], [], [], [], [], [], []]
+        # Leads in order of promise: low to partner's top card; cash a top card;
+        # from suits the other side heads, high cards then low; the rest of a suit
+        # one heads; trumps; last, a suit that an opponent can ruff.
+        to_partner: list[int] = []
+        cash: list[int] = []
+        theirs_high: list[int] = []
+        theirs_low: list[int] = []
+        cash_middle: list[int] = []
+        partner_high: list[int] = []
+        cash_low: list[int] = []
+        trump_top: list[int] = []
+        trumps: list[int] = []
+        ruffed: list[int] = []
         for s in (0, 1, 2, 3):
             sh = shifts[s]
             x = hand >> sh & _M
@@ -902,27 +898,38 @@ def _make_search(
             top = 1 << (p.bit_length() - 1)
             if s == trump:
                 if x & top:
-                    buckets[_LEAD_TRUMP_TOP].append(cards[-1])
-                    buckets[_LEAD_TRUMP] += cards[:-1]
+                    trump_top.append(cards[-1])
+                    trumps += cards[:-1]
                 else:
-                    buckets[_LEAD_TRUMP] += cards
+                    trumps += cards
             elif trump >= 0 and (
                 (not lho >> sh & _M and lho >> tsh & _M) or (not rho >> sh & _M and rho >> tsh & _M)
             ):
-                buckets[_LEAD_RUFFED] += cards
+                ruffed += cards
             elif x & top:
-                buckets[_LEAD_CASH].append(cards[-1])
+                cash.append(cards[-1])
                 if len(cards) > 1:
-                    buckets[_LEAD_CASH_LOW].append(cards[0])
-                    buckets[_LEAD_CASH_MIDDLE] += cards[1:-1]
+                    cash_low.append(cards[0])
+                    cash_middle += cards[1:-1]
             elif (part >> sh) & top:
-                buckets[_LEAD_TO_PARTNER].append(cards[0])
-                buckets[_LEAD_PARTNER_HIGH] += cards[1:]
+                to_partner.append(cards[0])
+                partner_high += cards[1:]
             else:
-                buckets[_LEAD_THEIRS_LOW].append(cards[0])
-                buckets[_LEAD_THEIRS_HIGH] += cards[1:]
+                theirs_low.append(cards[0])
+                theirs_high += cards[1:]
         nxt = (seat + 1) & 3
-        order = [c for bucket in buckets for c in bucket]
+        order = [
+            *to_partner,
+            *cash,
+            *theirs_high,
+            *theirs_low,
+            *cash_middle,
+            *partner_high,
+            *cash_low,
+            *trump_top,
+            *trumps,
+            *ruffed,
+        ]
         if hint >= 0 and hand >> hint & 1:
             order.remove(hint) if hint in order else None
             order.insert(0, hint)
