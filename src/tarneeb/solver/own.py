@@ -394,7 +394,7 @@ def _make_search(
             dt = dh >> tsh & _M
             run = (lt >> (pt | ct | dt).bit_length()).bit_count()
             nb, nc, nd = pt.bit_count(), ct.bit_count(), dt.bit_count()
-            tricks = lt.bit_count() if run >= max(nb, nc, nd) else run
+            tricks = lt.bit_count() if run >= nb and run >= nc and run >= nd else run
             # Which others keep trumps once these are drawn: bit 0 the left-hand
             # opponent, 1 the right-hand one, 2 partner.
             flags = (nc > tricks) | (nd > tricks) << 1 | (nb > tricks) << 2
@@ -411,7 +411,7 @@ def _make_search(
             d = dh >> sh & _M
             run = (x >> (p | c | d).bit_length()).bit_count()
             nb, nc, nd = p.bit_count(), c.bit_count(), d.bit_count()
-            k = run if run < max(nb, nc, nd) else x.bit_count()
+            k = run if run < nb or run < nc or run < nd else x.bit_count()
             if flags:
                 if flags & 1 and nc < k:
                     k = nc
@@ -422,7 +422,7 @@ def _make_search(
             if k:
                 total += k
                 suits |= 1 << s
-                ks |= min(k, run) << (4 * s)
+                ks |= (k if k < run else run) << (4 * s)
                 if crossing and k == run:
                     i = run + 1
                     if (
@@ -728,10 +728,10 @@ def _make_search(
                         res = tr
                     else:
                         h[seat] = hand ^ (1 << c)
-                        sw[c // 13] ^= sb[c]
+                        sw[lead] ^= sb[c]
                         res = start(w & 3, need2, left - 1) | tr
                         h[seat] = hand
-                        sw[c // 13] ^= sb[c]
+                        sw[lead] ^= sb[c]
                     if (res & 1) == mx:
                         return res
                     acc |= res
@@ -747,7 +747,7 @@ def _make_search(
                 if skip >> c & 1:
                     continue
                 h[seat] = hand ^ (1 << c)
-                sw[c // 13] ^= sb[c]
+                sw[lead] ^= sb[c]
                 if wsuit == lead:
                     if c > win:
                         res = play(nxt, n + 1, lead, c, seat | 4, need, left, present)
@@ -756,7 +756,7 @@ def _make_search(
                 else:
                     res = play(nxt, n + 1, lead, win, ws, need, left, present)
                 h[seat] = hand
-                sw[c // 13] ^= sb[c]
+                sw[lead] ^= sb[c]
                 if (res & 1) == mx:
                     return res
                 acc |= res
@@ -767,10 +767,10 @@ def _make_search(
                 elif 1 << (c - lsh) < low:
                     skip |= (low - 1) << lsh
             return widen(acc, hand, present, (lsh,)) if acc >> (lsh + 1) & _M else acc
-        order = []
+        first: list[int] = []
         keep: list[int] = []
         rest: list[int] = []
-        ruffs: list[int] = []
+        ruffs: tuple[int, ...] = ()
         if trump >= 0:
             tr = hand >> tsh & _M
             if tr:
@@ -779,35 +779,33 @@ def _make_search(
                 if cards is None:
                     cards = cards_of(k)
                 if partner_wins:
-                    ruffs = list(cards)
+                    ruffs = cards
                 elif wsuit == trump:
-                    for c in cards:
-                        if c > win and not order:
-                            order.append(c)
-                        else:
-                            ruffs.append(c)
+                    ruffs = cards
+                    for i, c in enumerate(cards):
+                        if c > win:
+                            first.append(c)
+                            ruffs = (*cards[:i], *cards[i + 1 :])
+                            break
                 else:
-                    order.append(cards[0])
-                    ruffs = list(cards[1:])
-        for s in (0, 1, 2, 3):
-            if s == trump:
-                continue
-            sh = shifts[s]
+                    first.append(cards[0])
+                    ruffs = cards[1:]
+        ours = hand | h[seat ^ 2]
+        for s, sh in side_suits:
             x = hand >> sh & _M
             if x:
-                k = s << 26 | (present >> sh & _M) << 13 | x
+                p = present >> sh & _M
+                k = s << 26 | p << 13 | x
                 cards = cards_cache.get(k)
                 if cards is None:
                     cards = cards_of(k)
                 # Discard first from suits whose top card the other side holds.
-                if (hand | h[seat ^ 2]) >> sh & 1 << ((present >> sh & _M).bit_length() - 1):
+                if ours >> sh & 1 << (p.bit_length() - 1):
                     keep.append(cards[0])
                 else:
-                    order.append(cards[0])
-                rest.extend(cards[1:])
-        order += keep
-        order += rest
-        order += ruffs
+                    first.append(cards[0])
+                rest += cards[1:]
+        order = [*first, *keep, *rest, *ruffs]
         if n == 3:
             for c in order:
                 if skip >> c & 1:
