@@ -125,6 +125,52 @@ def _layout(key: int) -> int:
     return out
 
 
+# For one suit, ``word << 2 | leader`` (the word: the four holdings side by side,
+# 13 bits each) -> what quick tricks need to know of it, seen from the leader:
+# the leader's length, partner's, the left-hand and the right-hand opponent's;
+# the leader's top cards above all the others'; the tricks it cashes while every
+# seat follows; whether it can cross to partner's next card after those; and
+# whether partner holds the top card of a suit the leader has.
+_FACTS: dict[int, tuple[int, int, int, int, int, int, bool, bool]] = {}
+
+
+def _facts(key: int) -> tuple[int, int, int, int, int, int, bool, bool]:
+    word = key >> 2
+    leader = key & 3
+    x = word >> (13 * leader) & _M
+    p = word >> (13 * (leader ^ 2)) & _M
+    c = word >> (13 * ((leader + 1) & 3)) & _M
+    d = word >> (13 * ((leader + 3) & 3)) & _M
+    nx, nb, nc, nd = x.bit_count(), p.bit_count(), c.bit_count(), d.bit_count()
+    run = (x >> (p | c | d).bit_length()).bit_count()
+    cash = run if run < nb or run < nc or run < nd else nx
+    cross = nx > run and nb > run and p.bit_length() > (c | d).bit_length()
+    top = nx > 0 and p.bit_length() > (x | c | d).bit_length()
+    out = _FACTS[key] = (nx, nb, nc, nd, run, cash, cross, top)
+    return out
+
+
+# For the trump suit's word: the side holding the top trump (-1: no trumps
+# left), the tricks it is sure of with its top trumps (each wins when played,
+# one at a time: at least as many as the longer of its two hands has trumps, up
+# to the number of those top trumps), and that number.
+_TOPS: dict[int, tuple[int, int, int]] = {}
+
+
+def _tops(word: int) -> tuple[int, int, int]:
+    t0, t1, t2, t3 = word & _M, word >> 13 & _M, word >> 26 & _M, word >> 39
+    alltr = t0 | t1 | t2 | t3
+    if not alltr:
+        out = _TOPS[word] = (-1, 0, 0)
+        return out
+    top = 1 << (alltr.bit_length() - 1)
+    side = 0 if (t0 | t2) & top else 1
+    a, b = (t0, t2) if side == 0 else (t1, t3)
+    run = ((a | b) >> (alltr & ~(a | b)).bit_length()).bit_count()
+    out = _TOPS[word] = (side, min(run, max(a.bit_count(), b.bit_count())), run)
+    return out
+
+
 # A solver's tables for one trump: the partition table (leader and lengths ->
 # entries ``[pattern mask, pattern, low, high, top cards per suit]``, bounds on
 # North-South's tricks), first bounds by exact key, and the best lead by exact key.
@@ -154,11 +200,10 @@ class OwnSolver:
             self._tables.clear()
         # The shared per-suit caches grow with every new deal: a few tens of
         # thousands of entries each; cleared at the same bound.
-        if len(_REPS) + len(_LAYOUT) + len(_CARDS) + len(_KTH) > self.max_entries:
-            _KTH.clear()
-            _REPS.clear()
-            _LAYOUT.clear()
-            _CARDS.clear()
+        caches = (_KTH, _REPS, _LAYOUT, _CARDS, _FACTS, _TOPS)
+        if sum(len(c) for c in caches) > self.max_entries:
+            for cache in caches:
+                cache.clear()
         entry = self._tables.get(trump)
         if entry is None:
             entry = self._tables[trump] = ({}, {}, {})
@@ -364,16 +409,19 @@ def _make_search(
     layout_cache = _LAYOUT
     layout_of = _layout
     kth_cache = _KTH
+    facts_cache = _FACTS
+    tops_cache = _TOPS
     shifts = _SHIFTS
     tsh = shifts[trump] if trump >= 0 else 0
     # The suits other than trumps, with each one's shift.
     side_suits = tuple((s, 13 * s) for s in (0, 1, 2, 3) if s != trump)
     nxt4 = (1, 2, 3, 0)
 
-    def quick_tricks(leader: int, crossing: bool = True) -> tuple[int, int, int]:
+    def quick_tricks(leader: int, crossing: bool = True) -> tuple[int, int, int, bool]:
         """Tricks the leader can cash at once (a lower bound for the leader's side),
-        the suits (bits) in which it cashes at least one, and how many top cards
-        of each suit that count relies on (4 bits a suit).
+        the suits (bits) in which it cashes at least one, how many top cards of
+        each suit that count relies on (4 bits a suit), and whether partner holds
+        the top card of a suit the leader can lead.
 
         Trumps first: the leader's top trumps, all of them once the others are
         out. Then in each other suit, round ``i`` counts while the leader's card
@@ -382,19 +430,14 @@ def _make_search(
         leader's top cards, partner's next card is the suit's best and both
         still hold a card more; that trick ends in partner's hand.
         """
-        lh = h[leader]
-        ph = h[leader ^ 2]
-        ch = h[(leader + 1) & 3]
-        dh = h[(leader + 3) & 3]
         total = suits = flags = ks = 0
+        entry = False
         if trump >= 0:
-            lt = lh >> tsh & _M
-            pt = ph >> tsh & _M
-            ct = ch >> tsh & _M
-            dt = dh >> tsh & _M
-            run = (lt >> (pt | ct | dt).bit_length()).bit_count()
-            nb, nc, nd = pt.bit_count(), ct.bit_count(), dt.bit_count()
-            tricks = lt.bit_count() if run >= nb and run >= nc and run >= nd else run
+            fk = sw[trump] << 2 | leader
+            f = facts_cache.get(fk)
+            if f is None:
+                f = _facts(fk)
+            _, nb, nc, nd, run, tricks, _, entry = f
             # Which others keep trumps once these are drawn: bit 0 the left-hand
             # opponent, 1 the right-hand one, 2 partner.
             flags = (nc > tricks) | (nd > tricks) << 1 | (nb > tricks) << 2
@@ -402,16 +445,16 @@ def _make_search(
                 total = tricks
                 suits = 1 << trump
                 ks = run << (4 * trump)
-        for s, sh in side_suits:
-            x = lh >> sh & _M
-            if not x:
+        for s, _ in side_suits:
+            fk = sw[s] << 2 | leader
+            f = facts_cache.get(fk)
+            if f is None:
+                f = _facts(fk)
+            nx, nb, nc, nd, run, k, cross, top = f
+            if not nx:
                 continue
-            p = ph >> sh & _M
-            c = ch >> sh & _M
-            d = dh >> sh & _M
-            run = (x >> (p | c | d).bit_length()).bit_count()
-            nb, nc, nd = p.bit_count(), c.bit_count(), d.bit_count()
-            k = run if run < nb or run < nc or run < nd else x.bit_count()
+            if top:
+                entry = True
             if flags:
                 if flags & 1 and nc < k:
                     k = nc
@@ -423,78 +466,61 @@ def _make_search(
                 total += k
                 suits |= 1 << s
                 ks |= (k if k < run else run) << (4 * s)
-                if crossing and k == run:
-                    i = run + 1
-                    if (
-                        x.bit_count() >= i
-                        and nb >= i
-                        and p.bit_length() > (c | d).bit_length()
-                        and not ((nc < i and flags & 1) or (nd < i and flags & 2))
-                    ):
-                        # Cross to partner's winner last of all.
-                        crossing = False
-                        total += 1
-                        ks += 1 << (4 * s)
-        return total, suits, ks
+                if (
+                    crossing
+                    and k == run
+                    and cross
+                    and not ((nc <= run and flags & 1) or (nd <= run and flags & 2))
+                ):
+                    # Cross to partner's winner last of all.
+                    crossing = False
+                    total += 1
+                    ks += 1 << (4 * s)
+        return total, suits, ks, entry
 
     def first_bounds(seat: int, left: int) -> tuple[int, int, int, int]:
         """North-South's tricks from quick tricks and top trumps: low, high, and
         how many top cards of each suit each bound relies on (as ``relevant`` takes
         them: the key is relative, so the cards themselves differ from one
         position with this key to another)."""
-        h0, h1, h2, h3 = h
-        low, _, rlow = quick_tricks(seat)
+        low, _, rlow, entry = quick_tricks(seat)
         # Partner's quick tricks count only through an entry: a suit whose top
         # card partner holds and in which the leader has a card to lead.
-        allh = h0 | h1 | h2 | h3
-        hs = h[seat]
-        part = h[seat ^ 2]
-        for sh in shifts:
-            if hs >> sh & _M and part >> sh >> ((allh >> sh & _M).bit_length() - 1) & 1:
-                q2, suits2, r2 = quick_tricks(seat ^ 2, False)
-                break
-        else:
-            q2 = 0
-        if q2 > low:
-            # Lead to partner's winners and let partner cash its own.
-            lho = h[(seat + 1) & 3]
-            rho = h[(seat + 3) & 3]
-            for s2 in (0, 1, 2, 3):
-                if suits2 >> s2 & 1 and hs >> shifts[s2] & _M:
-                    # The entry is led before trumps are drawn: no ruff allowed.
-                    if trump >= 0 and s2 != trump:
-                        sh2 = shifts[s2]
-                        if not (lho >> sh2 & _M or not lho >> tsh & _M) or not (
-                            rho >> sh2 & _M or not rho >> tsh & _M
-                        ):
-                            continue
-                    low = q2
-                    rlow = r2
-                    break
+        if entry:
+            q2, suits2, r2, _ = quick_tricks(seat ^ 2, False)
+            if q2 > low:
+                # Lead to partner's winners and let partner cash its own.
+                hs = h[seat]
+                lho = h[(seat + 1) & 3]
+                rho = h[(seat + 3) & 3]
+                for s2 in (0, 1, 2, 3):
+                    if suits2 >> s2 & 1 and hs >> shifts[s2] & _M:
+                        # The entry is led before trumps are drawn: no ruff allowed.
+                        if trump >= 0 and s2 != trump:
+                            sh2 = shifts[s2]
+                            if not (lho >> sh2 & _M or not lho >> tsh & _M) or not (
+                                rho >> sh2 & _M or not rho >> tsh & _M
+                            ):
+                                continue
+                        low = q2
+                        rlow = r2
+                        break
         high = left
         rhigh = 0
         if trump >= 0:
-            # The side holding the top trumps wins a trick with each of them it
-            # plays, one at a time: at least as many tricks as the longer of its
-            # two hands has trumps, up to the number of those top trumps.
-            t0 = h0 >> tsh & _M
-            t1 = h1 >> tsh & _M
-            t2 = h2 >> tsh & _M
-            t3 = h3 >> tsh & _M
-            alltr = t0 | t1 | t2 | t3
-            if alltr:
-                top = 1 << (alltr.bit_length() - 1)
-                side = 0 if (t0 | t2) & top else 1
-                a, b = (t0, t2) if side == 0 else (t1, t3)
-                theirs = alltr & ~(a | b)
-                run = ((a | b) >> theirs.bit_length()).bit_count()
-                sure = min(run, max(a.bit_count(), b.bit_count()))
-                if side != (seat & 1):
-                    high = left - sure
-                    rhigh = run << (4 * trump)
-                elif sure > low:
-                    low = sure
-                    rlow = run << (4 * trump)
+            tw = sw[trump]
+            tops = tops_cache.get(tw)
+            if tops is None:
+                tops = _tops(tw)
+            side, sure, run = tops
+            if side < 0:
+                pass
+            elif side != (seat & 1):
+                high = left - sure
+                rhigh = run << (4 * trump)
+            elif sure > low:
+                low = sure
+                rlow = run << (4 * trump)
         if seat & 1:
             return left - high, left - low, rhigh, rlow
         return low, high, rlow, rhigh
