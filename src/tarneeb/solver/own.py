@@ -416,6 +416,8 @@ def _make_search(
     # The suits other than trumps, with each one's shift.
     side_suits = tuple((s, 13 * s) for s in (0, 1, 2, 3) if s != trump)
     nxt4 = (1, 2, 3, 0)
+    # Per seat: 1 when it plays for side ``ms``.
+    mxs = (1 - ms, ms, 1 - ms, ms)
 
     def quick_tricks(leader: int, crossing: bool = True) -> tuple[int, int, int, bool]:
         """Tricks the leader can cash at once (a lower bound for the leader's side),
@@ -653,10 +655,9 @@ def _make_search(
         ``present``: the cards out when the trick began."""
         hand = h[seat]
         sb = _SUIT_BIT[seat]
-        mx = 1 if (seat & 1) == ms else 0
+        mx = mxs[seat]
         lsh = lead * 13
         follow = hand >> lsh & _M
-        partner_wins = (ws & 1) == (seat & 1)
         wsuit = win // 13
         if n == 1 and (need <= 2 if mx else need >= left - 1):
             # Second hand's side surely wins this trick when it holds the suit's
@@ -708,7 +709,7 @@ def _make_search(
             cards = cards_cache.get(k)
             if cards is None:
                 cards = cards_of(k)
-            if len(cards) == 1 or wsuit != lead or (n == 3 and partner_wins):
+            if len(cards) == 1 or wsuit != lead or (n == 3 and not (ws ^ seat) & 1):
                 order = cards
             else:
                 wr = win
@@ -718,7 +719,7 @@ def _make_search(
                     f = h[nxt4[seat]] >> lsh & _M
                     if f and cards[-1] > lsh + f.bit_length() - 1 > wr:
                         wr = lsh + f.bit_length() - 1
-                    elif partner_wins and (f or trump < 0 or lead == trump):
+                    elif not (ws ^ seat) & 1 and (f or trump < 0 or lead == trump):
                         wr = 99
                 elif n == 1:
                     # Second hand low, or its top card when that is the suit's.
@@ -804,7 +805,7 @@ def _make_search(
                 cards = cards_cache.get(k)
                 if cards is None:
                     cards = cards_of(k)
-                if partner_wins:
+                if not (ws ^ seat) & 1:  # partner wins so far
                     ruffs = cards
                 elif wsuit == trump:
                     ruffs = cards
