@@ -151,23 +151,24 @@ def _facts(key: int) -> tuple[int, int, int, int, int, int, bool, bool]:
 
 
 # For the trump suit's word: the side holding the top trump (-1: no trumps
-# left), the tricks it is sure of with its top trumps (each wins when played,
-# one at a time: at least as many as the longer of its two hands has trumps, up
-# to the number of those top trumps), and that number.
-_TOPS: dict[int, tuple[int, int, int]] = {}
+# left) and the tricks it is sure of with its top trumps: each wins when
+# played, one at a time, so at least as many as the longer of its two hands has
+# trumps, up to the number of those top trumps. (That count relies on the side
+# holding that many of the top trumps, whatever holds the next.)
+_TOPS: dict[int, tuple[int, int]] = {}
 
 
-def _tops(word: int) -> tuple[int, int, int]:
+def _tops(word: int) -> tuple[int, int]:
     t0, t1, t2, t3 = word & _M, word >> 13 & _M, word >> 26 & _M, word >> 39
     alltr = t0 | t1 | t2 | t3
     if not alltr:
-        out = _TOPS[word] = (-1, 0, 0)
+        out = _TOPS[word] = (-1, 0)
         return out
     top = 1 << (alltr.bit_length() - 1)
     side = 0 if (t0 | t2) & top else 1
     a, b = (t0, t2) if side == 0 else (t1, t3)
     run = ((a | b) >> (alltr & ~(a | b)).bit_length()).bit_count()
-    out = _TOPS[word] = (side, min(run, max(a.bit_count(), b.bit_count())), run)
+    out = _TOPS[word] = (side, min(run, max(a.bit_count(), b.bit_count())))
     return out
 
 
@@ -514,15 +515,15 @@ def _make_search(
             tops = tops_cache.get(tw)
             if tops is None:
                 tops = _tops(tw)
-            side, sure, run = tops
+            side, sure = tops
             if side < 0:
                 pass
             elif side != (seat & 1):
                 high = left - sure
-                rhigh = run << (4 * trump)
+                rhigh = sure << (4 * trump)
             elif sure > low:
                 low = sure
-                rlow = run << (4 * trump)
+                rlow = sure << (4 * trump)
         if seat & 1:
             return left - high, left - low, rhigh, rlow
         return low, high, rlow, rhigh
