@@ -20,8 +20,10 @@ tricks?") over single cards, with:
 * quick tricks: winners the leader can cash at once (its top cards, partner's
   through an entry, a crossing to partner's next-best card), a lower bound
   for the leader's side that often settles a node without search; the top
-  trumps, an upper bound; and at the second hand, a trick its side surely
-  wins (plus one more sure winner to cash next) when that is all it needs;
+  trumps, sure tricks for the side holding them (as many as its longer hand
+  has trumps, up to the number of top trumps it holds); and at the second
+  hand, a trick its side surely wins (plus one more sure winner to cash next)
+  when that is all it needs;
 * move ordering: lead to partner's winners or cash one's own, trumps late and
   suits the opponents ruff last; second hand low or its suit's top card,
   third hand cheapest winner, fourth hand win cheaply or play low, ruff low,
