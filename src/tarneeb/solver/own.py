@@ -18,7 +18,8 @@ tricks?") over single cards, with:
   card its answer relied on are not searched either (their positions fall in
   the same partition);
 * quick tricks: winners the leader can cash at once (its top cards, partner's
-  through an entry, a crossing to partner's next-best card), a lower bound
+  through an entry, a crossing to partner's next-best card; failing those, a
+  suit for partner to ruff that the opponents cannot overruff), a lower bound
   for the leader's side that often settles a node without search; the top
   trumps, sure tricks for the side holding them (as many as its longer hand
   has trumps, up to the number of top trumps it holds); and at the second
@@ -509,6 +510,26 @@ def _make_search(
                                 continue
                         low = q2
                         rlow = r2
+                        break
+        if not low and trump >= 0:
+            # A ruff by partner: a suit the leader holds and partner, holding
+            # trumps, does not, in which neither opponent can ruff (each follows
+            # or has no trump). It wins by suit, whatever the ranks.
+            part = h[seat ^ 2]
+            if part >> tsh & _M:
+                hs = h[seat]
+                lho = h[(seat + 1) & 3]
+                rho = h[(seat + 3) & 3]
+                lt = lho >> tsh & _M
+                rt = rho >> tsh & _M
+                for _, sh in side_suits:
+                    if (
+                        hs >> sh & _M
+                        and not part >> sh & _M
+                        and (not lt or lho >> sh & _M)
+                        and (not rt or rho >> sh & _M)
+                    ):
+                        low = 1
                         break
         high = left
         rhigh = 0
