@@ -321,8 +321,8 @@ class OwnSolver:
             return bool(res & 1)
 
         # The position's value first, stepping from a guess (probes far from
-        # the value are wasted work); then each card against it: most cards
-        # keep it or lose one trick.
+        # the value are wasted work); then each card against it, stepping down:
+        # most cards keep it or lose a trick or two.
         best_value = min(max(_guess(hands, trump, ms), 0), left)
         if whole(best_value):
             while best_value < left and whole(best_value + 1):
@@ -333,19 +333,9 @@ class OwnSolver:
                 best_value -= 1
         values: dict[Card, int] = {}
         for rep, members in classes if with_values else ():
-            if test(rep, best_value):
-                value = best_value
-            elif test(rep, best_value - 1):
-                value = best_value - 1
-            else:
-                lo, hi = 0, best_value - 2
-                while lo < hi:
-                    mid = (lo + hi + 1) // 2
-                    if test(rep, mid):
-                        lo = mid
-                    else:
-                        hi = mid - 1
-                value = lo
+            value = best_value
+            while value > 0 and not test(rep, value):
+                value -= 1
             for c in members:
                 values[Card(c)] = value
         self.nodes += count[0]
