@@ -529,14 +529,13 @@ def _make_search(
             if tops is None:
                 tops = _tops(tw)
             side, sure = tops
-            if side < 0:
-                pass
-            elif side != (seat & 1):
+            if side == (seat & 1):
+                if sure > low:
+                    low = sure
+                    rlow = sure << (4 * trump)
+            elif side >= 0:
                 high = left - sure
                 rhigh = sure << (4 * trump)
-            elif sure > low:
-                low = sure
-                rlow = sure << (4 * trump)
         if seat & 1:
             return left - high, left - low, rhigh, rlow
         return low, high, rlow, rhigh
