@@ -256,6 +256,9 @@ class OwnSolver:
                 top = reps[i + 1] if i + 1 < len(reps) else 13
                 members = [sh + x for x in range(r, top) if hs >> x & 1]
                 classes.append((sh + r, members))
+        # High cards first: their proofs (often cashing winners) fill the table
+        # for the lower cards' (measured: about 1% fewer nodes).
+        classes.sort(key=lambda rep_members: -(rep_members[0] % 13))
         n = len(trick)
         if n:
             lead_suit = trick[0] // 13
