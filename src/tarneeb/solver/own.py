@@ -675,6 +675,7 @@ def _make_search(
         lsh = lead * 13
         follow = hand >> lsh & _M
         wsuit = win // 13
+        # Below, ``not (ws ^ seat) & 1``: partner wins the trick so far.
         if n == 1 and (need <= 2 if mx else need >= left - 1):
             # Second hand's side surely wins this trick when it holds the suit's
             # best card against the lead and the third hand, or can ruff, and the
@@ -908,7 +909,7 @@ def _make_search(
     def lead_moves(seat: int, need: int, left: int, key: int, present: int) -> int:
         hand = h[seat]
         sb = _SUIT_BIT[seat]
-        mx = 1 if (seat & 1) == ms else 0
+        mx = mxs[seat]
         part = h[seat ^ 2]
         lho = h[(seat + 1) & 3]
         rho = h[(seat + 3) & 3]
