@@ -265,6 +265,25 @@ def test_own_against_brute_force() -> None:
     assert solver.nodes > 0
 
 
+@pytest.mark.parametrize(
+    "hands, trump",
+    [
+        # East-West's top trumps lie in two hands, East's with a second trump:
+        # two sure tricks for them, whoever leads what.
+        (["QJT...", "A2.2..", ".AKQ..", "K.J3.."], Suit.SPADES),
+        # South has nothing to cash, but North ruffs diamonds and neither
+        # opponent holds a trump to overruff.
+        (["..43.", "..AK.", ".2..2", "..J.A"], Suit.HEARTS),
+    ],
+)
+def test_own_solver_trump_bounds_against_brute_force(hands: list[str], trump: Suit) -> None:
+    position = Position.parse(hands, trump=trump, leader=Seat.SOUTH)
+    expected = brute_force(position)
+    solution = OwnSolver().solve(position)
+    assert dict(solution.values) == expected
+    assert solution.tricks == max(expected.values())
+
+
 def test_own_solver_leaves_the_garbage_collector_as_it_found_it() -> None:
     position = random_position(random.Random(8), 4, 1)
     assert gc.isenabled()
