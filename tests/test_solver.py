@@ -274,9 +274,21 @@ def test_own_against_brute_force() -> None:
         # South has nothing to cash, but North ruffs diamonds and neither
         # opponent holds a trump to overruff.
         (["..43.", "..AK.", ".2..2", "..J.A"], Suit.HEARTS),
+        # West holds the second-best trump and another, sitting just after
+        # North's ace: North-South, on lead, cannot take every trick.
+        (["K.J.Q.", "T.A..A", ".KT..J", "AJ...Q"], Suit.SPADES),
+        # East-West hold the second- and third-best trumps, East two of them.
+        (["J.K.QT.", ".Q.K.AQ", "KT.JT..", "AQ...JT"], Suit.SPADES),
+        # Every suit South holds is headed by East-West, and North, holding
+        # trumps, holds those suits too: no lead of South's takes a trick.
+        ([".A.A.K", "AT.J..", ".KT..A", "K...JT"], Suit.SPADES),
+        # No-trump: a side short of tricks in the suits it heads cannot take
+        # every trick, whoever is on lead.
+        (["J.A.T.", ".J..AJ", "A..A.T", "K..KJ."], None),
+        (["Q.A.J.K", "KT.Q.A.", ".J.Q.AJ", "J.T..QT"], None),
     ],
 )
-def test_own_solver_trump_bounds_against_brute_force(hands: list[str], trump: Suit) -> None:
+def test_own_solver_bounds_against_brute_force(hands: list[str], trump: Suit | None) -> None:
     position = Position.parse(hands, trump=trump, leader=Seat.SOUTH)
     expected = brute_force(position)
     solution = OwnSolver().solve(position)

@@ -25,6 +25,11 @@ tricks?") over single cards, with:
   has trumps, up to the number of top trumps it holds); and at the second
   hand, a trick its side surely wins (plus one more sure winner to cash next)
   when that is all it needs;
+* later tricks: a side that needs every trick fails when the other side
+  surely makes a trump (DDS's rules: its guarded second-best trump sits after
+  the top one, or it holds the second- and third-best), when no lead of the
+  leader's can win the trick, or, with no trumps left, when the suits it
+  heads hold too few tricks (DDS's rule too);
 * move ordering: lead to partner's winners or cash one's own, trumps late and
   suits the opponents ruff last; second hand low or its suit's top card,
   third hand cheapest winner, fourth hand win cheaply or play low, ruff low,
@@ -175,6 +180,41 @@ def _tops(word: int) -> tuple[int, int]:
     return out
 
 
+# For the trump suit, ``word << 2 | leader``: how many top trumps prove that
+# the leader's side, holding the top trump, cannot take every trick (0: no
+# proof). To take them all that side must lead every trick. These are DDS's
+# "later tricks" rules; the other side holds the second-best trump and another:
+# (2) sitting just after the top trump, it plays after the top trump in every
+#     trick, so it keeps a small trump for the top trump's trick and wins
+#     whenever it plays the second-best;
+# (3) with the third-best trump also on its side: the top trump can take only
+#     one of the two unless both fall in its trick, which the holder of the
+#     second-best, with a trump to spare, need not allow.
+_LATER: dict[int, int] = {}
+
+
+def _later(key: int) -> int:
+    word = key >> 2
+    side = key & 1
+    hs = (word & _M, word >> 13 & _M, word >> 26 & _M, word >> 39)
+    order: list[int] = []
+    rest = hs[0] | hs[1] | hs[2] | hs[3]
+    while rest and len(order) < 3:
+        top = 1 << (rest.bit_length() - 1)
+        rest ^= top
+        order.append(0 if hs[0] & top else 1 if hs[1] & top else 2 if hs[2] & top else 3)
+    out = 0
+    if len(order) > 1 and order[0] & 1 == side and order[1] & 1 != side:
+        second = order[1]
+        if hs[second].bit_count() > 1:
+            if order[0] == (second + 3) & 3:
+                out = 2
+            elif len(order) > 2 and order[2] & 1 != side:
+                out = 3
+    _LATER[key] = out
+    return out
+
+
 # A solver's tables for one trump: the partition table (leader and lengths ->
 # entries ``[pattern mask, pattern, low, high, top cards per suit]``, bounds on
 # North-South's tricks), first bounds by exact key, and the best lead by exact key.
@@ -204,7 +244,7 @@ class OwnSolver:
             self._tables.clear()
         # The shared per-suit caches grow with every new deal: a few tens of
         # thousands of entries each; cleared at the same bound.
-        caches = (_KTH, _REPS, _LAYOUT, _CARDS, _FACTS, _TOPS)
+        caches = (_KTH, _REPS, _LAYOUT, _CARDS, _FACTS, _TOPS, _LATER)
         if sum(len(c) for c in caches) > self.max_entries:
             for cache in caches:
                 cache.clear()
@@ -408,6 +448,7 @@ def _make_search(
     kth_cache = _KTH
     facts_cache = _FACTS
     tops_cache = _TOPS
+    later_cache = _LATER
     shifts = _SHIFTS
     tsh = shifts[trump] if trump >= 0 else 0
     # The suits other than trumps, with each one's shift.
@@ -526,6 +567,7 @@ def _make_search(
                         break
         high = left
         rhigh = 0
+        side = -1
         if trump >= 0:
             tw = sw[trump]
             tops = tops_cache.get(tw)
@@ -536,9 +578,72 @@ def _make_search(
                 if sure > low:
                     low = sure
                     rlow = sure << (4 * trump)
+                # The other side may still be sure of a trump trick: it does
+                # not let the leader's side take every trick.
+                later = later_cache.get(tw << 2 | seat)
+                if later is None:
+                    later = _later(tw << 2 | seat)
+                if later:
+                    high = left - 1
+                    rhigh = later << (4 * trump)
             elif side >= 0:
                 high = left - sure
                 rhigh = sure << (4 * trump)
+        if side < 0:
+            # No trumps left (DDS's "later tricks" rule): a side takes tricks in
+            # the suits it heads, at most as many in each as its longer hand
+            # holds (both hands follow), and in the other side's suits only
+            # once that side has had to discard their top cards, which (as DDS
+            # counts on, and as 800,000 dense endings checked against DDS bore
+            # out, whoever was on lead) never makes up the difference. So a
+            # side short of ``left`` tricks in the suits it heads cannot take
+            # every trick. That relies on who holds the top card of each suit
+            # the other side heads where this side has cards (had this side
+            # headed it, it would only have more).
+            mine = theirs = rmine = rtheirs = 0
+            for s, _ in side_suits:
+                w = sw[s]
+                if not w:
+                    continue
+                a, b = w >> (13 * seat) & _M, w >> (13 * (seat ^ 2)) & _M
+                c, d = w >> (13 * (seat ^ 1)) & _M, w >> (13 * (seat ^ 3)) & _M
+                if (a | b).bit_length() > (c | d).bit_length():
+                    mine += a.bit_count() if a.bit_count() > b.bit_count() else b.bit_count()
+                    if c | d:
+                        rtheirs |= 1 << (4 * s)
+                else:
+                    theirs += c.bit_count() if c.bit_count() > d.bit_count() else d.bit_count()
+                    if a | b:
+                        rmine |= 1 << (4 * s)
+            if mine < left:
+                high = left - 1
+                rhigh = rmine
+            if theirs < left and not low:
+                low = 1
+                rlow = rtheirs
+        if high == left:
+            # No safe lead: in each suit the leader holds, the other side's top
+            # card takes the trick (partner, holding the suit or no trump,
+            # cannot ruff it). That relies on the top card of each such suit.
+            hs = h[seat]
+            part = h[seat ^ 2]
+            ruffs = trump >= 0 and part >> tsh & _M
+            rel = 0
+            for s in (0, 1, 2, 3):
+                sh = shifts[s]
+                if not hs >> sh & _M:
+                    continue
+                w = sw[s]
+                ours = (w >> (13 * seat) | w >> (13 * (seat ^ 2))) & _M
+                theirs = (w >> (13 * (seat ^ 1)) | w >> (13 * (seat ^ 3))) & _M
+                if ours.bit_length() > theirs.bit_length():
+                    break
+                if ruffs and s != trump and not part >> sh & _M:
+                    break
+                rel |= 1 << (4 * s)
+            else:
+                high = left - 1
+                rhigh = rel
         if seat & 1:
             return left - high, left - low, rhigh, rlow
         return low, high, rlow, rhigh
