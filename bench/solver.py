@@ -9,6 +9,12 @@ after a warm-up of each (one unrelated position); our solver starts each
 position with empty tables. Each position's time is kept, and the answers
 compared.
 
+Each backend solves a stage's positions in a pass of its own, after a full
+collection of Python's garbage. Solving them in turn, position by position,
+billed DDS for our solver's work: the objects our search leaves behind are
+walked by Python's collector at the next allocations, and those fell in DDS's
+calls, which then took two to three times as long as alone.
+
 Prints the median and mean time of each backend per stage and the ratio of
 the medians (own / DDS); the target is own within 30x of DDS after 4 tricks.
 The last line is one JSON object with the figures, ``own_vs_dds_start``,
@@ -20,6 +26,7 @@ it the script says so and reports our solver's times alone.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import platform
 import random
@@ -52,6 +59,10 @@ def make_position(rng: random.Random, tricks_played: int, strain: int) -> Positi
     return position
 
 
+def solve_fresh(position: Position) -> object:
+    return OwnSolver().solve(position)
+
+
 def timed(solve: object, position: Position) -> tuple[float, object]:
     assert callable(solve)
     start = time.perf_counter()
@@ -81,14 +92,19 @@ def main() -> int:
     agree = 0
     total = 0
     for name, played in STAGES:
+        positions = [make_position(rng, played, i % 5) for i in range(counts[name])]
         own_times: list[float] = []
-        dds_times: list[float] = []
-        for i in range(counts[name]):
-            position = make_position(rng, played, i % 5)
-            solver = OwnSolver()  # a fresh table: no help from earlier positions
-            t_own, own_answer = timed(solver.solve, position)
+        own_answers = []
+        gc.collect()
+        for position in positions:
+            # A fresh table, no help from earlier positions; freeing it is timed too.
+            t_own, answer = timed(solve_fresh, position)
             own_times.append(t_own)
-            if has_dds:
+            own_answers.append(answer)
+        dds_times: list[float] = []
+        if has_dds:
+            gc.collect()
+            for position, own_answer in zip(positions, own_answers, strict=True):
                 t_dds, dds_answer = timed(dds.solve, position)
                 dds_times.append(t_dds)
                 total += 1
