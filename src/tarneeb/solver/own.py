@@ -363,24 +363,38 @@ class OwnSolver:
             res = play(seat, n, lead_suit, win, win_seat, need, left, present)
             return bool(res & 1)
 
-        # The position's value first, stepping from a guess (probes far from
-        # the value are wasted work); then each card against it, stepping down:
-        # most cards keep it or lose a trick or two.
-        best_value = min(max(_guess(hands, trump, ms), 0), left)
-        if whole(best_value):
-            while best_value < left and whole(best_value + 1):
-                best_value += 1
-        else:
-            best_value -= 1
-            while best_value > 0 and not whole(best_value):
-                best_value -= 1
+        # Each card's value, stepping one trick at a time from a guess (probes
+        # far from the value are wasted work): the best value so far, at first
+        # an estimate. The position's value is the best card's. (Finding the
+        # position's value first would cost a search proving that no card does
+        # better, wasted for each card worth less.) Without values, the
+        # position's value alone, stepping the same way.
+        guess = min(max(_guess(hands, trump, ms), 0), left)
         values: dict[Card, int] = {}
-        for rep, members in classes if with_values else ():
-            value = best_value
-            while value > 0 and not test(rep, value):
-                value -= 1
-            for c in members:
-                values[Card(c)] = value
+        if with_values:
+            best_value = -1
+            for rep, members in classes:
+                value = guess if best_value < 0 else best_value
+                if test(rep, value):
+                    while value < left and test(rep, value + 1):
+                        value += 1
+                else:
+                    value -= 1
+                    while value > 0 and not test(rep, value):
+                        value -= 1
+                if value > best_value:
+                    best_value = value
+                for c in members:
+                    values[Card(c)] = value
+        else:
+            best_value = guess
+            if whole(best_value):
+                while best_value < left and whole(best_value + 1):
+                    best_value += 1
+            else:
+                best_value -= 1
+                while best_value > 0 and not whole(best_value):
+                    best_value -= 1
         self.nodes += count[0]
         return Solution(position, best_value, dict(sorted(values.items())))
 
