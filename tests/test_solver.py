@@ -286,6 +286,9 @@ def test_own_against_brute_force() -> None:
         # every trick, whoever is on lead.
         (["J.A.T.", ".J..AJ", "A..A.T", "K..KJ."], None),
         (["Q.A.J.K", "KT.Q.A.", ".J.Q.AJ", "J.T..QT"], None),
+        # No-trump: South cashes its winners, then leads to North's top card
+        # and North cashes its own; the two counts add up.
+        ([".Q.A.K", "QJ..T.", "T.J..A", ".K.K.J"], None),
     ],
 )
 def test_own_solver_bounds_against_brute_force(hands: list[str], trump: Suit | None) -> None:

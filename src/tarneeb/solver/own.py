@@ -18,11 +18,12 @@ tricks?") over single cards, with:
   card its answer relied on are not searched either (their positions fall in
   the same partition);
 * quick tricks: winners the leader can cash at once (its top cards, partner's
-  through an entry, a crossing to partner's next-best card; failing those, a
-  suit for partner to ruff that the opponents cannot overruff), a lower bound
-  for the leader's side that often settles a node without search; the top
-  trumps, sure tricks for the side holding them (as many as its longer hand
-  has trumps, up to the number of top trumps it holds); and at the second
+  through an entry, in no-trump the leader's and then partner's, a crossing
+  to partner's next-best card; failing those, a suit for partner to ruff that
+  the opponents cannot overruff), a lower bound for the leader's side that
+  often settles a node without search; the top trumps, sure tricks for the
+  side holding them (as many as its longer hand has trumps, up to the number
+  of top trumps it holds); and at the second
   hand, a trick its side surely wins (plus one more sure winner to cash next)
   when that is all it needs;
 * later tricks: a side that needs every trick fails when the other side
@@ -542,7 +543,15 @@ def _make_search(
         # card partner holds and in which the leader has a card to lead.
         if entry:
             q2, suits2, r2, _ = quick_tricks(seat ^ 2, False)
-            if q2 > low:
+            if trump < 0:
+                # No-trump: cash the leader's winners, then lead to partner's
+                # and let partner cash its own. Partner, discarding, keeps its
+                # winners while it has other cards: enough up to ``left`` tricks.
+                q1, _, r1, _ = quick_tricks(seat, False)
+                if q1 + q2 > low:
+                    low = q1 + q2 if q1 + q2 < left else left
+                    rlow = r1 | r2  # the two count in different suits
+            elif q2 > low:
                 # Lead to partner's winners and let partner cash its own.
                 hs = h[seat]
                 lho = h[(seat + 1) & 3]
