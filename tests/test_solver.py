@@ -289,6 +289,8 @@ def test_own_against_brute_force() -> None:
         # No-trump: South cashes its winners, then leads to North's top card
         # and North cashes its own; the two counts add up.
         ([".Q.A.K", "QJ..T.", "T.J..A", ".K.K.J"], None),
+        # So they do with trumps once the opponents have none left.
+        (["Q.A.J.K", "KT.Q.A.", ".J.Q.AJ", "J.T..QT"], Suit.HEARTS),
     ],
 )
 def test_own_solver_bounds_against_brute_force(hands: list[str], trump: Suit | None) -> None:

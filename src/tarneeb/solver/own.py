@@ -543,10 +543,11 @@ def _make_search(
         # card partner holds and in which the leader has a card to lead.
         if entry:
             q2, suits2, r2, _ = quick_tricks(seat ^ 2, False)
-            if trump < 0:
-                # No-trump: cash the leader's winners, then lead to partner's
-                # and let partner cash its own. Partner, discarding, keeps its
-                # winners while it has other cards: enough up to ``left`` tricks.
+            if trump < 0 or not (h[(seat + 1) & 3] | h[(seat + 3) & 3]) >> tsh & _M:
+                # No-trump, or no trump for the opponents to ruff with: cash the
+                # leader's winners, then lead to partner's and let partner cash
+                # its own. Partner, discarding (or ruffing), keeps its winners
+                # while it has other cards: enough up to ``left`` tricks.
                 q1, _, r1, _ = quick_tricks(seat, False)
                 if q1 + q2 > low:
                     low = q1 + q2 if q1 + q2 < left else left
