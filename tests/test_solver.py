@@ -266,35 +266,42 @@ def test_own_against_brute_force() -> None:
 
 
 @pytest.mark.parametrize(
-    "hands, trump",
+    "hands, trump, leader",
     [
         # East-West's top trumps lie in two hands, East's with a second trump:
         # two sure tricks for them, whoever leads what.
-        (["QJT...", "A2.2..", ".AKQ..", "K.J3.."], Suit.SPADES),
+        (["QJT...", "A2.2..", ".AKQ..", "K.J3.."], Suit.SPADES, Seat.SOUTH),
         # South has nothing to cash, but North ruffs diamonds and neither
         # opponent holds a trump to overruff.
-        (["..43.", "..AK.", ".2..2", "..J.A"], Suit.HEARTS),
+        (["..43.", "..AK.", ".2..2", "..J.A"], Suit.HEARTS, Seat.SOUTH),
         # West holds the second-best trump and another, sitting just after
         # North's ace: North-South, on lead, cannot take every trick.
-        (["K.J.Q.", "T.A..A", ".KT..J", "AJ...Q"], Suit.SPADES),
+        (["K.J.Q.", "T.A..A", ".KT..J", "AJ...Q"], Suit.SPADES, Seat.SOUTH),
         # East-West hold the second- and third-best trumps, East two of them.
-        (["J.K.QT.", ".Q.K.AQ", "KT.JT..", "AQ...JT"], Suit.SPADES),
+        (["J.K.QT.", ".Q.K.AQ", "KT.JT..", "AQ...JT"], Suit.SPADES, Seat.SOUTH),
         # Every suit South holds is headed by East-West, and North, holding
         # trumps, holds those suits too: no lead of South's takes a trick.
-        ([".A.A.K", "AT.J..", ".KT..A", "K...JT"], Suit.SPADES),
+        ([".A.A.K", "AT.J..", ".KT..A", "K...JT"], Suit.SPADES, Seat.SOUTH),
         # No-trump: a side short of tricks in the suits it heads cannot take
         # every trick, whoever is on lead.
-        (["J.A.T.", ".J..AJ", "A..A.T", "K..KJ."], None),
-        (["Q.A.J.K", "KT.Q.A.", ".J.Q.AJ", "J.T..QT"], None),
+        (["J.A.T.", ".J..AJ", "A..A.T", "K..KJ."], None, Seat.SOUTH),
+        (["Q.A.J.K", "KT.Q.A.", ".J.Q.AJ", "J.T..QT"], None, Seat.SOUTH),
         # No-trump: South cashes its winners, then leads to North's top card
         # and North cashes its own; the two counts add up.
-        ([".Q.A.K", "QJ..T.", "T.J..A", ".K.K.J"], None),
+        ([".Q.A.K", "QJ..T.", "T.J..A", ".K.K.J"], None, Seat.SOUTH),
         # So they do with trumps once the opponents have none left.
-        (["Q.A.J.K", "KT.Q.A.", ".J.Q.AJ", "J.T..QT"], Suit.HEARTS),
+        (["Q.A.J.K", "KT.Q.A.", ".J.Q.AJ", "J.T..QT"], Suit.HEARTS, Seat.SOUTH),
+        # North's guarded queen of trumps sits just after East's king: one sure
+        # trick for North-South whoever leads, but North (who may hold nothing
+        # but trumps to lead), and only one.
+        ([".Q..JT", "KJ...Q", "QT...A", ".K.QJ."], Suit.SPADES, Seat.EAST),
+        (["T...KQJ", "K.Q.JT.", "QJ.T.K.", ".K.A.AT"], Suit.SPADES, Seat.EAST),
     ],
 )
-def test_own_solver_bounds_against_brute_force(hands: list[str], trump: Suit | None) -> None:
-    position = Position.parse(hands, trump=trump, leader=Seat.SOUTH)
+def test_own_solver_bounds_against_brute_force(
+    hands: list[str], trump: Suit | None, leader: Seat
+) -> None:
+    position = Position.parse(hands, trump=trump, leader=leader)
     expected = brute_force(position)
     solution = OwnSolver().solve(position)
     assert dict(solution.values) == expected

@@ -182,21 +182,21 @@ def _tops(word: int) -> tuple[int, int]:
 
 
 # For the trump suit, ``word << 2 | leader``: how many top trumps prove that
-# the leader's side, holding the top trump, cannot take every trick (0: no
-# proof). To take them all that side must lead every trick. These are DDS's
-# "later tricks" rules; the other side holds the second-best trump and another:
-# (2) sitting just after the top trump, it plays after the top trump in every
-#     trick, so it keeps a small trump for the top trump's trick and wins
-#     whenever it plays the second-best;
-# (3) with the third-best trump also on its side: the top trump can take only
-#     one of the two unless both fall in its trick, which the holder of the
+# the side without the top trump takes a trick (0: no proof), DDS's "later
+# tricks" rules. That side holds the second-best trump and another, and
+# (2) sits just after the top trump: then, whenever the other side leads, it
+#     plays after the top trump, keeps a small trump for the top trump's
+#     trick and wins whenever it plays the second-best; or
+# (3) holds the third-best trump as well: the top trump can take only one of
+#     the two unless both fall in its trick, which the holder of the
 #     second-best, with a trump to spare, need not allow.
+# When that side is on lead, the holder of the second-best must not be the
+# leader (it might have only trumps to lead).
 _LATER: dict[int, int] = {}
 
 
 def _later(key: int) -> int:
     word = key >> 2
-    side = key & 1
     hs = (word & _M, word >> 13 & _M, word >> 26 & _M, word >> 39)
     order: list[int] = []
     rest = hs[0] | hs[1] | hs[2] | hs[3]
@@ -205,12 +205,12 @@ def _later(key: int) -> int:
         rest ^= top
         order.append(0 if hs[0] & top else 1 if hs[1] & top else 2 if hs[2] & top else 3)
     out = 0
-    if len(order) > 1 and order[0] & 1 == side and order[1] & 1 != side:
+    if len(order) > 1 and (order[0] ^ order[1]) & 1 and order[1] != key & 3:
         second = order[1]
         if hs[second].bit_count() > 1:
             if order[0] == (second + 3) & 3:
                 out = 2
-            elif len(order) > 2 and order[2] & 1 != side:
+            elif len(order) > 2 and (order[2] ^ second) & 1 == 0:
                 out = 3
     _LATER[key] = out
     return out
@@ -613,6 +613,14 @@ def _make_search(
             elif side >= 0:
                 high = left - sure
                 rhigh = sure << (4 * trump)
+                if not low:
+                    # Or the leader's side may be sure of one.
+                    later = later_cache.get(tw << 2 | seat)
+                    if later is None:
+                        later = _later(tw << 2 | seat)
+                    if later:
+                        low = 1
+                        rlow = later << (4 * trump)
         if side < 0:
             # No trumps left (DDS's "later tricks" rule): a side takes tricks in
             # the suits it heads, at most as many in each as its longer hand
