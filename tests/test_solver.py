@@ -321,6 +321,17 @@ def test_own_solver_leaves_the_garbage_collector_as_it_found_it() -> None:
         gc.enable()
 
 
+def test_own_solver_tables_stay_out_of_the_collectors_way() -> None:
+    # A kept solver's table entries are tuples of ints, which Python's collector
+    # stops tracking after one look: its full collections do not walk them again.
+    solver = OwnSolver()
+    solver.solve(random_position(random.Random(9), 9, 4))
+    gc.collect()
+    entries = [e for tables in solver._tables.values() for es in tables[0].values() for e in es]
+    assert len(entries) > 500
+    assert not any(gc.is_tracked(e) for e in entries)
+
+
 def test_own_solver_shares_answers_between_deals() -> None:
     # One table for many deals: an entry stands for every position that agrees
     # on the cards its proof compared, whatever the deal (partition search).

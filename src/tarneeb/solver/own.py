@@ -217,9 +217,13 @@ def _later(key: int) -> int:
 
 
 # A solver's tables for one trump: the partition table (leader and lengths ->
-# entries ``[pattern mask, pattern, low, high, top cards per suit]``, bounds on
+# entries ``(pattern mask, pattern, low, high, top cards per suit)``, bounds on
 # North-South's tricks), first bounds by exact key, and the best lead by exact key.
-_Tables = tuple[dict[int, list[list[int]]], dict[int, tuple[int, int, int, int]], dict[int, int]]
+_Tables = tuple[
+    dict[int, list[tuple[int, int, int, int, int]]],
+    dict[int, tuple[int, int, int, int]],
+    dict[int, int],
+]
 
 
 class OwnSolver:
@@ -443,7 +447,7 @@ def _make_search(
     sw: list[int],
     trump: int,
     ms: int,
-    tt: dict[int, list[list[int]]],
+    tt: dict[int, list[tuple[int, int, int, int, int]]],
     qt: dict[int, tuple[int, int, int, int]],
     best: dict[int, int],
     count: list[int],
@@ -785,19 +789,19 @@ def _make_search(
                 mask |= ((1 << 2 * k) - 1) << (off + 4 + 2 * ((key >> off & 15) - k))
                 ks |= k << (4 * s)
         value = key & mask
+        lo, hi = (ns, left) if (res & 1) == yes else (0, ns - 1)
         if entries is None:
-            entries = tt[pk] = []
-        for e in entries:
+            tt[pk] = [(mask, value, lo, hi, ks)]
+            return res
+        for i, e in enumerate(entries):
             if e[0] == mask and e[1] == value:
-                break
-        else:
-            e = [mask, value, 0, left, ks]
-            entries.append(e)
-        if (res & 1) == yes:
-            if ns > e[2]:
-                e[2] = ns
-        elif ns - 1 < e[3]:
-            e[3] = ns - 1
+                # Entries are tuples of ints, which Python's collector soon
+                # stops tracking: a long-lived table costs its collections
+                # nothing (lists would be walked at every full collection).
+                if lo > e[2] or hi < e[3]:
+                    entries[i] = (mask, value, max(lo, e[2]), min(hi, e[3]), ks)
+                return res
+        entries.append((mask, value, lo, hi, ks))
         return res
 
     def play(
