@@ -216,6 +216,21 @@ def _later(key: int) -> int:
     return out
 
 
+# A leader's suits by how many cards its opponents hold in them, fewest first
+# (a void counting as 13), keyed by the leader and every hand's lengths (the
+# part of a position's key that ``_LENS`` keeps).
+_ORDER: dict[int, tuple[int, ...]] = {}
+
+
+def _suit_order(lho: int, rho: int) -> tuple[int, ...]:
+    def replies(s: int) -> int:
+        a = (lho >> (13 * s) & _M).bit_count() or 13
+        b = (rho >> (13 * s) & _M).bit_count() or 13
+        return a + b
+
+    return tuple(sorted((0, 1, 2, 3), key=replies))
+
+
 # A solver's tables for one trump: the partition table (leader and lengths ->
 # entries ``(pattern mask, pattern, low, high, top cards per suit)``, bounds on
 # North-South's tricks), first bounds by exact key, and the best lead by exact key.
@@ -249,7 +264,7 @@ class OwnSolver:
             self._tables.clear()
         # The shared per-suit caches grow with every new deal: a few tens of
         # thousands of entries each; cleared at the same bound.
-        caches = (_KTH, _REPS, _LAYOUT, _CARDS, _FACTS, _TOPS, _LATER)
+        caches = (_KTH, _REPS, _LAYOUT, _CARDS, _FACTS, _TOPS, _LATER, _ORDER)
         if sum(len(c) for c in caches) > self.max_entries:
             for cache in caches:
                 cache.clear()
@@ -468,6 +483,7 @@ def _make_search(
     facts_cache = _FACTS
     tops_cache = _TOPS
     later_cache = _LATER
+    order_cache = _ORDER
     shifts = _SHIFTS
     tsh = shifts[trump] if trump >= 0 else 0
     # The suits other than trumps, with each one's shift.
@@ -1057,7 +1073,13 @@ def _make_search(
         hint = best.get(key, -1)
         # Leads in order of promise: low to partner's top card; cash a top card;
         # from suits the other side heads, high cards then low; the rest of a suit
-        # one heads; trumps; last, a suit that an opponent can ruff.
+        # one heads; trumps; last, a suit that an opponent can ruff. Within each,
+        # suits in which the opponents hold fewer cards first (a void counts as
+        # many): fewer replies to search, as DDS weighs them.
+        pk = key & _LENS
+        suits = order_cache.get(pk)
+        if suits is None:
+            suits = order_cache[pk] = _suit_order(lho, rho)
         to_partner: list[int] = []
         cash: list[int] = []
         theirs_high: list[int] = []
@@ -1068,7 +1090,7 @@ def _make_search(
         trump_top: list[int] = []
         trumps: list[int] = []
         ruffed: list[int] = []
-        for s in (0, 1, 2, 3):
+        for s in suits:
             sh = shifts[s]
             x = hand >> sh & _M
             if not x:
