@@ -1072,18 +1072,22 @@ def _make_search(
         rho = h[(seat + 3) & 3]
         hint = best.get(key, -1)
         # Leads in order of promise: low to partner's top card; cash a top card;
-        # from suits the other side heads, high cards then low; the rest of a suit
-        # one heads; trumps; last, a suit that an opponent can ruff. Within each,
-        # suits in which the opponents hold fewer cards first (a void counts as
-        # many): fewer replies to search, as DDS weighs them.
+        # from suits the left-hand opponent heads, high cards then low; the same
+        # where the right-hand one does (its top card plays after partner's);
+        # the rest of a suit one heads; trumps; last, a suit that an opponent
+        # can ruff. Within each, suits in which the opponents hold fewer cards
+        # first (a void counts as many): fewer replies to search, as DDS weighs
+        # them.
         pk = key & _LENS
         suits = order_cache.get(pk)
         if suits is None:
             suits = order_cache[pk] = _suit_order(lho, rho)
         to_partner: list[int] = []
         cash: list[int] = []
-        theirs_high: list[int] = []
-        theirs_low: list[int] = []
+        lho_high: list[int] = []
+        lho_low: list[int] = []
+        rho_high: list[int] = []
+        rho_low: list[int] = []
         cash_middle: list[int] = []
         partner_high: list[int] = []
         cash_low: list[int] = []
@@ -1119,15 +1123,20 @@ def _make_search(
             elif (part >> sh) & top:
                 to_partner.append(cards[0])
                 partner_high += cards[1:]
+            elif rho >> sh & top:
+                rho_low.append(cards[0])
+                rho_high += cards[1:]
             else:
-                theirs_low.append(cards[0])
-                theirs_high += cards[1:]
+                lho_low.append(cards[0])
+                lho_high += cards[1:]
         nxt = (seat + 1) & 3
         order = [
             *to_partner,
             *cash,
-            *theirs_high,
-            *theirs_low,
+            *lho_high,
+            *lho_low,
+            *rho_high,
+            *rho_low,
             *cash_middle,
             *partner_high,
             *cash_low,
