@@ -23,16 +23,17 @@ tricks?") over single cards, with:
   the opponents cannot overruff), a lower bound for the leader's side that
   often settles a node without search; the top trumps, sure tricks for the
   side holding them (as many as its longer hand has trumps, up to the number
-  of top trumps it holds); and at the second
-  hand, a trick its side surely wins (plus one more sure winner to cash next)
-  when that is all it needs;
+  of top trumps it holds); and at the second hand, a trick its side surely
+  wins (plus one more sure winner to cash next) when that is all it needs;
 * later tricks: a side that needs every trick fails when the other side
   surely makes a trump (DDS's rules: its guarded second-best trump sits after
   the top one, or it holds the second- and third-best), when no lead of the
   leader's can win the trick, or, with no trumps left, when the suits it
   heads hold too few tricks (DDS's rule too);
-* move ordering: lead to partner's winners or cash one's own, trumps late and
-  suits the opponents ruff last; second hand low or its suit's top card,
+* move ordering: lead to partner's winners or cash one's own, suits the
+  right-hand opponent heads after those the left-hand one heads, trumps late
+  and suits the opponents ruff last, and among like leads the suits in which
+  the opponents hold fewer cards first; second hand low or its suit's top card,
   third hand cheapest winner, fourth hand win cheaply or play low, ruff low,
   discard from suits the other side heads.
 
@@ -642,16 +643,16 @@ def _make_search(
                         low = 1
                         rlow = later << (4 * trump)
         if side < 0:
-            # No trumps left (DDS's "later tricks" rule): a side takes tricks in
-            # the suits it heads, at most as many in each as its longer hand
-            # holds (both hands follow), and in the other side's suits only
-            # once that side has had to discard their top cards, which (as DDS
-            # counts on, and as 800,000 dense endings checked against DDS bore
-            # out, whoever was on lead) never makes up the difference. So a
-            # side short of ``left`` tricks in the suits it heads cannot take
-            # every trick. That relies on who holds the top card of each suit
-            # the other side heads where this side has cards (had this side
-            # headed it, it would only have more).
+            # No trumps left (DDS's "later tricks" rule): to take every trick a
+            # side must win each in a suit it heads, at most as many in each as
+            # its longer hand holds (both hands follow), or in a suit whose top
+            # card the other side had to discard. DDS counts on the discards
+            # never making up the difference, and 800,000 dense endings checked
+            # against DDS bore that out, whoever was on lead. So a side short
+            # of ``left`` tricks in the suits it heads cannot take them all.
+            # That relies on who holds the top card of each suit the other
+            # side heads where this side has cards (had this side headed it,
+            # it would only have more).
             mine = theirs = rmine = rtheirs = 0
             for s, _ in side_suits:
                 w = sw[s]
@@ -687,8 +688,8 @@ def _make_search(
                     continue
                 w = sw[s]
                 ours = (w >> (13 * seat) | w >> (13 * (seat ^ 2))) & _M
-                theirs = (w >> (13 * (seat ^ 1)) | w >> (13 * (seat ^ 3))) & _M
-                if ours.bit_length() > theirs.bit_length():
+                other = (w >> (13 * (seat ^ 1)) | w >> (13 * (seat ^ 3))) & _M
+                if ours.bit_length() > other.bit_length():
                     break
                 if ruffs and s != trump and not part >> sh & _M:
                     break
