@@ -619,29 +619,23 @@ def _make_search(
             if tops is None:
                 tops = _tops(tw)
             side, sure = tops
+            # The side without the top trump may still be sure of a trump trick.
+            later = later_cache.get(tw << 2 | seat) if side >= 0 else 0
+            if later is None:
+                later = _later(tw << 2 | seat)
             if side == (seat & 1):
                 if sure > low:
                     low = sure
                     rlow = sure << (4 * trump)
-                # The other side may still be sure of a trump trick: it does
-                # not let the leader's side take every trick.
-                later = later_cache.get(tw << 2 | seat)
-                if later is None:
-                    later = _later(tw << 2 | seat)
-                if later:
+                if later:  # the leader's side cannot take every trick
                     high = left - 1
                     rhigh = later << (4 * trump)
             elif side >= 0:
                 high = left - sure
                 rhigh = sure << (4 * trump)
-                if not low:
-                    # Or the leader's side may be sure of one.
-                    later = later_cache.get(tw << 2 | seat)
-                    if later is None:
-                        later = _later(tw << 2 | seat)
-                    if later:
-                        low = 1
-                        rlow = later << (4 * trump)
+                if later and not low:  # the leader's side takes one
+                    low = 1
+                    rlow = later << (4 * trump)
         if side < 0:
             # No trumps left (DDS's "later tricks" rule): to take every trick a
             # side must win each in a suit it heads, at most as many in each as
