@@ -232,6 +232,27 @@ def _suit_order(lho: int, rho: int) -> tuple[int, ...]:
     return tuple(sorted((0, 1, 2, 3), key=replies))
 
 
+# For a hand's cards of one suit, ``theirs << 28 | suit << 26 | present << 13 |
+# holding`` (``theirs``: the other side holds the suit's top card): each card
+# that heads no equivalent lower one, as a discard's weight << 6 | the card.
+# As DDS weighs discards: from long suits, low cards first, and not from a
+# doubleton holding the second-best card or a singleton top card; we add a
+# preference for suits the other side heads.
+_DISCARDS: dict[int, tuple[int, ...]] = {}
+
+
+def _discards(key: int) -> tuple[int, ...]:
+    present = key >> 13 & _M
+    x = key & _M
+    n = x.bit_count()
+    weight = 16 + n * 8 // 3 + 5 * (key >> 28)
+    top = 1 << (present.bit_length() - 1)
+    if (n == 2 and x & 1 << ((present ^ top).bit_length() - 1)) or (n == 1 and x & top):
+        weight -= 4
+    out = _DISCARDS[key] = tuple((weight - c % 13) << 6 | c for c in _cards(key & 0xFFFFFFF))
+    return out
+
+
 # A solver's tables for one trump: the partition table (leader and lengths ->
 # entries ``(pattern mask, pattern, low, high, top cards per suit)``, bounds on
 # North-South's tricks), first bounds by exact key, and the best lead by exact key.
@@ -265,7 +286,7 @@ class OwnSolver:
             self._tables.clear()
         # The shared per-suit caches grow with every new deal: a few tens of
         # thousands of entries each; cleared at the same bound.
-        caches = (_KTH, _REPS, _LAYOUT, _CARDS, _FACTS, _TOPS, _LATER, _ORDER)
+        caches = (_KTH, _REPS, _LAYOUT, _CARDS, _FACTS, _TOPS, _LATER, _ORDER, _DISCARDS)
         if sum(len(c) for c in caches) > self.max_entries:
             for cache in caches:
                 cache.clear()
@@ -484,6 +505,7 @@ def _make_search(
     facts_cache = _FACTS
     tops_cache = _TOPS
     later_cache = _LATER
+    discards_cache = _DISCARDS
     order_cache = _ORDER
     shifts = _SHIFTS
     tsh = shifts[trump] if trump >= 0 else 0
@@ -891,11 +913,19 @@ def _make_search(
                     elif not (ws ^ seat) & 1 and (f or trump < 0 or lead == trump):
                         wr = 99
                 elif n == 1:
-                    # Second hand low, or its top card when that is the suit's.
-                    if cards[-1] != lsh + (present >> lsh & _M).bit_length() - 1:
+                    # Second hand: the cheapest card that beats the lead and
+                    # every card the third hand holds, as DDS plays it, unless
+                    # partner can beat them; else low.
+                    third = h[nxt4[seat]]
+                    f = third >> lsh & _M
+                    if not f and trump >= 0 and lead != trump and third >> tsh & _M:
                         wr = 99
                     else:
-                        wr = cards[-1] - 1
+                        if f and lsh + f.bit_length() - 1 > wr:
+                            wr = lsh + f.bit_length() - 1
+                        f = h[seat ^ 2] >> lsh & _M
+                        if f and lsh + f.bit_length() - 1 > wr:
+                            wr = 99
                 order = cards
                 for i, c in enumerate(cards):
                     if c > wr:
@@ -964,8 +994,6 @@ def _make_search(
                     skip |= (low - 1) << lsh
             return widen(acc, hand, present, (lsh,)) if acc >> (lsh + 1) & _M else acc
         first: list[int] = []
-        keep: list[int] = []
-        rest: list[int] = []
         ruffs: tuple[int, ...] = ()
         if trump >= 0:
             tr = hand >> tsh & _M
@@ -986,22 +1014,21 @@ def _make_search(
                 else:
                     first.append(cards[0])
                     ruffs = cards[1:]
+        # Discards, best first (see ``_discards``), as weights with the card
+        # in the low 6 bits.
         ours = hand | h[seat ^ 2]
+        weights: list[int] = []
         for s, sh in side_suits:
             x = hand >> sh & _M
             if x:
                 p = present >> sh & _M
                 k = s << 26 | p << 13 | x
-                cards = cards_cache.get(k)
-                if cards is None:
-                    cards = cards_of(k)
-                # Discard first from suits whose top card the other side holds.
-                if ours >> sh & 1 << (p.bit_length() - 1):
-                    keep.append(cards[0])
-                else:
-                    first.append(cards[0])
-                rest += cards[1:]
-        order = [*first, *keep, *rest, *ruffs]
+                if not ours >> sh & 1 << (p.bit_length() - 1):
+                    k |= 1 << 28
+                got = discards_cache.get(k)
+                weights += _discards(k) if got is None else got
+        weights.sort(reverse=True)
+        order = [*first, *[w & 63 for w in weights], *ruffs]
         if n == 3:
             for c in order:
                 if skip >> c & 1:
