@@ -30,15 +30,17 @@ tricks?") over single cards, with:
   the top one, or it holds the second- and third-best), when no lead of the
   leader's can win the trick, or, with no trumps left, when the suits it
   heads hold too few tricks (DDS's rule too);
-* move ordering: lead to partner's winners or cash one's own, suits the
-  right-hand opponent heads after those the left-hand one heads, trumps late
-  and suits the opponents ruff last, and among like leads the suits in which
-  the opponents hold fewer cards first; second hand low or its suit's top card,
-  third hand cheapest winner, fourth hand win cheaply or play low, ruff low,
-  discard from suits the other side heads.
+* move ordering, mostly as DDS orders moves: leads by its weights (whether
+  the lead wins the trick for our side, who holds the suit's three best cards,
+  how many cards the opponents can reply with, who can ruff); second hand the
+  cheapest card that beats the lead and the third hand, unless partner can,
+  else low; third hand the cheapest winner; fourth hand win cheaply or play
+  low, ruff low; discards from long suits, low cards first (and, ours, from
+  suits the other side heads).
 
-The position's value comes first, from zero-window searches stepping from a
-guess; then each card is tested against it, all sharing the table.
+Each legal card's value comes from zero-window searches stepping one trick at a
+time from the best value so far (at first a guess), all sharing the table; the
+position's value is the best card's.
 Everything in the hot loop is ints and bitmasks.
 
 >>> from tarneeb.solver.position import Position
@@ -217,21 +219,6 @@ def _later(key: int) -> int:
     return out
 
 
-# A leader's suits by how many cards its opponents hold in them, fewest first
-# (a void counting as 13), keyed by the leader and every hand's lengths (the
-# part of a position's key that ``_LENS`` keeps).
-_ORDER: dict[int, tuple[int, ...]] = {}
-
-
-def _suit_order(lho: int, rho: int) -> tuple[int, ...]:
-    def replies(s: int) -> int:
-        a = (lho >> (13 * s) & _M).bit_count() or 13
-        b = (rho >> (13 * s) & _M).bit_count() or 13
-        return a + b
-
-    return tuple(sorted((0, 1, 2, 3), key=replies))
-
-
 # For a hand's cards of one suit, ``theirs << 28 | suit << 26 | present << 13 |
 # holding`` (``theirs``: the other side holds the suit's top card): each card
 # that heads no equivalent lower one, as a discard's weight << 6 | the card.
@@ -251,6 +238,194 @@ def _discards(key: int) -> tuple[int, ...]:
         weight -= 4
     out = _DISCARDS[key] = tuple((weight - c % 13) << 6 | c for c in _cards(key & 0xFFFFFFF))
     return out
+
+
+# A leader's leads in one suit, weighed as DDS weighs them (its ``MoveGen0``),
+# keyed by ``context << 54 | word << 2 | leader``: the word is the suit's four
+# holdings side by side (13 bits each); the context holds ``_TRUMPED`` (trumps
+# are left), ``_IS_TRUMP`` (this suit is trumps), the trump facts of
+# ``_trump_flags`` and, when an opponent is void in the suit, the tricks left
+# (a void counts as that many cards). Each lead (a card heading no equivalent
+# lower one) as ``weight << 6 | card``, the weight offset to stay positive.
+_LEADS: dict[int, tuple[int, ...]] = {}
+_TRUMPED, _IS_TRUMP = 1, 2
+# Trump facts, seen from the leader: who holds trumps, and whether partner's
+# top trump beats the left-hand opponent's, the right-hand one's, or both.
+_LH_T, _RH_T, _P_T, _L_T, _P_OVER_LH, _P_OVER_RH, _P_OVER_BOTH = (4 << i for i in range(7))
+_FLAGS: dict[int, int] = {}
+
+
+def _trump_flags(key: int) -> int:
+    """``_FLAGS`` for the trump word ``key >> 2`` and the leader ``key & 3``."""
+    word = key >> 2
+    leader = key & 3
+    lt = word >> (13 * leader) & _M
+    pt = word >> (13 * (leader ^ 2)) & _M
+    lh = word >> (13 * ((leader + 1) & 3)) & _M
+    rh = word >> (13 * ((leader + 3) & 3)) & _M
+    out = _TRUMPED
+    for present, flag in (
+        (lh, _LH_T),
+        (rh, _RH_T),
+        (pt, _P_T),
+        (lt, _L_T),
+        (pt > lh, _P_OVER_LH),
+        (pt > rh, _P_OVER_RH),
+        (pt > lh | rh, _P_OVER_BOTH),
+    ):
+        if present:
+            out |= flag
+    _FLAGS[key] = out
+    return out
+
+
+def _leads(key: int) -> tuple[int, ...]:
+    ctx = key >> 54
+    word = key >> 2 & ((1 << 52) - 1)
+    leader = key & 3
+    x = word >> (13 * leader) & _M
+    pt = word >> (13 * (leader ^ 2)) & _M
+    lh = word >> (13 * ((leader + 1) & 3)) & _M
+    rh = word >> (13 * ((leader + 3) & 3)) & _M
+    present = x | pt | lh | rh
+    # The holders of the best, second- and third-best cards: L(eader), P(artner),
+    # the left-hand (H) and the right-hand opponent (R); "" when there is none.
+    holders = ""
+    ranks: list[int] = []
+    rest = present
+    while rest and len(holders) < 3:
+        top = 1 << (rest.bit_length() - 1)
+        rest ^= top
+        holders += "L" if x & top else "P" if pt & top else "H" if lh & top else "R"
+        ranks.append(top.bit_length() - 1)
+    holders += "  "
+    best, second, third = holders[0], holders[1], holders[2]
+    n_p, n_lh, n_rh = pt.bit_count(), lh.bit_count(), rh.bit_count()
+    left = ctx >> 9 & 15
+    voids = ((n_lh or left) + (n_rh or left)) << 7
+    suit = 13 * ((ctx >> 13) & 3)
+    trumped = ctx & _TRUMPED
+    side = not ctx & _IS_TRUMP  # a suit other than trumps
+    # A suit an opponent can ruff, and one partner can.
+    lh_ruffs = side and not lh and ctx & _LH_T
+    rh_ruffs = side and not rh and ctx & _RH_T
+    p_ruffs = side and not pt and ctx & _P_T
+    out: list[int] = []
+    reps = _reps(present << 13 | x)
+    for r in reps:
+        # The run of equivalent cards this lead stands for: from ``r`` up to
+        # ``high``; DDS names a run by its top card.
+        high = r
+        q = r + 1
+        while q < 13 and (not present >> q & 1 or x >> q & 1):
+            if x >> q & 1:
+                high = q
+            q += 1
+        run = high != r
+        is_best = high == ranks[0]
+        is_second = len(ranks) > 1 and high == ranks[1]
+        rel = (present >> high).bit_count()  # 1 for the best card out
+        rank = high + 2
+        if not trumped:
+            weight = -(voids // 19) - (9 if not pt else 0)
+            if is_best or pt > lh | rh:
+                # We win the trick, ourselves or partner.
+                if second == "R":
+                    if n_rh != 1:
+                        weight -= 1
+                elif second == "H":
+                    weight += 22 if n_lh != 1 else 16
+                if (second != "H" or n_lh == 1) and (second != "R" or n_rh == 1):
+                    weight += 45 + rel
+                else:
+                    weight += 18 + rel
+            else:
+                if best == "R" or second == "R":
+                    if n_rh != 1:
+                        weight -= 10
+                elif best == "H" and second == "P" and n_p != 1:
+                    weight += 31
+                if second == "P" and third == "P":
+                    weight += 35
+                elif n_p > 1 and (
+                    (second == "L" and third == "P") or (second == "P" and third == "L")
+                ):
+                    weight += 25
+                if (n_lh == 1 and best == "H") or (n_rh == 1 and best == "R"):
+                    weight += 28 + rel
+                elif best == "L":
+                    weight += -17 + rel
+                elif not run:
+                    weight += 12 + rel
+                elif is_second:
+                    weight += 48
+                else:
+                    weight += 29 - rel
+        else:
+            weight = -(voids // 13)
+            if lh_ruffs or rh_ruffs:
+                weight -= 12
+            if p_ruffs and n_rh:
+                weight += 17
+            if best == "R" or second == "R":
+                if n_rh != 1:
+                    weight -= 12
+            elif best == "H" and second == "P" and n_p != 1:
+                weight += 27
+            if side and x.bit_count() == 1 and ctx & _L_T and n_p > 1 and best == "P":
+                weight += 19  # partner wins and gives us a ruff
+            # Can the lead win the trick (for our side)?
+            if is_best:
+                if not side:
+                    wins = True
+                elif pt or not ctx & _P_T:
+                    wins = not lh_ruffs and not rh_ruffs
+                else:
+                    wins = bool(lh or ctx & _P_OVER_LH) and bool(rh or ctx & _P_OVER_RH)
+            elif pt > lh | rh:
+                wins = not lh_ruffs and not rh_ruffs
+            elif p_ruffs:
+                if lh_ruffs and rh_ruffs:
+                    wins = bool(ctx & _P_OVER_BOTH)
+                elif lh_ruffs:
+                    wins = bool(ctx & _P_OVER_LH)
+                elif rh_ruffs:
+                    wins = bool(ctx & _P_OVER_RH)
+                else:
+                    wins = True
+            else:
+                wins = False
+            if wins:
+                if (n_lh == 1 and best == "H") or (n_rh == 1 and best == "R"):
+                    weight += 35 + rel
+                elif best == "L":
+                    weight += 48 + rel if second == "P" else 31 if is_best else -3 + rel
+                elif best == "P":
+                    weight += 42 + rel if second == "L" else 28 + rel
+                elif run and is_second:
+                    weight += 40
+                else:
+                    weight += 22 + rel if run else 11 + rel
+            else:
+                if second == "P" and third == "P":
+                    weight += 20
+                elif n_p > 1 and (
+                    (second == "L" and third == "P") or (second == "P" and third == "L")
+                ):
+                    weight += 13
+                if (n_lh == 1 and best == "H") or (n_rh == 1 and best == "R"):
+                    weight += 2 + rel
+                elif best == "L":
+                    weight += 33 + rel if second == "P" else 38 if is_best else -14 + rel
+                elif best == "P":
+                    weight += 34 + rel
+                elif run and is_second:
+                    weight += 35
+                else:
+                    weight += 17 - rank
+        out.append((weight + 512) << 6 | suit + r)
+    result = _LEADS[key] = tuple(out)
+    return result
 
 
 # A solver's tables for one trump: the partition table (leader and lengths ->
@@ -286,7 +461,7 @@ class OwnSolver:
             self._tables.clear()
         # The shared per-suit caches grow with every new deal: a few tens of
         # thousands of entries each; cleared at the same bound.
-        caches = (_KTH, _REPS, _LAYOUT, _CARDS, _FACTS, _TOPS, _LATER, _ORDER, _DISCARDS)
+        caches = (_KTH, _REPS, _LAYOUT, _CARDS, _FACTS, _TOPS, _LATER, _DISCARDS, _LEADS, _FLAGS)
         if sum(len(c) for c in caches) > self.max_entries:
             for cache in caches:
                 cache.clear()
@@ -506,7 +681,8 @@ def _make_search(
     tops_cache = _TOPS
     later_cache = _LATER
     discards_cache = _DISCARDS
-    order_cache = _ORDER
+    leads_cache = _LEADS
+    flags_cache = _FLAGS
     shifts = _SHIFTS
     tsh = shifts[trump] if trump >= 0 else 0
     # The suits other than trumps, with each one's shift.
@@ -1089,83 +1265,29 @@ def _make_search(
         hand = h[seat]
         sb = _SUIT_BIT[seat]
         mx = mxs[seat]
-        part = h[seat ^ 2]
-        lho = h[(seat + 1) & 3]
-        rho = h[(seat + 3) & 3]
         hint = best.get(key, -1)
-        # Leads in order of promise: low to partner's top card; cash a top card;
-        # from suits the left-hand opponent heads, high cards then low; the same
-        # where the right-hand one does (its top card plays after partner's);
-        # the rest of a suit one heads; trumps; last, a suit that an opponent
-        # can ruff. Within each, suits in which the opponents hold fewer cards
-        # first (a void counts as many): fewer replies to search, as DDS weighs
-        # them.
-        pk = key & _LENS
-        suits = order_cache.get(pk)
-        if suits is None:
-            suits = order_cache[pk] = _suit_order(lho, rho)
-        to_partner: list[int] = []
-        cash: list[int] = []
-        lho_high: list[int] = []
-        lho_low: list[int] = []
-        rho_high: list[int] = []
-        rho_low: list[int] = []
-        cash_middle: list[int] = []
-        partner_high: list[int] = []
-        cash_low: list[int] = []
-        trump_top: list[int] = []
-        trumps: list[int] = []
-        ruffed: list[int] = []
-        for s in suits:
-            sh = shifts[s]
-            x = hand >> sh & _M
-            if not x:
+        # Leads in order of promise, as DDS weighs them (see ``_leads``).
+        ctx = seat
+        if trump >= 0 and sw[trump]:
+            fk = sw[trump] << 2 | seat
+            flags = flags_cache.get(fk)
+            ctx |= (_trump_flags(fk) if flags is None else flags) << 54
+        void_left = left << 63
+        weights: list[int] = []
+        for s in (0, 1, 2, 3):
+            w = sw[s]
+            if not w >> (13 * seat) & _M:
                 continue
-            p = present >> sh & _M
-            k = s << 26 | p << 13 | x
-            cards = cards_cache.get(k)
-            if cards is None:
-                cards = cards_of(k)
-            top = 1 << (p.bit_length() - 1)
+            k = ctx | w << 2 | s << 67
             if s == trump:
-                if x & top:
-                    trump_top.append(cards[-1])
-                    trumps += cards[:-1]
-                else:
-                    trumps += cards
-            elif trump >= 0 and (
-                (not lho >> sh & _M and lho >> tsh & _M) or (not rho >> sh & _M and rho >> tsh & _M)
-            ):
-                ruffed += cards
-            elif x & top:
-                cash.append(cards[-1])
-                if len(cards) > 1:
-                    cash_low.append(cards[0])
-                    cash_middle += cards[1:-1]
-            elif (part >> sh) & top:
-                to_partner.append(cards[0])
-                partner_high += cards[1:]
-            elif rho >> sh & top:
-                rho_low.append(cards[0])
-                rho_high += cards[1:]
-            else:
-                lho_low.append(cards[0])
-                lho_high += cards[1:]
+                k |= _IS_TRUMP << 54
+            if not w >> (13 * ((seat + 1) & 3)) & _M or not w >> (13 * ((seat + 3) & 3)) & _M:
+                k |= void_left
+            leads = leads_cache.get(k)
+            weights += _leads(k) if leads is None else leads
+        weights.sort(reverse=True)
+        order = [w & 63 for w in weights]
         nxt = (seat + 1) & 3
-        order = [
-            *to_partner,
-            *cash,
-            *lho_high,
-            *lho_low,
-            *rho_high,
-            *rho_low,
-            *cash_middle,
-            *partner_high,
-            *cash_low,
-            *trump_top,
-            *trumps,
-            *ruffed,
-        ]
         if hint >= 0 and hand >> hint & 1:
             order.remove(hint) if hint in order else None
             order.insert(0, hint)
