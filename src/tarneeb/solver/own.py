@@ -1081,13 +1081,27 @@ def _make_search(
             else:
                 wr = win
                 if n == 2:
-                    # Third hand: beat what the fourth hand can show in the suit,
-                    # or at least the card winning so far.
+                    # Third hand, as DDS plays it: low when partner surely
+                    # wins or when no card of ours can matter; else the
+                    # cheapest card that beats the fourth hand's cards, or
+                    # failing that one that forces out its top card (beats
+                    # its next), or at least the card winning so far.
                     f = h[nxt4[seat]] >> lsh & _M
-                    if f and cards[-1] > lsh + f.bit_length() - 1 > wr:
-                        wr = lsh + f.bit_length() - 1
-                    elif not (ws ^ seat) & 1 and (f or trump < 0 or lead == trump):
+                    m4 = lsh + f.bit_length() - 1 if f else -1
+                    sure = not (ws ^ seat) & 1 and win > m4 and (f or trump < 0 or lead == trump)
+                    if (
+                        sure
+                        or cards[-1] < win
+                        or (f and cards[-1] < lsh + (f & -f).bit_length() - 1)
+                    ):
                         wr = 99
+                    elif cards[-1] > m4:
+                        if m4 > wr:
+                            wr = m4
+                    elif f & (f - 1):
+                        g = lsh + (f ^ 1 << (f.bit_length() - 1)).bit_length() - 1
+                        if cards[-1] > g > wr:
+                            wr = g
                 elif n == 1:
                     # Second hand: the cheapest card that beats the lead and
                     # every card the third hand holds, as DDS plays it, unless
@@ -1178,7 +1192,22 @@ def _make_search(
                 cards = cards_cache.get(k)
                 if cards is None:
                     cards = cards_of(k)
-                if not (ws ^ seat) & 1:  # partner wins so far
+                # No ruff first when partner surely wins: fourth hand, when
+                # partner wins so far; third hand, when the fourth can neither
+                # beat partner's card nor ruff; second hand, when partner (the
+                # fourth) beats the lead and the third hand's cards, and the
+                # third hand cannot ruff.
+                nh = h[nxt4[seat]]
+                nf = nh >> lsh & _M
+                pf = h[seat ^ 2] >> lsh & _M
+                safe = nf or not nh >> tsh & _M  # the next hand cannot ruff
+                if (
+                    not (ws ^ seat) & 1 and (n != 2 or (lsh + nf.bit_length() - 1 < win and safe))
+                ) or (
+                    n == 1
+                    and safe
+                    and lsh + pf.bit_length() - 1 > max(win, lsh + nf.bit_length() - 1)
+                ):
                     ruffs = cards
                 elif wsuit == trump:
                     ruffs = cards
