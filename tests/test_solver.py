@@ -294,6 +294,10 @@ def test_own_against_brute_force() -> None:
         # North's guarded queen of trumps sits just after East's king: one sure
         # trick for North-South whoever leads, but North (who may hold nothing
         # but trumps to lead), and only one.
+        # With trumps still out: South's top trumps draw the opponents', then
+        # South cashes its winners, leads to North's and North cashes its own
+        # (an ending where overstating that sum by a trick goes wrong).
+        (["KQ.Q..T", ".AK..KJ", "T..QJ.A", "J.J.AK."], Suit.SPADES, Seat.WEST),
         ([".Q..JT", "KJ...Q", "QT...A", ".K.QJ."], Suit.SPADES, Seat.EAST),
         (["T...KQJ", "K.Q.JT.", "QJ.T.K.", ".K.A.AT"], Suit.SPADES, Seat.EAST),
     ],

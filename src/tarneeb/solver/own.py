@@ -691,7 +691,9 @@ def _make_search(
     # Per seat: 1 when it plays for side ``ms``.
     mxs = (1 - ms, ms, 1 - ms, ms)
 
-    def quick_tricks(leader: int, crossing: bool = True) -> tuple[int, int, int, bool]:
+    def quick_tricks(
+        leader: int, crossing: bool = True, drawn: bool = False
+    ) -> tuple[int, int, int, bool]:
         """Tricks the leader can cash at once (a lower bound for the leader's side),
         the suits (bits) in which it cashes at least one, how many top cards of
         each suit that count relies on (4 bits a suit), and whether partner holds
@@ -702,11 +704,13 @@ def _make_search(
         is the highest out (or the others are void) and each other seat follows
         or has no trump left. Last, at most once, a crossing: after the
         leader's top cards, partner's next card is the suit's best and both
-        still hold a card more; that trick ends in partner's hand.
+        still hold a card more; that trick ends in partner's hand. With
+        ``drawn``, the suits other than trumps alone, as once the opponents'
+        trumps are drawn.
         """
         total = suits = flags = ks = 0
         entry = False
-        if trump >= 0:
+        if trump >= 0 and not drawn:
             fk = sw[trump] << 2 | leader
             f = facts_cache.get(fk)
             if f is None:
@@ -771,23 +775,37 @@ def _make_search(
                 if q1 + q2 > low:
                     low = q1 + q2 if q1 + q2 < left else left
                     rlow = r1 | r2  # the two count in different suits
-            elif q2 > low:
-                # Lead to partner's winners and let partner cash its own.
-                hs = h[seat]
-                lho = h[(seat + 1) & 3]
-                rho = h[(seat + 3) & 3]
-                for s2 in (0, 1, 2, 3):
-                    if suits2 >> s2 & 1 and hs >> shifts[s2] & _M:
-                        # The entry is led before trumps are drawn: no ruff allowed.
-                        if trump >= 0 and s2 != trump:
-                            sh2 = shifts[s2]
-                            if not (lho >> sh2 & _M or not lho >> tsh & _M) or not (
-                                rho >> sh2 & _M or not rho >> tsh & _M
-                            ):
-                                continue
-                        low = q2
-                        rlow = r2
-                        break
+            else:
+                if q2 > low:
+                    # Lead to partner's winners and let partner cash its own.
+                    hs = h[seat]
+                    lho = h[(seat + 1) & 3]
+                    rho = h[(seat + 3) & 3]
+                    for s2 in (0, 1, 2, 3):
+                        if suits2 >> s2 & 1 and hs >> shifts[s2] & _M:
+                            # The entry is led before trumps are drawn: no ruff allowed.
+                            if trump >= 0 and s2 != trump:
+                                sh2 = shifts[s2]
+                                if not (lho >> sh2 & _M or not lho >> tsh & _M) or not (
+                                    rho >> sh2 & _M or not rho >> tsh & _M
+                                ):
+                                    continue
+                            low = q2
+                            rlow = r2
+                            break
+                # The leader's top trumps draw the opponents' (each holds no more
+                # than the leader cashes): then cash the leader's winners, lead
+                # to partner's and let partner cash those outside trumps, safe
+                # from ruffs; up to ``left`` tricks, as in no-trump.
+                f = facts_cache.get(sw[trump] << 2 | seat)
+                if f is None:
+                    f = _facts(sw[trump] << 2 | seat)
+                if f[5] and f[2] <= f[5] and f[3] <= f[5]:
+                    q1, _, r1, _ = quick_tricks(seat, False)
+                    q2, _, r2, _ = quick_tricks(seat ^ 2, False, True)
+                    if q1 + q2 > low:
+                        low = q1 + q2 if q1 + q2 < left else left
+                        rlow = r1 | r2
         if not low and trump >= 0:
             # A ruff by partner: a suit the leader holds and partner, holding
             # trumps, does not, in which neither opponent can ruff (each follows
