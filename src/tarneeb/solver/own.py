@@ -430,11 +430,10 @@ def _leads(key: int) -> tuple[int, ...]:
 
 # A solver's tables for one trump: the partition table (leader and lengths ->
 # entries ``(pattern mask, pattern, low, high, top cards per suit)``, bounds on
-# North-South's tricks), first bounds by exact key, and the best lead by exact key.
+# North-South's tricks) and first bounds by exact key.
 _Tables = tuple[
     dict[int, list[tuple[int, int, int, int, int]]],
     dict[int, tuple[int, int, int, int]],
-    dict[int, int],
 ]
 
 
@@ -467,7 +466,7 @@ class OwnSolver:
                 cache.clear()
         entry = self._tables.get(trump)
         if entry is None:
-            entry = self._tables[trump] = ({}, {}, {})
+            entry = self._tables[trump] = ({}, {})
         return entry
 
     def solve(self, position: Position, values: bool = True) -> Solution:
@@ -486,7 +485,7 @@ class OwnSolver:
 
     def _solve(self, position: Position, with_values: bool) -> Solution:
         trump = -1 if position.trump is None else int(position.trump)
-        tt, qt, best = self._table(trump)
+        tt, qt = self._table(trump)
         hands = list(position.hands)
         seat = int(position.to_play)
         ms = seat & 1
@@ -495,7 +494,7 @@ class OwnSolver:
         count = [0]
         # The same cards suit by suit: each suit's four holdings side by side.
         words = [sum((hands[i] >> (13 * s) & _M) << (13 * i) for i in range(4)) for s in range(4)]
-        start, play = _make_search(hands, words, trump, ms, tt, qt, best, count)
+        start, play = _make_search(hands, words, trump, ms, tt, qt, count)
         legal = position.legal_mask()
         # Group the legal cards into classes of equivalent cards; search one of each.
         tmask = 0
@@ -661,7 +660,6 @@ def _make_search(
     ms: int,
     tt: dict[int, list[tuple[int, int, int, int, int]]],
     qt: dict[int, tuple[int, int, int, int]],
-    best: dict[int, int],
     count: list[int],
 ) -> tuple[Callable[[int, int, int], int], Callable[[int, int, int, int, int, int, int, int], int]]:
     """The search over hands ``h`` (changed in place and restored) for side ``ms``:
@@ -1251,9 +1249,11 @@ def _make_search(
                 got = discards_cache.get(k)
                 weights += _discards(k) if got is None else got
         weights.sort(reverse=True)
-        order = [*first, *[w & 63 for w in weights], *ruffs]
+        # (Cards are below 64: ``c & 63`` is the card, weighed or not.)
+        order = [*first, *weights, *ruffs]
         if n == 3:
             for c in order:
+                c &= 63
                 if skip >> c & 1:
                     continue
                 if c // 13 == trump:
@@ -1287,6 +1287,7 @@ def _make_search(
             return widen(acc, hand, present, shifts)
         nxt = (seat + 1) & 3
         for c in order:
+            c &= 63
             if skip >> c & 1:
                 continue
             h[seat] = hand ^ (1 << c)
@@ -1312,7 +1313,6 @@ def _make_search(
         hand = h[seat]
         sb = _SUIT_BIT[seat]
         mx = mxs[seat]
-        hint = best.get(key, -1)
         # Leads in order of promise, as DDS weighs them (see ``_leads``).
         ctx = seat
         if trump >= 0 and sw[trump]:
@@ -1333,13 +1333,10 @@ def _make_search(
             leads = leads_cache.get(k)
             weights += _leads(k) if leads is None else leads
         weights.sort(reverse=True)
-        order = [w & 63 for w in weights]
         nxt = (seat + 1) & 3
-        if hint >= 0 and hand >> hint & 1:
-            order.remove(hint) if hint in order else None
-            order.insert(0, hint)
         acc = skip = 0
-        for c in order:
+        for c in weights:
+            c &= 63
             if skip >> c & 1:
                 continue
             h[seat] = hand ^ (1 << c)
@@ -1348,7 +1345,6 @@ def _make_search(
             h[seat] = hand
             sw[c // 13] ^= sb[c]
             if (res & 1) == mx:
-                best[key] = c
                 return res
             acc |= res
             skip |= _skip(res, c)
