@@ -315,12 +315,8 @@ def _leads(key: int) -> tuple[int, ...]:
     for r in reps:
         # The run of equivalent cards this lead stands for: from ``r`` up to
         # ``high``; DDS names a run by its top card.
-        high = r
-        q = r + 1
-        while q < 13 and (not present >> q & 1 or x >> q & 1):
-            if x >> q & 1:
-                high = q
-            q += 1
+        gap = present & ~x & -(2 << r)  # the others' cards above ``r``
+        high = (x & ((gap & -gap) - 1 if gap else _M)).bit_length() - 1
         run = high != r
         is_best = high == ranks[0]
         is_second = len(ranks) > 1 and high == ranks[1]
