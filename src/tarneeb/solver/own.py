@@ -241,13 +241,15 @@ def _discards(key: int) -> tuple[int, ...]:
 
 
 # A leader's leads in one suit, weighed as DDS weighs them (its ``MoveGen0``),
-# keyed by ``context << 54 | word << 2 | leader``: the word is the suit's four
+# keyed by ``context << _CTX | word << 2 | leader``: the word is the suit's four
 # holdings side by side (13 bits each); the context holds ``_TRUMPED`` (trumps
 # are left), ``_IS_TRUMP`` (this suit is trumps), the trump facts of
-# ``_trump_flags`` and, when an opponent is void in the suit, the tricks left
-# (a void counts as that many cards). Each lead (a card heading no equivalent
-# lower one) as ``weight << 6 | card``, the weight offset to stay positive.
+# ``_trump_flags``, at bit 9 the tricks left when an opponent is void in the
+# suit (a void counts as that many cards) and at bit 13 the suit. Each lead (a
+# card heading no equivalent lower one) as ``weight << 6 | card``, the weight
+# offset to stay positive.
 _LEADS: dict[int, tuple[int, ...]] = {}
+_CTX = 54
 _TRUMPED, _IS_TRUMP = 1, 2
 # Trump facts, seen from the leader: who holds trumps, and whether partner's
 # top trump beats the left-hand opponent's, the right-hand one's, or both.
@@ -280,7 +282,7 @@ def _trump_flags(key: int) -> int:
 
 
 def _leads(key: int) -> tuple[int, ...]:
-    ctx = key >> 54
+    ctx = key >> _CTX
     word = key >> 2 & ((1 << 52) - 1)
     leader = key & 3
     x = word >> (13 * leader) & _M
@@ -1314,16 +1316,16 @@ def _make_search(
         if trump >= 0 and sw[trump]:
             fk = sw[trump] << 2 | seat
             flags = flags_cache.get(fk)
-            ctx |= (_trump_flags(fk) if flags is None else flags) << 54
-        void_left = left << 63
+            ctx |= (_trump_flags(fk) if flags is None else flags) << _CTX
+        void_left = left << (_CTX + 9)
         weights: list[int] = []
         for s in (0, 1, 2, 3):
             w = sw[s]
             if not w >> (13 * seat) & _M:
                 continue
-            k = ctx | w << 2 | s << 67
+            k = ctx | w << 2 | s << (_CTX + 13)
             if s == trump:
-                k |= _IS_TRUMP << 54
+                k |= _IS_TRUMP << _CTX
             if not w >> (13 * ((seat + 1) & 3)) & _M or not w >> (13 * ((seat + 3) & 3)) & _M:
                 k |= void_left
             leads = leads_cache.get(k)
