@@ -313,8 +313,68 @@ def _leads(key: int) -> tuple[int, ...]:
     rh_ruffs = side and not rh and ctx & _RH_T
     p_ruffs = side and not pt and ctx & _P_T
     out: list[int] = []
-    reps = _reps(present << 13 | x)
-    for r in reps:
+    # Who wins the trick when it is not the lead itself: partner, with the
+    # suit's best card or, when void, ruffing above any opponent's ruff.
+    if pt > lh | rh:
+        others_win = not lh_ruffs and not rh_ruffs
+    elif p_ruffs:
+        if lh_ruffs and rh_ruffs:
+            others_win = bool(ctx & _P_OVER_BOTH)
+        elif lh_ruffs:
+            others_win = bool(ctx & _P_OVER_LH)
+        else:
+            others_win = not rh_ruffs or bool(ctx & _P_OVER_RH)
+    else:
+        others_win = False
+    # An opponent's singleton best card falls to the lead.
+    stiff = (n_lh == 1 and best == "H") or (n_rh == 1 and best == "R")
+    # Our side holds the second- and third-best cards.
+    next_two = 0
+    if second == "P" and third == "P":
+        next_two = 2
+    elif n_p > 1 and ((second == "L" and third == "P") or (second == "P" and third == "L")):
+        next_two = 1
+    if not trumped:
+        base = -(voids // 19) - (9 if not pt else 0)
+        win = base  # a lead that wins the trick, for us or partner
+        if second == "R":
+            if n_rh != 1:
+                win -= 1
+        elif second == "H":
+            win += 22 if n_lh != 1 else 16
+        if (second != "H" or n_lh == 1) and (second != "R" or n_rh == 1):
+            win += 45
+        else:
+            win += 18
+        lose = base
+        if best == "R" or second == "R":
+            if n_rh != 1:
+                lose -= 10
+        elif best == "H" and second == "P" and n_p != 1:
+            lose += 31
+        lose += (0, 25, 35)[next_two]
+    else:
+        base = -(voids // 13)
+        if lh_ruffs or rh_ruffs:
+            base -= 12
+        if p_ruffs and n_rh:
+            base += 17
+        if best == "R" or second == "R":
+            if n_rh != 1:
+                base -= 12
+        elif best == "H" and second == "P" and n_p != 1:
+            base += 27
+        if side and x.bit_count() == 1 and ctx & _L_T and n_p > 1 and best == "P":
+            base += 19  # partner wins and gives us a ruff
+        lose = base + (0, 13, 20)[next_two]
+        # Does the best card win (for our side)?
+        if not side:
+            best_wins = True
+        elif pt or not ctx & _P_T:
+            best_wins = not lh_ruffs and not rh_ruffs
+        else:
+            best_wins = bool(lh or ctx & _P_OVER_LH) and bool(rh or ctx & _P_OVER_RH)
+    for r in _reps(present << 13 | x):
         # The run of equivalent cards this lead stands for: from ``r`` up to
         # ``high``; DDS names a run by its top card.
         gap = present & ~x & -(2 << r)  # the others' cards above ``r``
@@ -323,104 +383,40 @@ def _leads(key: int) -> tuple[int, ...]:
         is_best = high == ranks[0]
         is_second = len(ranks) > 1 and high == ranks[1]
         rel = (present >> high).bit_count()  # 1 for the best card out
-        rank = high + 2
         if not trumped:
-            weight = -(voids // 19) - (9 if not pt else 0)
-            if is_best or pt > lh | rh:
-                # We win the trick, ourselves or partner.
-                if second == "R":
-                    if n_rh != 1:
-                        weight -= 1
-                elif second == "H":
-                    weight += 22 if n_lh != 1 else 16
-                if (second != "H" or n_lh == 1) and (second != "R" or n_rh == 1):
-                    weight += 45 + rel
-                else:
-                    weight += 18 + rel
+            if is_best or others_win:
+                weight = win + rel
+            elif stiff:
+                weight = lose + 28 + rel
+            elif best == "L":
+                weight = lose - 17 + rel
+            elif not run:
+                weight = lose + 12 + rel
+            elif is_second:
+                weight = lose + 48
             else:
-                if best == "R" or second == "R":
-                    if n_rh != 1:
-                        weight -= 10
-                elif best == "H" and second == "P" and n_p != 1:
-                    weight += 31
-                if second == "P" and third == "P":
-                    weight += 35
-                elif n_p > 1 and (
-                    (second == "L" and third == "P") or (second == "P" and third == "L")
-                ):
-                    weight += 25
-                if (n_lh == 1 and best == "H") or (n_rh == 1 and best == "R"):
-                    weight += 28 + rel
-                elif best == "L":
-                    weight += -17 + rel
-                elif not run:
-                    weight += 12 + rel
-                elif is_second:
-                    weight += 48
-                else:
-                    weight += 29 - rel
+                weight = lose + 29 - rel
+        elif best_wins if is_best else others_win:
+            if stiff:
+                weight = base + 35 + rel
+            elif best == "L":
+                weight = base + (48 + rel if second == "P" else 31 if is_best else -3 + rel)
+            elif best == "P":
+                weight = base + (42 + rel if second == "L" else 28 + rel)
+            elif run and is_second:
+                weight = base + 40
+            else:
+                weight = base + (22 + rel if run else 11 + rel)
+        elif stiff:
+            weight = lose + 2 + rel
+        elif best == "L":
+            weight = lose + (33 + rel if second == "P" else 38 if is_best else -14 + rel)
+        elif best == "P":
+            weight = lose + 34 + rel
+        elif run and is_second:
+            weight = lose + 35
         else:
-            weight = -(voids // 13)
-            if lh_ruffs or rh_ruffs:
-                weight -= 12
-            if p_ruffs and n_rh:
-                weight += 17
-            if best == "R" or second == "R":
-                if n_rh != 1:
-                    weight -= 12
-            elif best == "H" and second == "P" and n_p != 1:
-                weight += 27
-            if side and x.bit_count() == 1 and ctx & _L_T and n_p > 1 and best == "P":
-                weight += 19  # partner wins and gives us a ruff
-            # Can the lead win the trick (for our side)?
-            if is_best:
-                if not side:
-                    wins = True
-                elif pt or not ctx & _P_T:
-                    wins = not lh_ruffs and not rh_ruffs
-                else:
-                    wins = bool(lh or ctx & _P_OVER_LH) and bool(rh or ctx & _P_OVER_RH)
-            elif pt > lh | rh:
-                wins = not lh_ruffs and not rh_ruffs
-            elif p_ruffs:
-                if lh_ruffs and rh_ruffs:
-                    wins = bool(ctx & _P_OVER_BOTH)
-                elif lh_ruffs:
-                    wins = bool(ctx & _P_OVER_LH)
-                elif rh_ruffs:
-                    wins = bool(ctx & _P_OVER_RH)
-                else:
-                    wins = True
-            else:
-                wins = False
-            if wins:
-                if (n_lh == 1 and best == "H") or (n_rh == 1 and best == "R"):
-                    weight += 35 + rel
-                elif best == "L":
-                    weight += 48 + rel if second == "P" else 31 if is_best else -3 + rel
-                elif best == "P":
-                    weight += 42 + rel if second == "L" else 28 + rel
-                elif run and is_second:
-                    weight += 40
-                else:
-                    weight += 22 + rel if run else 11 + rel
-            else:
-                if second == "P" and third == "P":
-                    weight += 20
-                elif n_p > 1 and (
-                    (second == "L" and third == "P") or (second == "P" and third == "L")
-                ):
-                    weight += 13
-                if (n_lh == 1 and best == "H") or (n_rh == 1 and best == "R"):
-                    weight += 2 + rel
-                elif best == "L":
-                    weight += 33 + rel if second == "P" else 38 if is_best else -14 + rel
-                elif best == "P":
-                    weight += 34 + rel
-                elif run and is_second:
-                    weight += 35
-                else:
-                    weight += 17 - rank
+            weight = lose + 15 - high  # DDS's 17 - rank, the rank 2-14
         out.append((weight + 512) << 6 | suit + r)
     result = _LEADS[key] = tuple(out)
     return result
