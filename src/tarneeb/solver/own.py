@@ -56,372 +56,40 @@ import gc
 from collections.abc import Callable, Sequence
 
 from tarneeb.cards import Card
+from tarneeb.solver._ordering import (
+    _CTX,
+    _DISCARDS,
+    _FLAGS,
+    _IS_TRUMP,
+    _LEADS,
+    _discards,
+    _leads,
+    _trump_flags,
+)
+from tarneeb.solver._suits import (
+    _CARDS,
+    _F,
+    _FACTS,
+    _KTH,
+    _LATER,
+    _LAYOUT,
+    _LENS,
+    _M,
+    _REPS,
+    _SHIFTS,
+    _SUIT_BIT,
+    _TOPS,
+    _cards,
+    _facts,
+    _kth,
+    _later,
+    _layout,
+    _reps,
+    _tops,
+)
 from tarneeb.solver.position import Position, Solution
 
 __all__ = ["OwnSolver", "solve", "solve_many"]
-
-_M = 0x1FFF
-_SHIFTS = (0, 13, 26, 39)
-
-# For a suit: (cards still out << 13 | one hand's holding) -> that hand's cards
-# that head no equivalent lower card, as ranks ascending (filled on first use).
-_REPS: dict[int, tuple[int, ...]] = {}
-# For a suit: the four holdings side by side (13 bits each) -> the relative
-# layout (the owner of each card still out, highest first, and their number).
-_LAYOUT: dict[int, int] = {}
-# ``_reps`` as card numbers, keyed with the suit: ``suit << 26 | present << 13 | holding``.
-_CARDS: dict[int, tuple[int, ...]] = {}
-
-
-def _reps(key: int) -> tuple[int, ...]:
-    out = _REPS.get(key)
-    if out is None:
-        present = key >> 13
-        hand = key & _M
-        reps: list[int] = []
-        rest = hand
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            # A run starts where the next card below still out is not the hand's.
-            below = present & (low - 1)
-            if not below or not hand >> (below.bit_length() - 1) & 1:
-                reps.append(low.bit_length() - 1)
-        out = _REPS[key] = tuple(reps)
-    return out
-
-
-def _cards(key: int) -> tuple[int, ...]:
-    """``_reps`` as card numbers, for ``suit << 26 | present << 13 | holding``."""
-    out = _CARDS.get(key)
-    if out is None:
-        base = 13 * (key >> 26)
-        out = _CARDS[key] = tuple(base + r for r in _reps(key & 0x3FFFFFF))
-    return out
-
-
-# For a seat and a card: the card's bit in its suit's word of four holdings.
-_SUIT_BIT = tuple(tuple(1 << (13 * seat + c % 13) for c in range(52)) for seat in range(4))
-# A position's key: the seat on lead, then a field of ``_F`` bits for each suit,
-# spades highest: each hand's length in the suit (4 bits each) << 30 | the layout.
-_F = 46
-# The part of a key every position of one partition shares: leader and lengths.
-_LENS = 3 << (4 * _F) | sum(0xFFFF << (30 + _F * s) for s in range(4))
-# ``holding << 4 | k`` -> the k-th highest card of the holding (a bit; 0 for k 0).
-_KTH: dict[int, int] = {}
-
-
-def _kth(p: int, k: int) -> int:
-    bit = 0
-    rest = p
-    for _ in range(k):
-        bit = 1 << (rest.bit_length() - 1)
-        rest ^= bit
-    _KTH[p << 4 | k] = bit
-    return bit
-
-
-def _layout(key: int) -> int:
-    """A suit's field of a key from its four holdings side by side (13 bits each)."""
-    out = _LAYOUT.get(key)
-    if out is None:
-        h0, h1, h2, h3 = key & _M, key >> 13 & _M, key >> 26 & _M, key >> 39
-        rest = h0 | h1 | h2 | h3
-        code = count = 0
-        while rest:
-            top = 1 << (rest.bit_length() - 1)
-            code = code << 2 | (0 if h0 & top else 1 if h1 & top else 2 if h2 & top else 3)
-            count += 1
-            rest ^= top
-        lengths = h0.bit_count() | h1.bit_count() << 4 | h2.bit_count() << 8 | h3.bit_count() << 12
-        out = _LAYOUT[key] = lengths << 30 | code << 4 | count
-    return out
-
-
-# For one suit, ``word << 2 | leader`` (the word: the four holdings side by side,
-# 13 bits each) -> what quick tricks need to know of it, seen from the leader:
-# the leader's length, partner's, the left-hand and the right-hand opponent's;
-# the leader's top cards above all the others'; the tricks it cashes while every
-# seat follows; whether it can cross to partner's next card after those; and
-# whether partner holds the top card of a suit the leader has.
-_FACTS: dict[int, tuple[int, int, int, int, int, int, bool, bool]] = {}
-
-
-def _facts(key: int) -> tuple[int, int, int, int, int, int, bool, bool]:
-    word = key >> 2
-    leader = key & 3
-    x = word >> (13 * leader) & _M
-    p = word >> (13 * (leader ^ 2)) & _M
-    c = word >> (13 * ((leader + 1) & 3)) & _M
-    d = word >> (13 * ((leader + 3) & 3)) & _M
-    nx, nb, nc, nd = x.bit_count(), p.bit_count(), c.bit_count(), d.bit_count()
-    run = (x >> (p | c | d).bit_length()).bit_count()
-    cash = run if run < nb or run < nc or run < nd else nx
-    cross = nx > run and nb > run and p.bit_length() > (c | d).bit_length()
-    top = nx > 0 and p.bit_length() > (x | c | d).bit_length()
-    out = _FACTS[key] = (nx, nb, nc, nd, run, cash, cross, top)
-    return out
-
-
-# For the trump suit's word: the side holding the top trump (-1: no trumps
-# left) and the tricks it is sure of with its top trumps: each wins when
-# played, one at a time, so at least as many as the longer of its two hands has
-# trumps, up to the number of those top trumps. (That count relies on the side
-# holding that many of the top trumps, whatever holds the next.)
-_TOPS: dict[int, tuple[int, int]] = {}
-
-
-def _tops(word: int) -> tuple[int, int]:
-    t0, t1, t2, t3 = word & _M, word >> 13 & _M, word >> 26 & _M, word >> 39
-    alltr = t0 | t1 | t2 | t3
-    if not alltr:
-        out = _TOPS[word] = (-1, 0)
-        return out
-    top = 1 << (alltr.bit_length() - 1)
-    side = 0 if (t0 | t2) & top else 1
-    a, b = (t0, t2) if side == 0 else (t1, t3)
-    run = ((a | b) >> (alltr & ~(a | b)).bit_length()).bit_count()
-    out = _TOPS[word] = (side, min(run, max(a.bit_count(), b.bit_count())))
-    return out
-
-
-# For the trump suit, ``word << 2 | leader``: how many top trumps prove that
-# the side without the top trump takes a trick (0: no proof), DDS's "later
-# tricks" rules. That side holds the second-best trump and another, and
-# (2) sits just after the top trump: then, whenever the other side leads, it
-#     plays after the top trump, keeps a small trump for the top trump's
-#     trick and wins whenever it plays the second-best; or
-# (3) holds the third-best trump as well: the top trump can take only one of
-#     the two unless both fall in its trick, which the holder of the
-#     second-best, with a trump to spare, need not allow.
-# When that side is on lead, the holder of the second-best must not be the
-# leader (it might have only trumps to lead).
-_LATER: dict[int, int] = {}
-
-
-def _later(key: int) -> int:
-    word = key >> 2
-    hs = (word & _M, word >> 13 & _M, word >> 26 & _M, word >> 39)
-    order: list[int] = []
-    rest = hs[0] | hs[1] | hs[2] | hs[3]
-    while rest and len(order) < 3:
-        top = 1 << (rest.bit_length() - 1)
-        rest ^= top
-        order.append(0 if hs[0] & top else 1 if hs[1] & top else 2 if hs[2] & top else 3)
-    out = 0
-    if len(order) > 1 and (order[0] ^ order[1]) & 1 and order[1] != key & 3:
-        second = order[1]
-        if hs[second].bit_count() > 1:
-            if order[0] == (second + 3) & 3:
-                out = 2
-            elif len(order) > 2 and (order[2] ^ second) & 1 == 0:
-                out = 3
-    _LATER[key] = out
-    return out
-
-
-# For a hand's cards of one suit, ``theirs << 28 | suit << 26 | present << 13 |
-# holding`` (``theirs``: the other side holds the suit's top card): each card
-# that heads no equivalent lower one, as a discard's weight << 6 | the card.
-# As DDS weighs discards: from long suits, low cards first, and not from a
-# doubleton holding the second-best card or a singleton top card; we add a
-# preference for suits the other side heads.
-_DISCARDS: dict[int, tuple[int, ...]] = {}
-
-
-def _discards(key: int) -> tuple[int, ...]:
-    present = key >> 13 & _M
-    x = key & _M
-    n = x.bit_count()
-    weight = 16 + n * 8 // 3 + 5 * (key >> 28)
-    top = 1 << (present.bit_length() - 1)
-    if (n == 2 and x & 1 << ((present ^ top).bit_length() - 1)) or (n == 1 and x & top):
-        weight -= 4
-    out = _DISCARDS[key] = tuple((weight - c % 13) << 6 | c for c in _cards(key & 0xFFFFFFF))
-    return out
-
-
-# A leader's leads in one suit, weighed as DDS weighs them (its ``MoveGen0``),
-# keyed by ``context << _CTX | word << 2 | leader``: the word is the suit's four
-# holdings side by side (13 bits each); the context holds ``_TRUMPED`` (trumps
-# are left), ``_IS_TRUMP`` (this suit is trumps), the trump facts of
-# ``_trump_flags``, at bit 9 the tricks left when an opponent is void in the
-# suit (a void counts as that many cards) and at bit 13 the suit. Each lead (a
-# card heading no equivalent lower one) as ``weight << 6 | card``, the weight
-# offset to stay positive.
-_LEADS: dict[int, tuple[int, ...]] = {}
-_CTX = 54
-_TRUMPED, _IS_TRUMP = 1, 2
-# Trump facts, seen from the leader: who holds trumps, and whether partner's
-# top trump beats the left-hand opponent's, the right-hand one's, or both.
-_LH_T, _RH_T, _P_T, _L_T, _P_OVER_LH, _P_OVER_RH, _P_OVER_BOTH = (4 << i for i in range(7))
-_FLAGS: dict[int, int] = {}
-
-
-def _trump_flags(key: int) -> int:
-    """``_FLAGS`` for the trump word ``key >> 2`` and the leader ``key & 3``."""
-    word = key >> 2
-    leader = key & 3
-    lt = word >> (13 * leader) & _M
-    pt = word >> (13 * (leader ^ 2)) & _M
-    lh = word >> (13 * ((leader + 1) & 3)) & _M
-    rh = word >> (13 * ((leader + 3) & 3)) & _M
-    out = _TRUMPED
-    for present, flag in (
-        (lh, _LH_T),
-        (rh, _RH_T),
-        (pt, _P_T),
-        (lt, _L_T),
-        (pt > lh, _P_OVER_LH),
-        (pt > rh, _P_OVER_RH),
-        (pt > lh | rh, _P_OVER_BOTH),
-    ):
-        if present:
-            out |= flag
-    _FLAGS[key] = out
-    return out
-
-
-def _leads(key: int) -> tuple[int, ...]:
-    ctx = key >> _CTX
-    word = key >> 2 & ((1 << 52) - 1)
-    leader = key & 3
-    x = word >> (13 * leader) & _M
-    pt = word >> (13 * (leader ^ 2)) & _M
-    lh = word >> (13 * ((leader + 1) & 3)) & _M
-    rh = word >> (13 * ((leader + 3) & 3)) & _M
-    present = x | pt | lh | rh
-    # The holders of the best, second- and third-best cards: L(eader), P(artner),
-    # the left-hand (H) and the right-hand opponent (R); "" when there is none.
-    holders = ""
-    ranks: list[int] = []
-    rest = present
-    while rest and len(holders) < 3:
-        top = 1 << (rest.bit_length() - 1)
-        rest ^= top
-        holders += "L" if x & top else "P" if pt & top else "H" if lh & top else "R"
-        ranks.append(top.bit_length() - 1)
-    holders += "  "
-    best, second, third = holders[0], holders[1], holders[2]
-    n_p, n_lh, n_rh = pt.bit_count(), lh.bit_count(), rh.bit_count()
-    left = ctx >> 9 & 15
-    voids = ((n_lh or left) + (n_rh or left)) << 7
-    suit = 13 * ((ctx >> 13) & 3)
-    trumped = ctx & _TRUMPED
-    side = not ctx & _IS_TRUMP  # a suit other than trumps
-    # A suit an opponent can ruff, and one partner can.
-    lh_ruffs = side and not lh and ctx & _LH_T
-    rh_ruffs = side and not rh and ctx & _RH_T
-    p_ruffs = side and not pt and ctx & _P_T
-    out: list[int] = []
-    # Who wins the trick when it is not the lead itself: partner, with the
-    # suit's best card or, when void, ruffing above any opponent's ruff.
-    if pt > lh | rh:
-        others_win = not lh_ruffs and not rh_ruffs
-    elif p_ruffs:
-        if lh_ruffs and rh_ruffs:
-            others_win = bool(ctx & _P_OVER_BOTH)
-        elif lh_ruffs:
-            others_win = bool(ctx & _P_OVER_LH)
-        else:
-            others_win = not rh_ruffs or bool(ctx & _P_OVER_RH)
-    else:
-        others_win = False
-    # An opponent's singleton best card falls to the lead.
-    stiff = (n_lh == 1 and best == "H") or (n_rh == 1 and best == "R")
-    # Our side holds the second- and third-best cards.
-    next_two = 0
-    if second == "P" and third == "P":
-        next_two = 2
-    elif n_p > 1 and ((second == "L" and third == "P") or (second == "P" and third == "L")):
-        next_two = 1
-    if not trumped:
-        base = -(voids // 19) - (9 if not pt else 0)
-        win = base  # a lead that wins the trick, for us or partner
-        if second == "R":
-            if n_rh != 1:
-                win -= 1
-        elif second == "H":
-            win += 22 if n_lh != 1 else 16
-        if (second != "H" or n_lh == 1) and (second != "R" or n_rh == 1):
-            win += 45
-        else:
-            win += 18
-        lose = base
-        if best == "R" or second == "R":
-            if n_rh != 1:
-                lose -= 10
-        elif best == "H" and second == "P" and n_p != 1:
-            lose += 31
-        lose += (0, 25, 35)[next_two]
-    else:
-        base = -(voids // 13)
-        if lh_ruffs or rh_ruffs:
-            base -= 12
-        if p_ruffs and n_rh:
-            base += 17
-        if best == "R" or second == "R":
-            if n_rh != 1:
-                base -= 12
-        elif best == "H" and second == "P" and n_p != 1:
-            base += 27
-        if side and x.bit_count() == 1 and ctx & _L_T and n_p > 1 and best == "P":
-            base += 19  # partner wins and gives us a ruff
-        lose = base + (0, 13, 20)[next_two]
-        # Does the best card win (for our side)?
-        if not side:
-            best_wins = True
-        elif pt or not ctx & _P_T:
-            best_wins = not lh_ruffs and not rh_ruffs
-        else:
-            best_wins = bool(lh or ctx & _P_OVER_LH) and bool(rh or ctx & _P_OVER_RH)
-    for r in _reps(present << 13 | x):
-        # The run of equivalent cards this lead stands for: from ``r`` up to
-        # ``high``; DDS names a run by its top card.
-        gap = present & ~x & -(2 << r)  # the others' cards above ``r``
-        high = (x & ((gap & -gap) - 1 if gap else _M)).bit_length() - 1
-        run = high != r
-        is_best = high == ranks[0]
-        is_second = len(ranks) > 1 and high == ranks[1]
-        rel = (present >> high).bit_count()  # 1 for the best card out
-        if not trumped:
-            if is_best or others_win:
-                weight = win + rel
-            elif stiff:
-                weight = lose + 28 + rel
-            elif best == "L":
-                weight = lose - 17 + rel
-            elif not run:
-                weight = lose + 12 + rel
-            elif is_second:
-                weight = lose + 48
-            else:
-                weight = lose + 29 - rel
-        elif best_wins if is_best else others_win:
-            if stiff:
-                weight = base + 35 + rel
-            elif best == "L":
-                weight = base + (48 + rel if second == "P" else 31 if is_best else -3 + rel)
-            elif best == "P":
-                weight = base + (42 + rel if second == "L" else 28 + rel)
-            elif run and is_second:
-                weight = base + 40
-            else:
-                weight = base + (22 + rel if run else 11 + rel)
-        elif stiff:
-            weight = lose + 2 + rel
-        elif best == "L":
-            weight = lose + (33 + rel if second == "P" else 38 if is_best else -14 + rel)
-        elif best == "P":
-            weight = lose + 34 + rel
-        elif run and is_second:
-            weight = lose + 35
-        else:
-            weight = lose + 15 - high  # DDS's 17 - rank, the rank 2-14
-        out.append((weight + 512) << 6 | suit + r)
-    result = _LEADS[key] = tuple(out)
-    return result
-
 
 # A solver's tables for one trump: the partition table (leader and lengths ->
 # entries ``(pattern mask, pattern, low, high, top cards per suit)``, bounds on
