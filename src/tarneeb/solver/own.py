@@ -356,11 +356,12 @@ def _make_search(
 
     def quick_tricks(
         leader: int, crossing: bool = True, drawn: bool = False
-    ) -> tuple[int, int, int, bool]:
+    ) -> tuple[int, int, int, bool, int]:
         """Tricks the leader can cash at once (a lower bound for the leader's side),
         the suits (bits) in which it cashes at least one, how many top cards of
-        each suit that count relies on (4 bits a suit), and whether partner holds
-        the top card of a suit the leader can lead.
+        each suit that count relies on (4 bits a suit), whether partner holds
+        the top card of a suit the leader can lead, and what the crossing (if
+        any) adds to those top cards (the count, without it, is one less).
 
         Trumps first: the leader's top trumps, all of them once the others are
         out. Then in each other suit, round ``i`` counts while the leader's card
@@ -371,7 +372,7 @@ def _make_search(
         ``drawn``, the suits other than trumps alone, as once the opponents'
         trumps are drawn.
         """
-        total = suits = flags = ks = 0
+        total = suits = flags = ks = crossed = 0
         entry = False
         if trump >= 0 and not drawn:
             fk = sw[trump] << 2 | leader
@@ -416,25 +417,28 @@ def _make_search(
                     # Cross to partner's winner last of all.
                     crossing = False
                     total += 1
-                    ks += 1 << (4 * s)
-        return total, suits, ks, entry
+                    crossed = 1 << (4 * s)
+                    ks += crossed
+        return total, suits, ks, entry, crossed
 
     def first_bounds(seat: int, left: int) -> tuple[int, int, int, int]:
         """North-South's tricks from quick tricks and top trumps: low, high, and
         how many top cards of each suit each bound relies on (as ``relevant`` takes
         them: the key is relative, so the cards themselves differ from one
         position with this key to another)."""
-        low, _, rlow, entry = quick_tricks(seat)
+        low, _, rlow, entry, crossed = quick_tricks(seat)
+        # The leader's quick tricks without the crossing.
+        q1 = low - 1 if crossed else low
+        r1 = rlow - crossed
         # Partner's quick tricks count only through an entry: a suit whose top
         # card partner holds and in which the leader has a card to lead.
         if entry:
-            q2, suits2, r2, _ = quick_tricks(seat ^ 2, False)
+            q2, suits2, r2, _, _ = quick_tricks(seat ^ 2, False)
             if trump < 0 or not (h[(seat + 1) & 3] | h[(seat + 3) & 3]) >> tsh & _M:
                 # No-trump, or no trump for the opponents to ruff with: cash the
                 # leader's winners, then lead to partner's and let partner cash
                 # its own. Partner, discarding (or ruffing), keeps its winners
                 # while it has other cards: enough up to ``left`` tricks.
-                q1, _, r1, _ = quick_tricks(seat, False)
                 if q1 + q2 > low:
                     low = q1 + q2 if q1 + q2 < left else left
                     rlow = r1 | r2  # the two count in different suits
@@ -464,8 +468,7 @@ def _make_search(
                 if f is None:
                     f = _facts(sw[trump] << 2 | seat)
                 if f[5] and f[2] <= f[5] and f[3] <= f[5]:
-                    q1, _, r1, _ = quick_tricks(seat, False)
-                    q2, _, r2, _ = quick_tricks(seat ^ 2, False, True)
+                    q2, _, r2, _, _ = quick_tricks(seat ^ 2, False, True)
                     if q1 + q2 > low:
                         low = q1 + q2 if q1 + q2 < left else left
                         rlow = r1 | r2
