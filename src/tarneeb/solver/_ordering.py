@@ -4,7 +4,7 @@ them (its ``MoveGen0`` and discard weights), cached per suit.
 
 from __future__ import annotations
 
-from tarneeb.solver._suits import _M, _cards, _reps
+from tarneeb.solver._suits import _LAYOUT, _M, _cards, _layout, _reps
 
 # For a hand's cards of one suit, ``theirs << 28 | suit << 26 | present << 13 |
 # holding`` (``theirs``: the other side holds the suit's top card): each card
@@ -77,18 +77,19 @@ def _leads(key: int) -> tuple[int, ...]:
     lh = word >> (13 * ((leader + 1) & 3)) & _M
     rh = word >> (13 * ((leader + 3) & 3)) & _M
     present = x | pt | lh | rh
-    # The holders of the best, second- and third-best cards: L(eader), P(artner),
-    # the left-hand (H) and the right-hand opponent (R); "" when there is none.
-    holders = ""
-    ranks: list[int] = []
-    rest = present
-    while rest and len(holders) < 3:
-        top = 1 << (rest.bit_length() - 1)
-        rest ^= top
-        holders += "L" if x & top else "P" if pt & top else "H" if lh & top else "R"
-        ranks.append(top.bit_length() - 1)
-    holders += "  "
-    best, second, third = holders[0], holders[1], holders[2]
+    # The holders of the best, second- and third-best cards, from the suit's
+    # layout (its owners, highest card first): L(eader), H (the left-hand
+    # opponent), P(artner), R (the right-hand one); " " when there is none.
+    layout = _LAYOUT.get(word)
+    if layout is None:
+        layout = _layout(word)
+    count = layout & 15
+    owners = layout >> 4
+    best = "LHPR"[((owners >> 2 * (count - 1) & 3) - leader) & 3]
+    second = "LHPR"[((owners >> 2 * (count - 2) & 3) - leader) & 3] if count > 1 else " "
+    third = "LHPR"[((owners >> 2 * (count - 3) & 3) - leader) & 3] if count > 2 else " "
+    top = present.bit_length() - 1  # the best card's rank; the second-best's:
+    next_top = (present ^ 1 << top).bit_length() - 1
     n_p, n_lh, n_rh = pt.bit_count(), lh.bit_count(), rh.bit_count()
     left = ctx >> 9 & 15
     voids = ((n_lh or left) + (n_rh or left)) << 7
@@ -167,8 +168,8 @@ def _leads(key: int) -> tuple[int, ...]:
         gap = present & ~x & -(2 << r)  # the others' cards above ``r``
         high = (x & ((gap & -gap) - 1 if gap else _M)).bit_length() - 1
         run = high != r
-        is_best = high == ranks[0]
-        is_second = len(ranks) > 1 and high == ranks[1]
+        is_best = high == top
+        is_second = high == next_top
         rel = (present >> high).bit_count()  # 1 for the best card out
         if not trumped:
             if is_best or others_win:
