@@ -4,7 +4,7 @@ them (its ``MoveGen0`` and discard weights), cached per suit.
 
 from __future__ import annotations
 
-from tarneeb.solver._suits import _LAYOUT, _M, _cards, _layout, _reps
+from tarneeb.solver._suits import _LAYOUT, _M, _cards, _layout, _reps, _seen_from
 
 # For a hand's cards of one suit, ``theirs << 28 | suit << 26 | present << 13 |
 # holding`` (``theirs``: the other side holds the suit's top card): each card
@@ -31,12 +31,14 @@ def _discards(key: int) -> tuple[int, ...]:
 # keyed by ``context << _CTX | word << 2 | leader``: the word is the suit's four
 # holdings side by side (13 bits each); the context holds ``_TRUMPED`` (trumps
 # are left), ``_IS_TRUMP`` (this suit is trumps), the trump facts of
-# ``_trump_flags``, at bit 9 the tricks left when an opponent is void in the
-# suit (a void counts as that many cards) and at bit 13 the suit. Each lead (a
+# ``_trump_flags``, at bit ``_LEFT`` the tricks left when an opponent is void in
+# the suit (a void counts as that many cards) and at bit ``_SUIT`` the suit. Each lead (a
 # card heading no equivalent lower one) as ``weight << 6 | card``, the weight
 # offset to stay positive.
 _LEADS: dict[int, tuple[int, ...]] = {}
 _CTX = 54
+# Where the context holds the tricks left and the suit.
+_LEFT, _SUIT = 9, 13
 _TRUMPED, _IS_TRUMP = 1, 2
 # Trump facts, seen from the leader: who holds trumps, and whether partner's
 # top trump beats the left-hand opponent's, the right-hand one's, or both.
@@ -46,12 +48,7 @@ _FLAGS: dict[int, int] = {}
 
 def _trump_flags(key: int) -> int:
     """``_FLAGS`` for the trump word ``key >> 2`` and the leader ``key & 3``."""
-    word = key >> 2
-    leader = key & 3
-    lt = word >> (13 * leader) & _M
-    pt = word >> (13 * (leader ^ 2)) & _M
-    lh = word >> (13 * ((leader + 1) & 3)) & _M
-    rh = word >> (13 * ((leader + 3) & 3)) & _M
+    lt, pt, lh, rh = _seen_from(key >> 2, key & 3)
     out = _TRUMPED
     for present, flag in (
         (lh, _LH_T),
@@ -72,10 +69,7 @@ def _leads(key: int) -> tuple[int, ...]:
     ctx = key >> _CTX
     word = key >> 2 & ((1 << 52) - 1)
     leader = key & 3
-    x = word >> (13 * leader) & _M
-    pt = word >> (13 * (leader ^ 2)) & _M
-    lh = word >> (13 * ((leader + 1) & 3)) & _M
-    rh = word >> (13 * ((leader + 3) & 3)) & _M
+    x, pt, lh, rh = _seen_from(word, leader)
     present = x | pt | lh | rh
     # The holders of the best, second- and third-best cards, from the suit's
     # layout (its owners, highest card first): L(eader), H (the left-hand
@@ -91,9 +85,9 @@ def _leads(key: int) -> tuple[int, ...]:
     top = present.bit_length() - 1  # the best card's rank; the second-best's:
     next_top = (present ^ 1 << top).bit_length() - 1
     n_p, n_lh, n_rh = pt.bit_count(), lh.bit_count(), rh.bit_count()
-    left = ctx >> 9 & 15
+    left = ctx >> _LEFT & 15
     voids = ((n_lh or left) + (n_rh or left)) << 7
-    suit = 13 * ((ctx >> 13) & 3)
+    suit = 13 * ((ctx >> _SUIT) & 3)
     trumped = ctx & _TRUMPED
     side = not ctx & _IS_TRUMP  # a suit other than trumps
     # A suit an opponent can ruff, and one partner can.

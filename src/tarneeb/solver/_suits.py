@@ -96,13 +96,19 @@ def _layout(key: int) -> int:
 _FACTS: dict[int, tuple[int, int, int, int, int, int, bool, bool]] = {}
 
 
+def _seen_from(word: int, leader: int) -> tuple[int, int, int, int]:
+    """A suit's word as the leader's holding, partner's, the left-hand and the
+    right-hand opponent's."""
+    return (
+        word >> (13 * leader) & _M,
+        word >> (13 * (leader ^ 2)) & _M,
+        word >> (13 * ((leader + 1) & 3)) & _M,
+        word >> (13 * ((leader + 3) & 3)) & _M,
+    )
+
+
 def _facts(key: int) -> tuple[int, int, int, int, int, int, bool, bool]:
-    word = key >> 2
-    leader = key & 3
-    x = word >> (13 * leader) & _M
-    p = word >> (13 * (leader ^ 2)) & _M
-    c = word >> (13 * ((leader + 1) & 3)) & _M
-    d = word >> (13 * ((leader + 3) & 3)) & _M
+    x, p, c, d = _seen_from(key >> 2, key & 3)
     nx, nb, nc, nd = x.bit_count(), p.bit_count(), c.bit_count(), d.bit_count()
     run = (x >> (p | c | d).bit_length()).bit_count()
     cash = run if run < nb or run < nc or run < nd else nx

@@ -62,6 +62,8 @@ from tarneeb.solver._ordering import (
     _FLAGS,
     _IS_TRUMP,
     _LEADS,
+    _LEFT,
+    _SUIT,
     _discards,
     _leads,
     _trump_flags,
@@ -434,15 +436,12 @@ def _make_search(
         # card partner holds and in which the leader has a card to lead.
         if entry:
             q2, suits2, r2, _, _ = quick_tricks(seat ^ 2, False)
-            if trump < 0 or not (h[(seat + 1) & 3] | h[(seat + 3) & 3]) >> tsh & _M:
-                # No-trump, or no trump for the opponents to ruff with: cash the
-                # leader's winners, then lead to partner's and let partner cash
-                # its own. Partner, discarding (or ruffing), keeps its winners
-                # while it has other cards: enough up to ``left`` tricks.
-                if q1 + q2 > low:
-                    low = q1 + q2 if q1 + q2 < left else left
-                    rlow = r1 | r2  # the two count in different suits
-            else:
+            # No-trump, or no trump for the opponents to ruff with: cash the
+            # leader's winners, then lead to partner's and let partner cash its
+            # own. Partner, discarding (or ruffing), keeps its winners while it
+            # has other cards: enough up to ``left`` tricks.
+            adds_up = trump < 0 or not (h[(seat + 1) & 3] | h[(seat + 3) & 3]) >> tsh & _M
+            if not adds_up:
                 if q2 > low:
                     # Lead to partner's winners and let partner cash its own.
                     hs = h[seat]
@@ -469,9 +468,10 @@ def _make_search(
                     f = _facts(sw[trump] << 2 | seat)
                 if f[5] and f[2] <= f[5] and f[3] <= f[5]:
                     q2, _, r2, _, _ = quick_tricks(seat ^ 2, False, True)
-                    if q1 + q2 > low:
-                        low = q1 + q2 if q1 + q2 < left else left
-                        rlow = r1 | r2
+                    adds_up = True
+            if adds_up and q1 + q2 > low:
+                low = q1 + q2 if q1 + q2 < left else left
+                rlow = r1 | r2  # the two count in different suits
         if not low and trump >= 0:
             # A ruff by partner: a suit the leader holds and partner, holding
             # trumps, does not, in which neither opponent can ruff (each follows
@@ -881,17 +881,20 @@ def _make_search(
                 # beat partner's card nor ruff; second hand, when partner (the
                 # fourth) beats the lead and the third hand's cards, and the
                 # third hand cannot ruff.
-                nh = h[nxt4[seat]]
-                nf = nh >> lsh & _M
-                pf = h[seat ^ 2] >> lsh & _M
-                safe = nf or not nh >> tsh & _M  # the next hand cannot ruff
-                if (
-                    not (ws ^ seat) & 1 and (n != 2 or (lsh + nf.bit_length() - 1 < win and safe))
-                ) or (
-                    n == 1
-                    and safe
-                    and lsh + pf.bit_length() - 1 > max(win, lsh + nf.bit_length() - 1)
-                ):
+                if n == 3:
+                    sure = not (ws ^ seat) & 1
+                else:
+                    nh = h[nxt4[seat]]
+                    nf = nh >> lsh & _M
+                    safe = nf or not nh >> tsh & _M  # the next hand cannot ruff
+                    if n == 2:
+                        sure = not (ws ^ seat) & 1 and lsh + nf.bit_length() - 1 < win and safe
+                    else:
+                        pf = h[seat ^ 2] >> lsh & _M
+                        sure = safe and lsh + pf.bit_length() - 1 > max(
+                            win, lsh + nf.bit_length() - 1
+                        )
+                if sure:
                     ruffs = cards
                 elif wsuit == trump:
                     ruffs = cards
@@ -987,13 +990,13 @@ def _make_search(
             fk = sw[trump] << 2 | seat
             flags = flags_cache.get(fk)
             ctx |= (_trump_flags(fk) if flags is None else flags) << _CTX
-        void_left = left << (_CTX + 9)
+        void_left = left << (_CTX + _LEFT)
         weights: list[int] = []
         for s in (0, 1, 2, 3):
             w = sw[s]
             if not w >> (13 * seat) & _M:
                 continue
-            k = ctx | w << 2 | s << (_CTX + 13)
+            k = ctx | w << 2 | s << (_CTX + _SUIT)
             if s == trump:
                 k |= _IS_TRUMP << _CTX
             if not w >> (13 * ((seat + 1) & 3)) & _M or not w >> (13 * ((seat + 3) & 3)) & _M:
