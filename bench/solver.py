@@ -17,6 +17,10 @@ calls, which then took two to three times as long as alone.
 
 Prints the median and mean time of each backend per stage and the ratio of
 the medians (own / DDS); the target is own within 30x of DDS after 4 tricks.
+Then the work behind those times: the trick starts each searched (our
+``OwnSolver.nodes``, DDS's ``futureTricks.nodes``, counted alike, DDS's in an
+untimed pass from an empty table) and the time per trick start, so a change
+shows whether it searched less or searched faster.
 The last line is one JSON object with the figures, ``own_vs_dds_start``,
 ``own_vs_dds_after4``, ``own_vs_dds_after8``, ``agree`` and ``positions``
 among them. DDS comes with endplay (``pip install 'tarneeb[solver]'``); without
@@ -59,8 +63,14 @@ def make_position(rng: random.Random, tricks_played: int, strain: int) -> Positi
     return position
 
 
-def solve_fresh(position: Position) -> object:
-    return OwnSolver().solve(position)
+def solve_fresh(position: Position) -> tuple[object, int]:
+    """Our solver's answer and its count of trick starts searched."""
+    solver = OwnSolver()
+    return solver.solve(position), solver.nodes
+
+
+def per_node(times: list[float], nodes: int) -> str:
+    return f"{sum(times) / max(nodes, 1) * 1e6:.2f} us each"
 
 
 def timed(solve: object, position: Position) -> tuple[float, object]:
@@ -85,6 +95,7 @@ def main() -> int:
     else:
         dds.solve(make_position(random.Random(0), 0, 4))  # DDS allocates on its first call
     OwnSolver().solve(make_position(random.Random(0), 6, 4))  # and so does Python
+    unrelated = make_position(random.Random(1), 8, 4)  # to empty DDS's table
     rng = random.Random(args.seed)
     figures: dict[str, object] = {"bench": "solver"}
     for name, _ in STAGES:
@@ -95,12 +106,14 @@ def main() -> int:
         positions = [make_position(rng, played, i % 5) for i in range(counts[name])]
         own_times: list[float] = []
         own_answers = []
+        own_nodes = 0
         gc.collect()
         for position in positions:
             # A fresh table, no help from earlier positions; freeing it is timed too.
-            t_own, answer = timed(solve_fresh, position)
+            t_own, (answer, nodes) = timed(solve_fresh, position)
             own_times.append(t_own)
             own_answers.append(answer)
+            own_nodes += nodes
         dds_times: list[float] = []
         if has_dds:
             gc.collect()
@@ -109,6 +122,11 @@ def main() -> int:
                 dds_times.append(t_dds)
                 total += 1
                 agree += own_answer == dds_answer
+            # The work each did, untimed: DDS from an empty table each time.
+            dds_nodes = 0
+            for position in positions:
+                dds.search_nodes(unrelated)
+                dds_nodes += dds.search_nodes(position)
         if not own_times:
             continue
         own_med = statistics.median(own_times)
@@ -132,6 +150,17 @@ def main() -> int:
                 statistics.fmean(own_times) / statistics.fmean(dds_times), 2
             )
         print(line, flush=True)
+        figures[f"own_{name}_nodes"] = own_nodes
+        work = f"{'':>9}work: own {own_nodes:,} trick starts, {per_node(own_times, own_nodes)}"
+        if dds_times:
+            figures[f"dds_{name}_nodes"] = dds_nodes
+            work += (
+                f"  | dds {dds_nodes:,}, {per_node(dds_times, dds_nodes)}"
+                f"  | own/dds {own_nodes / max(dds_nodes, 1):.2f}x the trick starts,"
+                f" {sum(own_times) / max(own_nodes, 1) / (sum(dds_times) / max(dds_nodes, 1)):.0f}x"
+                " the time each"
+            )
+        print(work, flush=True)
     if has_dds:
         print(f"agreement: {agree} of {total} positions (every card's value)")
         target = figures.get("own_vs_dds_after4")

@@ -395,6 +395,19 @@ def test_dds_suit_and_seat_encoding() -> None:
     assert dl.remainCards[3][1] == (1 << 6) | (1 << 5)  # West: 6H 5H
 
 
+def test_dds_search_nodes_counts_work_from_an_empty_table() -> None:
+    need_dds()
+    rng = random.Random(5)
+    position, unrelated = random_position(rng, 7), random_position(rng, 9)
+    counts = []
+    for _ in range(2):
+        dds_backend.search_nodes(unrelated)
+        counts.append(dds_backend.search_nodes(position))
+    assert counts[0] == counts[1] > 0  # the same work each time, from an empty table
+    # Right after the same cards, DDS's kept table saves work.
+    assert dds_backend.search_nodes(position) < counts[0]
+
+
 def test_dds_table_matches_single_solves() -> None:
     need_dds()
     rng = random.Random(8)
@@ -551,9 +564,12 @@ def test_solver_bench_last_line_is_the_json_figures() -> None:
     for key in ("own_vs_dds_start", "own_vs_dds_after4", "own_vs_dds_after8", "agree"):
         assert key in figures, key
     assert figures["own_vs_dds_start"] is None  # no positions at the start of play asked for
+    assert figures["own_after4_nodes"] > 0 and "own_start_nodes" not in figures
+    assert "work: own" in done.stdout
     if dds_backend.available():
         assert figures["positions"] == 4 and figures["agree"] == 4
         assert figures["own_vs_dds_after4"] > 0 and figures["own_vs_dds_after8"] > 0
+        assert figures["dds_after4_nodes"] > 0 and figures["dds_after8_nodes"] > 0
     else:
         assert not REQUIRE_EXTRAS, "endplay (DDS) is missing"
         assert figures["positions"] == 0 and figures["own_vs_dds_after4"] is None

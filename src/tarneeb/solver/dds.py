@@ -29,7 +29,7 @@ from tarneeb.actions import Strain
 from tarneeb.cards import Card
 from tarneeb.solver.position import DDTable, Position, Solution, SolverError
 
-__all__ = ["available", "dd_tables", "solve", "solve_many"]
+__all__ = ["available", "dd_tables", "search_nodes", "solve", "solve_many"]
 
 _MAX_BOARDS = 200  # DDS's MAXNOOFBOARDS
 _MAX_TABLES = 40  # DDS's MAXNOOFTABLES (tables of 5 strains)
@@ -97,11 +97,8 @@ def _solution(position: Position, fut: Any) -> Solution:
     return Solution(position, max(values.values()), dict(sorted(values.items())))
 
 
-def solve(position: Position) -> Solution:
-    """Solve one position with DDS's ``SolveBoard`` (every card's value).
-
-    :raises SolverError: without endplay, or when DDS reports an error.
-    """
+def _solve_board(position: Position) -> Any:
+    """DDS's ``SolveBoard`` for every card's value of ``position``: its ``futureTricks``."""
     lib = _dds()
     dl = lib.deal()
     _fill_deal(dl, position)
@@ -111,7 +108,28 @@ def solve(position: Position) -> Solution:
             lib.SolveBoard(dl, -1, 3, 1, fut, 0)
         except lib.DDSError as exc:
             raise SolverError(f"DDS: {exc} ({position!r})") from None
-    return _solution(position, fut)
+    return fut
+
+
+def solve(position: Position) -> Solution:
+    """Solve one position with DDS's ``SolveBoard`` (every card's value).
+
+    :raises SolverError: without endplay, or when DDS reports an error.
+    """
+    return _solution(position, _solve_board(position))
+
+
+def search_nodes(position: Position) -> int:
+    """The trick starts DDS searches to find every card's value of ``position``
+    (its ``futureTricks.nodes``), counted as ``OwnSolver.nodes`` counts ours: a
+    measure of work that does not depend on the machine. DDS keeps its table
+    when the cards are those it solved last, or nearly (a later point of the
+    same deal), so a count from an empty table needs an unrelated deal solved
+    just before.
+
+    :raises SolverError: as :func:`solve`.
+    """
+    return int(_solve_board(position).nodes)
 
 
 def solve_many(positions: Sequence[Position], values: bool = True) -> list[Solution]:
