@@ -69,10 +69,6 @@ def solve_fresh(position: Position) -> tuple[object, int]:
     return solver.solve(position), solver.nodes
 
 
-def per_node(times: list[float], nodes: int) -> str:
-    return f"{sum(times) / max(nodes, 1) * 1e6:.2f} us each"
-
-
 def timed(solve: object, position: Position) -> tuple[float, object]:
     assert callable(solve)
     start = time.perf_counter()
@@ -115,6 +111,7 @@ def main() -> int:
             own_answers.append(answer)
             own_nodes += nodes
         dds_times: list[float] = []
+        dds_nodes = 0
         if has_dds:
             gc.collect()
             for position, own_answer in zip(positions, own_answers, strict=True):
@@ -123,7 +120,6 @@ def main() -> int:
                 total += 1
                 agree += own_answer == dds_answer
             # The work each did, untimed: DDS from an empty table each time.
-            dds_nodes = 0
             for position in positions:
                 dds.search_nodes(unrelated)
                 dds_nodes += dds.search_nodes(position)
@@ -151,14 +147,16 @@ def main() -> int:
             )
         print(line, flush=True)
         figures[f"own_{name}_nodes"] = own_nodes
-        work = f"{'':>9}work: own {own_nodes:,} trick starts, {per_node(own_times, own_nodes)}"
+        # Time per trick start (a position with one legal card searches none).
+        own_each = sum(own_times) / max(own_nodes, 1)
+        work = f"{'':>9}work: own {own_nodes:,} trick starts, {own_each * 1e6:.2f} us each"
         if dds_times:
             figures[f"dds_{name}_nodes"] = dds_nodes
+            dds_each = sum(dds_times) / max(dds_nodes, 1)
             work += (
-                f"  | dds {dds_nodes:,}, {per_node(dds_times, dds_nodes)}"
+                f"  | dds {dds_nodes:,}, {dds_each * 1e6:.2f} us each"
                 f"  | own/dds {own_nodes / max(dds_nodes, 1):.2f}x the trick starts,"
-                f" {sum(own_times) / max(own_nodes, 1) / (sum(dds_times) / max(dds_nodes, 1)):.0f}x"
-                " the time each"
+                f" {own_each / dds_each:.0f}x the time each"
             )
         print(work, flush=True)
     if has_dds:
