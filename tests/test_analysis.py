@@ -276,6 +276,14 @@ def test_cli_errors_are_one_line(argv: list[str], message: str) -> None:
     assert err.count("\n") == 1 and err.startswith(message)
 
 
+def test_cli_names_a_directory_or_device_given_as_the_record(tmp_path: Path) -> None:
+    status, out, err = cli(str(tmp_path))
+    assert (status, out) == (2, "")
+    assert err == f"tarneeb: error: {tmp_path}: a directory, not a record or deal file\n"
+    status, out, err = cli("/dev/null")
+    assert (status, out, err) == (2, "", "tarneeb: error: /dev/null: not a regular file\n")
+
+
 def test_cli_bad_deal_line(tmp_path: Path) -> None:
     line = format_deal(suited_deal()).replace("W=...AKQJT98765432", "W=...AKQJT9876543")
     status, out, err = cli(line)

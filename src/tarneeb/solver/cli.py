@@ -93,6 +93,10 @@ def _read_source(source: str) -> str:
             raise TarneebError(f"cannot read {source}: {exc}") from None
         looks_like_file = source.endswith((".json", ".txt")) or "/" in source
         if looks_like_file and not any(c in source for c in "= "):
+            if path.is_dir():
+                raise TarneebError(f"{source}: a directory, not a record or deal file")
+            if path.exists():
+                raise TarneebError(f"{source}: not a regular file")
             raise TarneebError(f"{source}: no such file")
     return source
 
