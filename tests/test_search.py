@@ -132,6 +132,47 @@ def test_the_own_backend_serves_an_endgame() -> None:
     assert "layouts" in decision.reason or "alike" in decision.reason or "only" in decision.reason
 
 
+def test_the_own_backend_keeps_to_the_time_limit() -> None:
+    # Our own solver takes about a second over a whole deal: with no time at all
+    # it stops mid-search, and the bot decides as the heuristic bot does.
+    deal = played_deal(4, 0)
+    seat = deal.to_act
+    assert seat is not None
+    rushed = SearchBot(random.Random(1), ["own"], Limit(samples=5, time=0.0))
+    decision = rushed.decide(deal.view(seat))
+    assert decision.action in deal.legal_actions
+    assert decision.reason.startswith("no layout solved within 0.0 s, so the heuristic: ")
+    # Late in the deal the same limit still leaves the moves that need no solve.
+    late = played_deal(2, 48)
+    seat = late.to_act
+    assert seat is not None
+    assert "no layout solved" not in rushed.decide(late.view(seat)).reason
+
+
+def test_the_own_backend_out_of_time_in_the_auction_and_trump_choice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tarneeb.actions import Bid, ChooseTrump
+    from tarneeb.bots.base import Decision
+
+    deal = Deal.from_seed(find_rules("classic"), dealer=0, seed=3)
+    seat = deal.to_act
+    assert seat is not None
+    bot = SearchBot(random.Random(1), ["own"], Limit(samples=5, auction_samples=2, time=0.0))
+    monkeypatch.setattr(bot._fallback, "decide", lambda _view: Decision(Bid(8), "a good hand"))
+    decision = bot.decide(deal.view(seat))
+    # The valuation's bid stands: nothing was solved to say it fails.
+    assert decision.action == Bid(8)
+    assert decision.reason == "no layout solved within 0.0 s, so the heuristic: a good hand"
+    for action in ["8", "pass", "pass", "pass"]:
+        deal.push(action)
+    assert deal.phase is Phase.TRUMP
+    monkeypatch.undo()
+    decision = bot.decide(deal.view(deal.to_act))
+    assert isinstance(decision.action, ChooseTrump)
+    assert decision.reason.startswith("no layout solved within 0.0 s")
+
+
 def _auction_view(seed: int = 3) -> tuple[SearchBot, object]:
     deal = Deal.from_seed(find_rules("classic"), dealer=0, seed=seed)
     seat = deal.to_act

@@ -11,6 +11,7 @@ import importlib
 import json
 import os
 import random
+import time
 from collections.abc import Sequence
 
 import pytest
@@ -24,6 +25,7 @@ from tarneeb.solver import (
     PositionError,
     Solution,
     SolverError,
+    SolverTimeout,
     backend_name,
     dd_table,
     dd_tables,
@@ -342,6 +344,25 @@ def test_own_solver_shares_answers_between_deals() -> None:
     positions = agreement_positions(31, [(4, 30), (5, 30)])
     shared = OwnSolver()
     assert [shared.solve(p) for p in positions] == [OwnSolver().solve(p) for p in positions]
+
+
+def test_own_solver_stops_at_its_deadline_and_stays_sound() -> None:
+    position = random_position(random.Random(1), 9)  # about 5,000 trick starts
+    solver = OwnSolver()
+    with pytest.raises(SolverTimeout, match="passed its deadline"):
+        solver.solve(position, deadline=time.perf_counter())
+    assert gc.isenabled()
+    # Stopped partway, the search leaves in its tables only what it proved.
+    stopped = 0
+    for wait in (0.002, 0.005, 0.01, 0.02):
+        try:
+            solver.solve(position, deadline=time.perf_counter() + wait)
+        except SolverTimeout:
+            stopped += 1
+    assert stopped and solver.nodes > 0
+    expected = OwnSolver().solve(position)
+    assert solver.solve(position) == expected
+    assert OwnSolver().solve(position, deadline=time.perf_counter() + 3600) == expected
 
 
 def test_own_solver_table_is_reused_and_cleared() -> None:

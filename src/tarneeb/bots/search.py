@@ -51,7 +51,11 @@ class Limit:
     auction_samples: int = 8
     """Layouts solved (a double-dummy table each) for a bid or the trump choice."""
     time: float | None = 0.5
-    """Seconds after which no more layouts are drawn (the ones solved still count)."""
+    """Seconds after which no more layouts are drawn (the ones solved still count).
+
+    DDS finishes the few layouts under way. Our own solver, much slower (a whole
+    deal can take it seconds), stops mid-layout at this time and drops that
+    layout; with none solved the bot decides as the heuristic bot does."""
 
 
 MAKE_AT_LEAST = 0.45
@@ -176,6 +180,8 @@ class SearchBot(Bot):
             for hands, _w in layouts
         ]
         solutions = self._solve(positions, values=True)
+        if not solutions:
+            return self._unsolved(self._fallback.decide(view))
         layouts = layouts[: len(solutions)]
         totals = dict.fromkeys(classes, 0.0)
         tricks_kept = dict.fromkeys(classes, 0.0)
@@ -193,11 +199,23 @@ class SearchBot(Bot):
         )
 
     def _solve(self, positions: Sequence[Position], values: bool, per: int = 1) -> list[Solution]:
-        """Solve in small batches until the time limit, keeping whole groups of ``per``."""
-        from tarneeb.solver import solve_many
+        """Solve in small batches until the time limit, keeping whole groups of ``per``.
+
+        Our own solver solves one position at a time and stops at the limit,
+        mid-search; a group it did not finish is dropped.
+        """
+        from tarneeb.solver import SolverTimeout, backend_name, own, solve_many
 
         start = time.perf_counter()
         out: list[Solution] = []
+        if backend_name(self.backend) == "own":
+            deadline = None if self.limit.time is None else start + self.limit.time
+            try:
+                for position in positions:
+                    out.append(own.solve(position, values, deadline))
+            except SolverTimeout:
+                del out[len(out) - len(out) % per :]
+            return out
         chunk = per if per > 1 else 4
         while len(out) < len(positions):
             out.extend(solve_many(positions[len(out) : len(out) + chunk], self.backend, values))
@@ -214,6 +232,13 @@ class SearchBot(Bot):
             if self.limit.time is not None and time.perf_counter() - start > self.limit.time / 4:
                 break
         return out or sample_layouts(view, 1, self.rng)
+
+    def _unsolved(self, heuristic: Decision) -> Decision:
+        """The heuristic bot's decision, when no layout was solved within the time limit."""
+        return Decision(
+            heuristic.action,
+            f"no layout solved within {self.limit.time} s, so the heuristic: {heuristic.reason}",
+        )
 
     def _utility(self, view: View, kept: int) -> float:
         """The score difference for this seat's side if it takes ``kept`` more tricks."""
@@ -271,14 +296,19 @@ class SearchBot(Bot):
             for i, (_h, weight) in enumerate(layouts)
         ]
 
-    def _strain_tricks(self, view: View) -> dict[Strain, float]:
-        """Average double-dummy tricks of this seat's side, declaring and leading, per strain."""
+    def _strain_tricks(self, view: View) -> dict[Strain, float] | None:
+        """Average double-dummy tricks of this seat's side, declaring and leading, per
+        strain; ``None`` when no layout was solved within the time limit."""
         rows = self._layout_tricks(view)
+        if not rows:
+            return None
         weight_sum = sum(w for w, _t in rows) or 1.0
         return {s: sum(w * t[s] for w, t in rows) / weight_sum for s in rows[0][1]}
 
     def _trump(self, view: View) -> Decision:
         tricks = self._strain_tricks(view)
+        if tricks is None:
+            return self._unsolved(self._fallback.decide(view))
         suit_strains = [s for s in tricks if s != Strain.NO_TRUMP]
         best = max(suit_strains, key=lambda s: tricks[s])
         assert best.suit is not None
@@ -307,6 +337,8 @@ class SearchBot(Bot):
         points = view.rules.count is Count.CARD_POINTS
         want = bid.level * 13 / 120 if points else bid.level
         rows = self._layout_tricks(view)
+        if not rows:
+            return self._unsolved(proposal)
         weight_sum = sum(w for w, _t in rows) or 1.0
 
         def tricks(table: dict[Strain, int]) -> int:

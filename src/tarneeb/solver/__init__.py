@@ -15,6 +15,7 @@ from tarneeb.solver.position import (
     PositionError,
     Solution,
     SolverError,
+    SolverTimeout,
     trick_winner,
 )
 from tarneeb.solver.solve import BACKENDS, backend_name, dd_table, dd_tables, solve, solve_many
@@ -27,6 +28,7 @@ __all__ = [
     "PositionError",
     "Solution",
     "SolverError",
+    "SolverTimeout",
     "backend_name",
     "dd_table",
     "dd_tables",

@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Sequence
+from time import perf_counter
 
 from tarneeb.cards import Card
 from tarneeb.solver._ordering import (
@@ -89,7 +90,7 @@ from tarneeb.solver._suits import (
     _reps,
     _tops,
 )
-from tarneeb.solver.position import Position, Solution
+from tarneeb.solver.position import Position, Solution, SolverTimeout
 
 __all__ = ["OwnSolver", "solve", "solve_many"]
 
@@ -134,21 +135,29 @@ class OwnSolver:
             entry = self._tables[trump] = ({}, {})
         return entry
 
-    def solve(self, position: Position, values: bool = True) -> Solution:
+    def solve(
+        self, position: Position, values: bool = True, deadline: float | None = None
+    ) -> Solution:
         """The tricks of the side to play and the value of every legal card
-        (with ``values=False``, the tricks alone: about half the work)."""
+        (with ``values=False``, the tricks alone: about half the work).
+
+        :param deadline: a :func:`time.perf_counter` reading after which the
+            search stops (it looks at the clock each time it opens a trick, so it
+            stops within a few milliseconds of it).
+        :raises SolverTimeout: when the search passes ``deadline``.
+        """
         # Nothing the search allocates needs the cyclic collector (its few
         # closures go at the next collection), but its tables hold many small
         # lists that the collector would walk again and again: 10-15% of the time.
         collecting = gc.isenabled()
         gc.disable()
         try:
-            return self._solve(position, values)
+            return self._solve(position, values, deadline)
         finally:
             if collecting:
                 gc.enable()
 
-    def _solve(self, position: Position, with_values: bool) -> Solution:
+    def _solve(self, position: Position, with_values: bool, deadline: float | None) -> Solution:
         trump = -1 if position.trump is None else int(position.trump)
         tt, qt = self._table(trump)
         hands = list(position.hands)
@@ -159,7 +168,7 @@ class OwnSolver:
         count = [0]
         # The same cards suit by suit: each suit's four holdings side by side.
         words = [sum((hands[i] >> (13 * s) & _M) << (13 * i) for i in range(4)) for s in range(4)]
-        start, play = _make_search(hands, words, trump, ms, tt, qt, count)
+        start, play = _make_search(hands, words, trump, ms, tt, qt, count, deadline)
         legal = position.legal_mask()
         # Group the legal cards into classes of equivalent cards; search one of each.
         tmask = 0
@@ -252,31 +261,33 @@ class OwnSolver:
         # position's value alone, stepping the same way.
         guess = min(max(_guess(hands, trump, ms), 0), left)
         values: dict[Card, int] = {}
-        if with_values:
-            best_value = -1
-            for rep, members in classes:
-                value = guess if best_value < 0 else best_value
-                if test(rep, value):
-                    while value < left and test(rep, value + 1):
-                        value += 1
-                else:
-                    value -= 1
-                    while value > 0 and not test(rep, value):
+        try:
+            if with_values:
+                best_value = -1
+                for rep, members in classes:
+                    value = guess if best_value < 0 else best_value
+                    if test(rep, value):
+                        while value < left and test(rep, value + 1):
+                            value += 1
+                    else:
                         value -= 1
-                if value > best_value:
-                    best_value = value
-                for c in members:
-                    values[Card(c)] = value
-        else:
-            best_value = guess
-            if whole(best_value):
-                while best_value < left and whole(best_value + 1):
-                    best_value += 1
+                        while value > 0 and not test(rep, value):
+                            value -= 1
+                    if value > best_value:
+                        best_value = value
+                    for c in members:
+                        values[Card(c)] = value
             else:
-                best_value -= 1
-                while best_value > 0 and not whole(best_value):
+                best_value = guess
+                if whole(best_value):
+                    while best_value < left and whole(best_value + 1):
+                        best_value += 1
+                else:
                     best_value -= 1
-        self.nodes += count[0]
+                    while best_value > 0 and not whole(best_value):
+                        best_value -= 1
+        finally:
+            self.nodes += count[0]
         return Solution(position, best_value, dict(sorted(values.items())))
 
     def solve_many(self, positions: Sequence[Position], values: bool = True) -> list[Solution]:
@@ -326,6 +337,7 @@ def _make_search(
     tt: dict[int, list[tuple[int, int, int, int, int]]],
     qt: dict[int, tuple[int, int, int, int]],
     count: list[int],
+    deadline: float | None = None,
 ) -> tuple[Callable[[int, int, int], int], Callable[[int, int, int, int, int, int, int, int], int]]:
     """The search over hands ``h`` (changed in place and restored) for side ``ms``:
     ``start`` for a trick to lead, ``play`` within a trick.
@@ -333,7 +345,9 @@ def _make_search(
     A node answers ``relevant << 1 | result``: ``result`` is 1 when side ``ms``
     takes ``need`` tricks, and ``relevant`` the cards (one bit each) whose ranks
     the proof of that answer compared: per suit, every card from the lowest of
-    them up matters, the smaller ones only by how many each hand holds.
+    them up matters, the smaller ones only by how many each hand holds. Past
+    ``deadline`` (a ``perf_counter`` reading) the next trick searched raises
+    :class:`SolverTimeout`.
     """
     cards_cache = _CARDS
     cards_of = _cards
@@ -981,6 +995,8 @@ def _make_search(
         return widen(acc, hand, present, shifts)
 
     def lead_moves(seat: int, need: int, left: int, key: int, present: int) -> int:
+        if deadline is not None and perf_counter() > deadline:
+            raise SolverTimeout("the search passed its deadline")
         hand = h[seat]
         sb = _SUIT_BIT[seat]
         mx = mxs[seat]
@@ -1043,9 +1059,12 @@ def _default() -> OwnSolver:
     return _DEFAULT
 
 
-def solve(position: Position) -> Solution:
-    """Solve ``position`` with the shared default :class:`OwnSolver`."""
-    return _default().solve(position)
+def solve(position: Position, values: bool = True, deadline: float | None = None) -> Solution:
+    """Solve ``position`` with the shared default :class:`OwnSolver` (see :meth:`OwnSolver.solve`).
+
+    :raises SolverTimeout: when the search passes ``deadline``.
+    """
+    return _default().solve(position, values, deadline)
 
 
 def solve_many(positions: Sequence[Position], values: bool = True) -> list[Solution]:

@@ -29,7 +29,7 @@ from tarneeb.seats import Seat
 if TYPE_CHECKING:
     from tarneeb.deal import Deal
 
-__all__ = ["DDTable", "Position", "PositionError", "Solution", "SolverError"]
+__all__ = ["DDTable", "Position", "PositionError", "Solution", "SolverError", "SolverTimeout"]
 
 _SEAT_NAMES = ("South", "East", "North", "West")
 
@@ -40,6 +40,13 @@ class SolverError(TarneebError):
 
 class PositionError(SolverError):
     """The cards given are not a position of card play."""
+
+
+class SolverTimeout(SolverError):
+    """A search ran past the deadline it was given, and stopped without an answer.
+
+    The solver that raised it stays usable: what its tables hold is sound.
+    """
 
 
 def _mask_cards(mask: int) -> Iterator[int]:
