@@ -9,22 +9,27 @@ every wait is for a frame (with a timeout, see ws_support).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
+from tarneeb.bots import HeuristicBot
+from tarneeb.bots.base import Decision
+from tarneeb.bots.registry import BOTS
 from tarneeb.cards import CardSet
 from tarneeb.match import Match
 from tarneeb.presets import find_rules
 from tarneeb.record import format_deal, read_record
 from tarneeb.seats import Seat
 from tarneeb.server.fairness import deck_from_seed, hands_from_seed
+from tarneeb.view import View
 from ws_support import (
     SEAT_NAMES,
     Peer,
@@ -386,6 +391,45 @@ def test_a_bot_does_not_act_for_a_seat_reclaimed_during_its_delay(tmp_path: Path
                 assert action["by"] == "timer"
             finally:
                 back.close()
+
+
+# -- slow bots ---------------------------------------------------------------------------------
+
+
+class LoopWatchingBot(HeuristicBot):
+    """The heuristic bot, marked slow (as the search bot is); it notes whether it
+    decided on a thread running an event loop."""
+
+    name = "loopwatch"
+    slow = True
+    on_a_loop: ClassVar[list[bool]] = []
+
+    def decide(self, view: View) -> Decision:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            self.on_a_loop.append(False)
+        else:
+            self.on_a_loop.append(True)
+        return super().decide(view)
+
+
+def test_a_slow_bot_decides_off_the_event_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(BOTS, "loopwatch", LoopWatchingBot)
+    monkeypatch.setattr(LoopWatchingBot, "on_a_loop", [])
+    rng = random.Random(3)
+    with server(tmp_path) as client:
+        bots = dict.fromkeys(("east", "north", "west"), "bot:loopwatch")
+        table, tokens = make_table(client, rules="classic", seats=bots)
+        with connect(client, table, "south") as south:
+            south.hello(tokens["south"])
+            for _ in range(3):  # three of South's turns, each after the bots' own
+                while not south.my_turn():
+                    south.next()
+                south.act(choose(south.match, rng))
+    assert LoopWatchingBot.on_a_loop and not any(LoopWatchingBot.on_a_loop)
 
 
 # -- the turn timer ---------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -20,11 +21,13 @@ from textual.pilot import Pilot
 
 from tarneeb import Card, Match, Phase, Seat, find_rules, read_record
 from tarneeb.actions import Bid, action_id
+from tarneeb.bots import Bot, Decision, make_bot
 from tarneeb.errors import IllegalActionError, RecordError, TarneebError
 from tarneeb.tui.app import Chip, Picker, TarneebApp, screen_text
 from tarneeb.tui.cli import add_play_parser, build_game, keep_previous, run_play
 from tarneeb.tui.controller import GameController, default_save_path, double_dummy_line
 from tarneeb.tui.render import action_label, hand_order
+from tarneeb.view import View
 
 DATA = Path(__file__).parent / "data"
 SIZE = (80, 24)
@@ -79,6 +82,9 @@ def test_controller_refuses_out_of_turn_and_illegal_actions_and_changes_nothing(
     game = new_game()
     with pytest.raises(IllegalActionError, match="not your turn"):
         game.play("pass")
+    with pytest.raises(IllegalActionError, match="North's bot is not to act now"):
+        game.push_bot(Seat.NORTH, Decision(Bid(7)))  # West is to act
+    assert not game.match.deal.history
     with pytest.raises(IllegalActionError):
         game.hint()
     game.run_bots()
@@ -272,6 +278,54 @@ def test_a_whole_deal_played_through_the_keyboard() -> None:
     else:
         assert "Double dummy: NS could take 10 tricks in C (took 6)." in summary
     assert "1  N       8C S down  -8  +7" in str(seen["scores"])
+
+
+class GatedBot(Bot):
+    """A slow bot (as the search bot is) that decides as the heuristic bot once its gate opens."""
+
+    name = "gated"
+    slow = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = threading.Event()
+        self.threads: list[str] = []
+        self.inner = make_bot("heuristic", seed=0)
+
+    def decide(self, view: View) -> Decision:
+        self.threads.append(threading.current_thread().name)
+        if not self.gate.wait(10):
+            raise TimeoutError("the test never opened the gate")
+        return self.inner.decide(view)
+
+
+def test_a_slow_bot_thinks_in_a_worker_thread_while_the_screen_answers_keys() -> None:
+    game = new_game()
+    gated = GatedBot()
+    game.bots[Seat.WEST] = gated  # West acts first
+    seen: dict[str, str] = {}
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        await pilot.pause()
+        assert game.match.to_act is Seat.WEST and not game.match.deal.history
+        seen["thinking"] = screen_text(app).splitlines()[22].strip()
+        await pilot.press("s")  # the score sheet opens while West thinks
+        seen["screen"] = str(app.screen.name)
+        await pilot.press("escape")
+        await pilot.press("8", "enter")  # not South's turn: refused, nothing changes
+        assert not game.match.deal.history
+        gated.gate.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        seen["after"] = screen_text(app).splitlines()[22].strip()
+
+    run_app(game, script)
+    assert seen["thinking"] == "West is thinking…"
+    assert seen["screen"] == "scores"
+    assert gated.threads and "MainThread" not in gated.threads
+    assert [seat for seat, _ in game.match.deal.history] == [Seat.WEST]
+    assert game.match.to_act is Seat.SOUTH
+    assert seen["after"].startswith("West: ") and "Your turn" in seen["after"]
 
 
 def test_the_bidding_box_offers_only_legal_bids_and_refuses_typed_illegal_ones() -> None:

@@ -45,6 +45,9 @@ class Bot(abc.ABC):
     name: ClassVar[str] = "bot"
     option_docs: ClassVar[Mapping[str, str]] = {}
     """Options this bot takes, with what each does."""
+    slow: ClassVar[bool] = False
+    """Whether a decision may take long (a tenth of a second or more): the server
+    and the terminal app then make it in a worker thread, off their event loop."""
 
     def __init__(self, rng: random.Random | None = None, options: Sequence[str] = ()) -> None:
         self.rng = rng if rng is not None else random.Random()

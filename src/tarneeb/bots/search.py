@@ -121,6 +121,7 @@ class SearchBot(Bot):
     """Monte Carlo search over the hidden hands with a double-dummy solver."""
 
     name = "search"
+    slow = True
     option_docs: ClassVar[Mapping[str, str]] = {
         "own": "use our own solver even where DDS is installed",
         "fast": "a quarter of the samples",

@@ -390,7 +390,7 @@ class Hub:
         bot = self._bot(live, seat, spec)
         if by == "timer":
             action = _safe_action(view, bot)
-        elif spec.startswith("search"):
+        elif bot.slow:
             action = await asyncio.to_thread(bot.act, view)
         else:
             action = bot.act(view)

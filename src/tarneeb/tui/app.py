@@ -31,6 +31,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from tarneeb.actions import Action, Bid, ChooseTrump, Phase, action_id, parse_action
+from tarneeb.bots import Bot, Decision
 from tarneeb.cards import Card
 from tarneeb.deal import Deal
 from tarneeb.errors import TarneebError
@@ -267,6 +268,8 @@ class TableScreen(Screen[None]):
         self._bot_timer_set = False
         self._waiting = False
         """A deal summary or the match's end is on screen: the bots wait for it."""
+        self._thinking: Seat | None = None
+        """A slow bot's seat, deciding in a worker thread while the screen answers keys."""
 
     # -- layout ---------------------------------------------------------------------
 
@@ -412,6 +415,8 @@ class TableScreen(Screen[None]):
             text.append(f"Your turn: {what}.", style="bold yellow")
         elif self.game.match.is_over():
             text.append("The match is over.")
+        elif view.to_act is not None and view.to_act == self._thinking:
+            text.append(f"{self.names(view.to_act)} is thinking…", style="dim")
         elif view.to_act is not None:
             text.append(f"{self.names(view.to_act)} to act…", style="dim")
         self.query_one("#status", Static).update(text)
@@ -446,14 +451,15 @@ class TableScreen(Screen[None]):
             return
         self.schedule_bots()
 
+    def _bots_may_act(self) -> bool:
+        return not self._waiting and self._thinking is None and self.game.bot_to_act is not None
+
     def schedule_bots(self) -> None:
-        if self._waiting or self.game.bot_to_act is None:
+        if not self._bots_may_act():
             return
         if self.game.bot_delay <= 0:
-            ended = self.game.run_bots()
-            self.refresh_all()
-            if ended:
-                self.show_deal_end(ended[0])
+            while self._bots_may_act():
+                self._bot_acts()
             return
         if not self._bot_timer_set:
             self._bot_timer_set = True
@@ -461,17 +467,47 @@ class TableScreen(Screen[None]):
 
     def _bot_turn(self) -> None:
         self._bot_timer_set = False
-        if self._waiting or self.game.bot_to_act is None:
+        if not self._bots_may_act():
             return
         if self.app.screen is not self:  # a help or rules page is open: wait for it
             self._bot_timer_set = True
             self.set_timer(0.3, self._bot_turn)
             return
-        ended = self.game.step_bot()[2]
+        self._bot_acts()
+        self.schedule_bots()
+
+    def _bot_acts(self) -> None:
+        """The bot to act decides: at once, or, for a slow bot, in a worker thread
+        while the screen goes on answering keys (its move lands in :meth:`_decided`)."""
+        game = self.game
+        seat = game.bot_to_act
+        assert seat is not None
+        bot = game.bots[seat]
+        view = game.match.view(seat)
+        if bot.slow:
+            self._thinking = seat
+            self._draw_status(game.view())
+            self.run_worker(partial(self._think, bot, view), thread=True, group="bots")
+            return
+        self._decided(seat, bot.decide(view))
+
+    def _think(self, bot: Bot, view: View) -> None:
+        """In a worker thread: the decision, handed back to the screen's thread."""
+        decision = bot.decide(view)
+        self.app.call_from_thread(self._decided, view.seat, decision)
+
+    def _decided(self, seat: Seat, decision: Decision) -> None:
+        thought = self._thinking is not None
+        self._thinking = None
+        try:
+            ended = self.game.push_bot(seat, decision)
+        except TarneebError as exc:  # the match moved on meanwhile: nothing to take
+            self.say(f"{self.names(seat)}'s move came too late: {exc}")
+            return
         self.refresh_all()
         if ended is not None:
             self.show_deal_end(ended)
-        else:
+        elif thought:
             self.schedule_bots()
 
     def show_deal_end(self, ended: DealEnd) -> None:

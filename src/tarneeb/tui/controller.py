@@ -282,7 +282,17 @@ class GameController:
         if seat is None:
             raise IllegalActionError("no bot is to act")
         decision = self.bots[seat].decide(self.match.view(seat))
-        return seat, decision, self._push(decision.action)
+        return seat, decision, self.push_bot(seat, decision)
+
+    def push_bot(self, seat: Seat, decision: Decision) -> DealEnd | None:
+        """Take ``decision`` of the bot of ``seat`` (made perhaps in another thread,
+        from that seat's view); saved at once. Returns the deal it ended, if it did.
+
+        :raises IllegalActionError: when that bot is not to act, or the rules refuse it.
+        """
+        if self.bot_to_act != seat:
+            raise IllegalActionError(f"{seat.name.title()}'s bot is not to act now")
+        return self._push(decision.action)
 
     def run_bots(self) -> list[DealEnd]:
         """Let the bots act until the human is to act, a deal ends, or the match does."""
