@@ -299,6 +299,18 @@ class GatedBot(Bot):
         return self.inner.decide(view)
 
 
+def status_line(app: TarneebApp) -> str:
+    return screen_text(app).splitlines()[22].strip()
+
+
+async def open_gate(app: TarneebApp, pilot: Pilot[int], gated: GatedBot) -> str:
+    """Let ``gated`` decide, wait for its worker to hand the decision back; the status line."""
+    gated.gate.set()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    return status_line(app)
+
+
 def test_a_slow_bot_thinks_in_a_worker_thread_while_the_screen_answers_keys() -> None:
     game = new_game()
     gated = GatedBot()
@@ -308,16 +320,13 @@ def test_a_slow_bot_thinks_in_a_worker_thread_while_the_screen_answers_keys() ->
     async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
         await pilot.pause()
         assert game.match.to_act is Seat.WEST and not game.match.deal.history
-        seen["thinking"] = screen_text(app).splitlines()[22].strip()
+        seen["thinking"] = status_line(app)
         await pilot.press("s")  # the score sheet opens while West thinks
         seen["screen"] = str(app.screen.name)
         await pilot.press("escape")
         await pilot.press("8", "enter")  # not South's turn: refused, nothing changes
         assert not game.match.deal.history
-        gated.gate.set()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        seen["after"] = screen_text(app).splitlines()[22].strip()
+        seen["after"] = await open_gate(app, pilot, gated)
 
     run_app(game, script)
     assert seen["thinking"] == "West is thinking…"
@@ -326,6 +335,35 @@ def test_a_slow_bot_thinks_in_a_worker_thread_while_the_screen_answers_keys() ->
     assert [seat for seat, _ in game.match.deal.history] == [Seat.WEST]
     assert game.match.to_act is Seat.SOUTH
     assert seen["after"].startswith("West: ") and "Your turn" in seen["after"]
+
+
+def test_a_slow_hint_bot_thinks_in_a_worker_thread_and_a_late_hint_is_dropped() -> None:
+    game = new_game()
+    gated = GatedBot()
+    game.hint_bot = gated
+    expected = make_bot("heuristic", seed=0)
+    seen: dict[str, str] = {}
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        await pilot.pause()
+        assert game.human_to_act
+        hint = expected.decide(game.view())
+        await pilot.press("h")
+        seen["thinking"] = status_line(app)
+        seen["hint"] = await open_gate(app, pilot, gated)
+        assert seen["hint"] == f"Hint: {action_label(hint.action)}: {hint.reason}"
+        # Asked, then answered by the human's own action first: the hint is dropped.
+        gated.gate.clear()
+        await pilot.press("h")
+        before = len(game.match.deal.history)
+        await pilot.press("enter")  # the bidding box's cursor sits on the hint: take it
+        assert len(game.match.deal.history) > before
+        seen["late"] = await open_gate(app, pilot, gated)
+
+    run_app(game, script)
+    assert seen["thinking"] == "Hint: thinking…"
+    assert "MainThread" not in gated.threads and len(gated.threads) == 2
+    assert not seen["late"].startswith("Hint")
 
 
 def test_the_bidding_box_offers_only_legal_bids_and_refuses_typed_illegal_ones() -> None:
@@ -378,7 +416,7 @@ def test_the_hint_says_what_the_bot_would_do_and_why_and_acts_for_nobody() -> No
         before = game.match.deal.copy()
         await pilot.press("h")
         assert game.match.deal == before
-        status = screen_text(app).splitlines()[22].strip()
+        status = status_line(app)
         assert status == f"Hint: {action_label(decision.action)}: {decision.reason}"
         box = app.screen.query_one("#bidbox", Picker)
         assert box.current() == action_id(decision.action)

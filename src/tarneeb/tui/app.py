@@ -270,6 +270,8 @@ class TableScreen(Screen[None]):
         """A deal summary or the match's end is on screen: the bots wait for it."""
         self._thinking: Seat | None = None
         """A slow bot's seat, deciding in a worker thread while the screen answers keys."""
+        self._hinting = False
+        """A slow hint bot is thinking, in a worker thread."""
 
     # -- layout ---------------------------------------------------------------------
 
@@ -689,11 +691,42 @@ class TableScreen(Screen[None]):
     # -- commands -------------------------------------------------------------------
 
     def show_hint(self) -> None:
+        game = self.game
+        if game.hint_bot.slow and game.human_to_act:
+            # A slow hint bot thinks in a worker thread; the hint shows if the
+            # human has not acted meanwhile.
+            if not self._hinting:
+                self._hinting = True
+                self.say("Hint: thinking…")
+                self.run_worker(
+                    partial(self._think_hint, game.hint_bot, game.view(), self._moment()),
+                    thread=True,
+                    group="hint",
+                )
+            return
         try:
-            decision = self.game.hint()
+            decision = game.hint()
         except TarneebError as exc:
             self.say(str(exc))
             return
+        self._show_hint(decision)
+
+    def _moment(self) -> tuple[object, int, int]:
+        """What tells one turn of the human's from another."""
+        match = self.game.match
+        return match, len(match.deals), len(match.deal.history)
+
+    def _think_hint(self, bot: Bot, view: View, moment: tuple[object, int, int]) -> None:
+        """In a worker thread: the hint, handed back to the screen's thread."""
+        decision = bot.decide(view)
+        self.app.call_from_thread(self._hinted, decision, moment)
+
+    def _hinted(self, decision: Decision, moment: tuple[object, int, int]) -> None:
+        self._hinting = False
+        if moment == self._moment():
+            self._show_hint(decision)
+
+    def _show_hint(self, decision: Decision) -> None:
         label = action_label(decision.action, self.unicode)
         reason = f": {decision.reason}" if decision.reason else ""
         self.say(f"Hint: {label}{reason}")
