@@ -35,6 +35,7 @@ from tarneeb.bots import Bot, Decision
 from tarneeb.cards import Card
 from tarneeb.deal import Deal
 from tarneeb.errors import TarneebError
+from tarneeb.match import Match
 from tarneeb.reference import describe_rules
 from tarneeb.seats import SEATS, Seat
 from tarneeb.tui.controller import DEFAULT_DELAY, DealEnd, GameController, double_dummy_line
@@ -711,19 +712,21 @@ class TableScreen(Screen[None]):
             return
         self._show_hint(decision)
 
-    def _moment(self) -> tuple[object, int, int]:
-        """What tells one turn of the human's from another."""
+    def _moment(self) -> tuple[Match, int, int]:
+        """What tells one turn of the human's from another: the match (a rematch is
+        another), its deal, the action."""
         match = self.game.match
         return match, len(match.deals), len(match.deal.history)
 
-    def _think_hint(self, bot: Bot, view: View, moment: tuple[object, int, int]) -> None:
+    def _think_hint(self, bot: Bot, view: View, moment: tuple[Match, int, int]) -> None:
         """In a worker thread: the hint, handed back to the screen's thread."""
         decision = bot.decide(view)
         self.app.call_from_thread(self._hinted, decision, moment)
 
-    def _hinted(self, decision: Decision, moment: tuple[object, int, int]) -> None:
+    def _hinted(self, decision: Decision, moment: tuple[Match, int, int]) -> None:
         self._hinting = False
-        if moment == self._moment():
+        now = self._moment()
+        if moment[0] is now[0] and moment[1:] == now[1:]:
             self._show_hint(decision)
 
     def _show_hint(self, decision: Decision) -> None:
