@@ -214,6 +214,19 @@ def test_any_option_value_gives_output_or_one_line_error(
         assert_one_line_error(err.getvalue(), "")
 
 
+@pytest.mark.parametrize("command", ["analyze", "arena"])
+def test_ctrl_c_stops_with_one_line_and_status_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    def interrupted(_args: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(f"tarneeb.cli.run_{command}", interrupted)
+    argv = {"analyze": ["analyze", "x"], "arena": ["arena", "--bots", "random,heuristic"]}
+    out, err = run(capsys, *argv[command], status=130)
+    assert (out, err) == ("", "tarneeb: interrupted\n")
+
+
 # -- the same contracts as a real process -----------------------------------------------
 
 

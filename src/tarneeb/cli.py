@@ -42,6 +42,8 @@ __all__ = ["main"]
 
 PROG = "tarneeb"
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+"""The shell's status for a command stopped by Ctrl-C (128 + SIGINT)."""
 
 
 class UsageError(Exception):
@@ -161,6 +163,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except (TarneebError, UsageError) as exc:
         return _fail(str(exc))
+    except KeyboardInterrupt:
+        # Ctrl-C (a long analysis, an arena): stop with a line, not a traceback.
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (``tarneeb rules --markdown | head``): stop quietly.
         devnull = os.open(os.devnull, os.O_WRONLY)
