@@ -228,6 +228,31 @@ def test_cli_played_deal_file(tmp_path: Path) -> None:
     assert "*" not in out.split("Play")[1].split("marks")[1]
 
 
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_cli_says_which_deal_it_solves_on_a_terminal_and_wipes_the_line(
+    tmp_path: Path,
+) -> None:
+    need_dds()
+    match = Match(find_rules("classic"), seed=11)
+    rng = random.Random(5)
+    while len(match.deals) < 3:  # two deals over, a third begun
+        match.push(rng.choice(match.deal.legal_action_ids()))
+    path = tmp_path / "match.json"
+    path.write_text(write_record(match))
+    status, plain, err = cli(str(path))
+    assert (status, err) == (0, "")
+    out, terminal = io.StringIO(), Terminal()
+    with redirect_stdout(out), redirect_stderr(terminal):
+        assert main([str(path)]) == 0
+    assert out.getvalue() == plain
+    steps = "".join(f"\rtarneeb: solving deal {i} of 3…" for i in (1, 2, 3))
+    assert terminal.getvalue() == steps + "\r\x1b[K"
+
+
 def test_cli_record_marks_costly_cards(tmp_path: Path) -> None:
     need_dds()
     match = Match(find_rules("classic"), seed=11)

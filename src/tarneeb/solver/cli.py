@@ -20,9 +20,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from tarneeb.deal import Deal
 from tarneeb.errors import TarneebError
 from tarneeb.presets import find_rules
 from tarneeb.solver.analysis import (
+    DealAnalysis,
     analyses_to_json,
     analyze_deals,
     analyze_hands,
@@ -101,6 +103,20 @@ def _read_source(source: str) -> str:
     return source
 
 
+def _with_progress(deals: Sequence[Deal], backend: str) -> list[DealAnalysis]:
+    """The deals one at a time, saying on the terminal which one is being solved
+    (our own solver can take minutes over a record); the line is wiped at the end."""
+    out: list[DealAnalysis] = []
+    try:
+        for i, deal in enumerate(deals, 1):
+            print(f"\r{PROG}: solving deal {i} of {len(deals)}…", end="", file=sys.stderr)
+            sys.stderr.flush()
+            out.extend(analyze_deals([deal], backend))
+    finally:
+        print("\r\033[K", end="", file=sys.stderr)
+    return out
+
+
 def run_analyze(args: argparse.Namespace) -> int:
     """Run ``tarneeb analyze`` with parsed ``args``; the exit status."""
     try:
@@ -115,6 +131,8 @@ def run_analyze(args: argparse.Namespace) -> int:
         if isinstance(found, tuple):
             rules = find_rules(args.rules) if args.rules is not None else None
             analyses = [analyze_hands(found, rules, name)]
+        elif len(found) > 1 and sys.stderr.isatty():
+            analyses = _with_progress(found, name)
         else:
             analyses = analyze_deals(found, name)
     except TarneebError as exc:
