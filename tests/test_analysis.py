@@ -249,7 +249,7 @@ def test_cli_says_which_deal_it_solves_on_a_terminal_and_wipes_the_line(
     with redirect_stdout(out), redirect_stderr(terminal):
         assert main([str(path)]) == 0
     assert out.getvalue() == plain
-    steps = "".join(f"\rtarneeb: solving deal {i} of 3…" for i in (1, 2, 3))
+    steps = "".join(f"\rtarneeb: solving deal {i} of 3..." for i in (1, 2, 3))
     assert terminal.getvalue() == steps + "\r\x1b[K"
 
 

@@ -109,7 +109,7 @@ def _with_progress(deals: Sequence[Deal], backend: str) -> list[DealAnalysis]:
     out: list[DealAnalysis] = []
     try:
         for i, deal in enumerate(deals, 1):
-            print(f"\r{PROG}: solving deal {i} of {len(deals)}…", end="", file=sys.stderr)
+            print(f"\r{PROG}: solving deal {i} of {len(deals)}...", end="", file=sys.stderr)
             sys.stderr.flush()
             out.extend(analyze_deals([deal], backend))
     finally:
