@@ -481,7 +481,7 @@ class TableScreen(Screen[None]):
 
     def _bot_acts(self) -> None:
         """The bot to act decides: at once, or, for a slow bot, in a worker thread
-        while the screen goes on answering keys (its move lands in :meth:`_decided`)."""
+        while the screen goes on answering keys (its move lands in :meth:`_thought`)."""
         game = self.game
         seat = game.bot_to_act
         assert seat is not None
@@ -497,11 +497,15 @@ class TableScreen(Screen[None]):
     def _think(self, bot: Bot, view: View) -> None:
         """In a worker thread: the decision, handed back to the screen's thread."""
         decision = bot.decide(view)
-        self.app.call_from_thread(self._decided, view.seat, decision)
+        self.app.call_from_thread(self._thought, view.seat, decision)
+
+    def _thought(self, seat: Seat, decision: Decision) -> None:
+        """A slow bot's decision, back from its thread: taken, and the next bot goes on."""
+        self._thinking = None
+        self._decided(seat, decision)
+        self.schedule_bots()
 
     def _decided(self, seat: Seat, decision: Decision) -> None:
-        thought = self._thinking is not None
-        self._thinking = None
         try:
             ended = self.game.push_bot(seat, decision)
         except TarneebError as exc:  # the match moved on meanwhile: nothing to take
@@ -510,8 +514,6 @@ class TableScreen(Screen[None]):
         self.refresh_all()
         if ended is not None:
             self.show_deal_end(ended)
-        elif thought:
-            self.schedule_bots()
 
     def show_deal_end(self, ended: DealEnd) -> None:
         self._waiting = True
