@@ -121,7 +121,7 @@ class Client:
     async def connect(self) -> bool:
         try:
             self.ws = await connect(self.ws_url, open_timeout=60, max_size=2**20)
-            await self.ws.send(json.dumps({"type": "hello", "protocol": 1, "token": self.token}))
+            await self.ws.send(json.dumps({"type": "hello", "protocol": 2, "token": self.token}))
         except (OSError, asyncio.TimeoutError, ConnectionClosed):
             self.stats.failed_connections += 1
             return False
@@ -356,7 +356,7 @@ def start_server(db: str, port: int, log: Path) -> subprocess.Popen[bytes]:
     base = f"http://127.0.0.1:{port}"
     for _ in range(600):  # poll the port; waiting on the process is the pause between tries
         try:
-            if _http(base, "GET", "/api/info")["protocol"] == 1:
+            if _http(base, "GET", "/api/info")["protocol"] == 2:
                 return process
         except (OSError, urllib.error.URLError, ValueError):
             pass

@@ -287,7 +287,7 @@ class Seated:
 
     def __init__(self, ws: Any, token: str | None, since: int | None = None) -> None:
         self.ws = ws
-        hello: dict[str, Any] = {"type": "hello", "protocol": 1}
+        hello: dict[str, Any] = {"type": "hello", "protocol": 2}
         if token is not None:
             hello["token"] = token
         if since is not None:
@@ -588,7 +588,7 @@ class Server:
         # Poll the port, at most 600 times; waiting on the process is the pause between tries.
         for _ in range(600):
             try:
-                if _http(self.base, "GET", "/api/info")["protocol"] == 1:
+                if _http(self.base, "GET", "/api/info")["protocol"] == 2:
                     return
             except (OSError, urllib.error.URLError, ValueError):
                 pass
@@ -634,7 +634,7 @@ class Client:
 
     async def connect(self, since: int | None = None) -> dict[str, Any]:
         self.ws = await connect(f"ws://127.0.0.1:{self.server.port}/ws/{self.table}")
-        hello: dict[str, Any] = {"type": "hello", "protocol": 1}
+        hello: dict[str, Any] = {"type": "hello", "protocol": 2}
         if self.token is not None:
             hello["token"] = self.token
         if since is not None:

@@ -44,6 +44,7 @@ from tarneeb.server.table import (
     Table,
     TableConfig,
 )
+from tarneeb.server.wire import action_json
 
 # -- helpers --------------------------------------------------------------------------------
 
@@ -520,7 +521,7 @@ def test_no_public_event_holds_a_secret() -> None:
 
 def test_parse_frame_reads_the_protocol() -> None:
     assert parse_frame('{"type": "hello"}') == Hello(None, None)
-    assert parse_frame('{"type": "hello", "protocol": 1, "token": "t", "since": 0}') == Hello(
+    assert parse_frame('{"type": "hello", "protocol": 2, "token": "t", "since": 0}') == Hello(
         "t", 0
     )
     assert parse_frame(b'{"type": "hello", "token": null, "since": null}') == Hello(None, None)
@@ -541,7 +542,7 @@ MALFORMED_FRAMES = [
     '{"type": 1}',
     '{"type": "Hello"}',
     '{"type": "shout"}',
-    '{"type": "hello", "protocol": 2}',
+    '{"type": "hello", "protocol": 1}',
     '{"type": "hello", "protocol": true}',
     '{"type": "hello", "since": -1}',
     '{"type": "hello", "since": 1.0}',
@@ -559,7 +560,10 @@ MALFORMED_FRAMES = [
     '{"type": "act", "id": "a", "version": 0.0, "action": "AS"}',
     '{"type": "act", "id": "a", "version": "0", "action": "AS"}',
     '{"type": "act", "id": "a", "version": null, "action": "AS"}',
-    '{"type": "act", "id": "a", "version": 0, "action": 51}',
+    '{"type": "act", "id": "a", "version": 0, "action": true}',
+    '{"type": "act", "id": "a", "version": 0, "action": 51.0}',
+    '{"type": "act", "id": "a", "version": 0, "action": {"id": "51"}}',
+    '{"type": "act", "id": "a", "version": 0, "action": {"text": "AS"}}',
     '{"type": "act", "id": "a", "version": 0, "action": ["AS"]}',
     '{"type": "act", "id": "a", "version": 0, "action": "AS", "seat": "south"}',
     '{"type": "chat"}',
@@ -607,7 +611,7 @@ def test_state_holds_own_cards_only() -> None:
         state = state_json(table, seat)
         match = state["match"]
         assert match["hand"] == [str(c) for c in CardSet(deal.hands[seat])]
-        legal = [format_action(a) for a in deal.legal_actions] if seat == to_act else []
+        legal = [action_json(a) for a in deal.legal_actions] if seat == to_act else []
         assert match["legal"] == legal
         assert match["commitment"] == commitment(table.seeds[-1])
         assert table.seeds[-1] not in repr(state)

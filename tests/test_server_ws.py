@@ -775,7 +775,7 @@ def test_leave_before_and_after_the_start(tmp_path: Path) -> None:
 def test_info_and_rules(tmp_path: Path) -> None:
     with server(tmp_path) as client:
         info = client.get("/api/info").json()
-        assert info["protocol"] == 1
+        assert info["protocol"] == 2
         assert "classic" in [p["name"] for p in info["presets"]]
         assert {"random", "heuristic", "search"} <= set(info["bots"])
         rules = client.get("/api/rules/egyptian").json()

@@ -397,7 +397,7 @@ def _state_of(page: Page, table_id: str) -> dict[str, Any]:
             const saved = JSON.parse(localStorage.getItem(`tarneeb.seat.${table}`));
             const ws = new WebSocket(`ws://${location.host}/ws/${table}`);
             const welcome = await new Promise((resolve, reject) => {
-                ws.onopen = () => ws.send(JSON.stringify({type: "hello", protocol: 1, token: saved.token}));
+                ws.onopen = () => ws.send(JSON.stringify({type: "hello", protocol: 2, token: saved.token}));
                 ws.onmessage = (e) => { const f = JSON.parse(e.data); if (f.type === "welcome") resolve(f); };
                 ws.onerror = reject;
             });

@@ -44,6 +44,7 @@ __all__ = [
     "STAND",
     "TRUMP_BASE",
     "Action",
+    "ActionKind",
     "Bid",
     "ChooseTrump",
     "Double",
@@ -55,6 +56,7 @@ __all__ = [
     "Strain",
     "action_from_id",
     "action_id",
+    "action_kind",
     "format_action",
     "parse_action",
 ]
@@ -282,6 +284,47 @@ def action_from_id(action: int) -> Action:
     if action < BID_BASE:
         return ChooseTrump(Suit(action - TRUMP_BASE))
     return Bid.from_id(action)
+
+
+class ActionKind(str, enum.Enum):
+    """What sort of decision an action is (the ``kind`` of an action on the server's wire)."""
+
+    CARD = "card"
+    BID = "bid"
+    PASS = "pass"
+    DOUBLE = "double"
+    RAISE = "raise"
+    STAND = "stand"
+    REDEAL = "redeal"
+    TRUMP = "trump"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_SIMPLE_KINDS = {
+    PASS: ActionKind.PASS,
+    DOUBLE: ActionKind.DOUBLE,
+    RAISE: ActionKind.RAISE,
+    STAND: ActionKind.STAND,
+    REDEAL: ActionKind.REDEAL,
+}
+
+
+def action_kind(action: Action | int) -> ActionKind:
+    """The kind of an action (or action id), from its place in the id space.
+
+    >>> action_kind(Card("AS")), action_kind(Bid(8)), action_kind(PASS), action_kind(TRUMP_BASE)
+    (<ActionKind.CARD: 'card'>, <ActionKind.BID: 'bid'>, <ActionKind.PASS: 'pass'>, <ActionKind.TRUMP: 'trump'>)
+
+    :raises InvalidActionError: for an int outside the action space.
+    """
+    number = action_id(action)
+    if number < 52:
+        return ActionKind.CARD
+    if number < TRUMP_BASE:
+        return _SIMPLE_KINDS[number]
+    return ActionKind.TRUMP if number < BID_BASE else ActionKind.BID
 
 
 def format_action(action: Action | int, unicode: bool = False) -> str:

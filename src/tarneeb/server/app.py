@@ -4,7 +4,7 @@
 >>> app = create_app(Settings(db_url="sqlite://", bot_delay=0))
 >>> with TestClient(app) as client:
 ...     client.get("/api/info").json()["protocol"]
-1
+2
 """
 
 from __future__ import annotations
@@ -27,21 +27,22 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tarneeb.errors import TarneebError
 from tarneeb.presets import PRESET_SUMMARIES, find_rules
-from tarneeb.record import format_deal, match_to_record
+from tarneeb.record import match_to_record
 from tarneeb.seats import SEATS, Seat
-from tarneeb.server.fairness import commitment
 from tarneeb.server.hub import Connection, Hub, Settings
 from tarneeb.server.protocol import (
-    Act,
-    Chat,
-    Hello,
-    Ping,
-    contract_json,
+    ack_frame,
+    created_body,
+    deal_summary_json,
+    error_body,
     error_frame,
-    info_json,
-    parse_frame,
-    result_json,
+    info_body,
+    joined_body,
+    pong_frame,
+    replay_body,
+    rules_body,
     table_json,
+    tables_body,
 )
 from tarneeb.server.store import Store, default_db_url
 from tarneeb.server.table import (
@@ -52,6 +53,7 @@ from tarneeb.server.table import (
     parse_seat_name,
     seat_name,
 )
+from tarneeb.server.wire import MAX_BODY, Act, Chat, Hello, Ping, parse_frame
 
 __all__ = ["create_app"]
 
@@ -62,7 +64,6 @@ _STATUS = {
     ErrorCode.CONFLICT: 409,
     ErrorCode.INTERNAL: 500,
 }
-MAX_BODY = 16384
 CLOSE_POLICY = 1008
 RATE_STRIKES = 10
 """Rate-limited frames in a row after which a connection is closed."""
@@ -73,10 +74,7 @@ def _static_dir() -> Path:
 
 
 def _error(exc: ServerError) -> JSONResponse:
-    return JSONResponse(
-        {"error": {"code": exc.code.value, "message": exc.message}},
-        status_code=_STATUS.get(exc.code, 400),
-    )
+    return JSONResponse(error_body(exc), status_code=_STATUS.get(exc.code, 400))
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -134,7 +132,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
         return wrapped
 
-    def live_json(table: Table) -> dict[str, Any]:
+    def live_json(table: Table) -> Any:
         return table_json(table, hub().get(table.id).connected())
 
     @api
@@ -143,7 +141,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         from tarneeb.solver import dds
 
         solver = dds.available()
-        return JSONResponse(info_json(dict(PRESET_SUMMARIES), sorted(BOTS), solver))
+        return JSONResponse(info_body(PRESET_SUMMARIES, sorted(BOTS), solver))
 
     @api
     async def rules(request: Request) -> Response:
@@ -155,17 +153,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
         except TarneebError:
             raise ServerError(ErrorCode.NOT_FOUND, f"no preset {name!r}") from None
         return JSONResponse(
-            {
-                "name": name,
-                "summary": PRESET_SUMMARIES.get(name, ""),
-                "options": found.to_dict(),
-                "reference": describe_rules(found, name),
-            }
+            rules_body(
+                name, PRESET_SUMMARIES.get(name, ""), found.to_dict(), describe_rules(found, name)
+            )
         )
 
     @api
     async def list_tables(_request: Request) -> Response:
-        return JSONResponse({"tables": [live_json(t) for t in hub().tables()]})
+        return JSONResponse(tables_body([live_json(t) for t in hub().tables()]))
 
     @api
     async def create(request: Request) -> Response:
@@ -174,22 +169,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         name = data.pop("name", None)
         config = TableConfig.from_dict(data)
         table, token = hub().create(config, name, seat)
-        invites = {
-            seat_name(s): f"/t/{table.id}?seat={seat_name(s)}"
-            for s in SEATS
-            if not table.seats[s].taken
-        }
-        return JSONResponse(
-            {
-                "table": table.id,
-                "seat": seat_name(seat),
-                "token": token,
-                "invites": invites,
-                "spectate": f"/t/{table.id}",
-                "state": live_json(table),
-            },
-            status_code=201,
-        )
+        return JSONResponse(created_body(table, seat, token, live_json(table)), status_code=201)
 
     @api
     async def get_table(request: Request) -> Response:
@@ -204,7 +184,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         token = await hub().change(table_id, lambda t: t.join(data.get("name"), seat))
         table = hub().get(table_id).table
         taken = table.seat_of_token(token)
-        return JSONResponse({"seat": seat_name(taken), "token": token})
+        return JSONResponse(joined_body(taken, token))
 
     @api
     async def start(request: Request) -> Response:
@@ -234,24 +214,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return []
         return [i for i, deal in enumerate(match.deals) if deal.is_over()]
 
-    def deal_summary(table: Table, index: int) -> dict[str, Any]:
-        assert table.match is not None
-        deal = table.match.deals[index]
-        seed = table.seeds[index]
-        return {
-            "number": index + 1,
-            "dealer": seat_name(deal.dealer),
-            "text": format_deal(deal),
-            "contract": contract_json(deal.contract),
-            "result": result_json(deal),
-            "seed": seed,
-            "commitment": commitment(seed),
-        }
-
     @api
     async def deals(request: Request) -> Response:
         table = hub().get(request.path_params["id"]).table
-        return JSONResponse({"deals": [deal_summary(table, i) for i in finished_deals(table)]})
+        return JSONResponse({"deals": [deal_summary_json(table, i) for i in finished_deals(table)]})
 
     @api
     async def deal_replay(request: Request) -> Response:
@@ -264,22 +230,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
             raise ServerError(ErrorCode.NOT_FOUND, f"no finished deal {number} at this table")
         assert table.match is not None
         deal = table.match.deals[number - 1]
-        from tarneeb.actions import format_action
-        from tarneeb.cards import CardSet
-
-        body = deal_summary(table, number - 1)
-        body["hands"] = {seat_name(s): [str(c) for c in CardSet(deal.dealt[s])] for s in SEATS}
-        body["actions"] = [[seat_name(s), format_action(a)] for s, a in deal.history]
-        if request.query_params.get("analysis") in ("1", "true") and deal.tricks:
-            body["analysis"] = _analysis(deal)
-        return JSONResponse(body)
+        wanted = request.query_params.get("analysis") in ("1", "true") and bool(deal.tricks)
+        analysis = _analysis(deal) if wanted else None
+        return JSONResponse(replay_body(table, number - 1, analysis, with_analysis=wanted))
 
     @api
     async def record(request: Request) -> Response:
         table = hub().get(request.path_params["id"]).table
         if table.match is None or not table.match.is_over():
             raise ServerError(ErrorCode.CONFLICT, "the record is ready once the match is over")
-        players = {seat_name(s): table.name_of(s) for s in SEATS}
+        players: dict[str, str] = {seat_name(s): table.name_of(s) for s in SEATS}
         return JSONResponse(
             match_to_record(table.match, players),
             headers={"Content-Disposition": f'attachment; filename="tarneeb-{table.id}.json"'},
@@ -457,7 +417,7 @@ async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings) -> None:
 async def _dispatch(hub: Hub, conn: Connection, frame: object) -> None:
     seat = conn.seat
     if isinstance(frame, Ping):
-        conn.push({"type": "pong"})
+        conn.push(pong_frame())
         return
     if isinstance(frame, Hello):
         conn.push(error_frame(ServerError(ErrorCode.MALFORMED, "hello comes once, first")))
@@ -476,7 +436,7 @@ async def _dispatch(hub: Hub, conn: Connection, frame: object) -> None:
             await hub.change(
                 conn.table_id,
                 lambda t: t.act(seat, frame.version, frame.action, frame.ref),
-                (conn, lambda version: {"type": "ack", "id": frame.ref, "version": version}),
+                (conn, lambda version: ack_frame(frame.ref, version)),
             )
         elif isinstance(frame, Chat):
             await hub.change(conn.table_id, lambda t: t.chat(seat, frame.text))

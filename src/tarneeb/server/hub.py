@@ -16,7 +16,7 @@ import json
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -24,7 +24,7 @@ from tarneeb.actions import Action, Pass, format_action
 from tarneeb.bots.base import Bot
 from tarneeb.bots.registry import make_bot
 from tarneeb.seats import SEATS, Seat
-from tarneeb.server.protocol import state_json, states_json, table_json
+from tarneeb.server.protocol import events_json, states_json, update_frame, welcome_frame
 from tarneeb.server.store import Store
 from tarneeb.server.table import ErrorCode, Event, ServerError, Table, TableConfig, seat_name
 from tarneeb.view import View
@@ -96,7 +96,7 @@ class Connection:
             except Exception:  # the socket went away; the reader notices and cleans up
                 return
 
-    def push(self, frame: dict[str, Any] | str) -> None:
+    def push(self, frame: Mapping[str, Any] | str) -> None:
         if self.overflowed:
             return
         if self.queue.qsize() >= MAX_BACKLOG:
@@ -116,7 +116,7 @@ class Connection:
                 await self.writer
 
 
-def _dumps(frame: dict[str, Any]) -> str:
+def _dumps(frame: Mapping[str, Any]) -> str:
     return json.dumps(frame, separators=(",", ":"))
 
 
@@ -209,7 +209,7 @@ class Hub:
         self,
         table_id: str,
         change: Callable[[Table], T],
-        first: tuple[Connection, Callable[[T], dict[str, Any]]] | None = None,
+        first: tuple[Connection, Callable[[T], Mapping[str, Any]]] | None = None,
     ) -> T:
         """Apply ``change`` to a table, commit its events, then tell every connection.
 
@@ -261,26 +261,8 @@ class Hub:
         async with live.lock:
             self.live.setdefault(conn.table_id, live)
             live.connections.add(conn)
-            table = live.table
-            events: list[dict[str, Any]] | None
-            if since is None:
-                since = 0
-            if since > table.seq or table.seq - since > MAX_REPLAY:
-                events = None
-            else:
-                events = [e.public() for e in table.events[since:]]
-            conn.push(
-                {
-                    "type": "welcome",
-                    "protocol": 1,
-                    "seat": None if seat is None else seat_name(seat),
-                    "seq": table.seq,
-                    "version": table.version,
-                    "table": _table(live),
-                    "state": state_json(table, seat, live.connected()),
-                    "events": events,
-                }
-            )
+            welcome = welcome_frame(live.table, seat, live.connected(), since, MAX_REPLAY)
+            conn.push(welcome)
         if seat is not None and live.table.seats[seat].held_by is not None:
             await self.change(conn.table_id, lambda t: t.reclaim(seat))
         else:
@@ -322,22 +304,14 @@ class Hub:
 
     def _broadcast(self, live: _Live, new: Sequence[Event]) -> None:
         table = live.table
-        events = [e.public() for e in new]
+        events = events_json(table, new)
         connections = list(live.connections)
         states = states_json(table, (c.seat for c in connections), live.connected())
         frames: dict[Seat | None, str] = {}
         for conn in connections:
             text = frames.get(conn.seat)
             if text is None:
-                text = _dumps(
-                    {
-                        "type": "update",
-                        "seq": table.seq,
-                        "version": table.version,
-                        "events": events,
-                        "state": states[conn.seat],
-                    }
-                )
+                text = _dumps(update_frame(table, events, states[conn.seat]))
                 frames[conn.seat] = text
             conn.push(text)
 
@@ -408,7 +382,3 @@ class Hub:
 def _safe_action(view: View, bot: Bot) -> Action:
     """What the turn timer plays: a pass where one is legal, else the bot's choice."""
     return Pass() if Pass() in view.legal_actions else bot.act(view)
-
-
-def _table(live: _Live) -> dict[str, Any]:
-    return table_json(live.table, live.connected())

@@ -1,31 +1,76 @@
-"""The wire protocol (docs/protocol.md): reading client frames, writing state and events.
+"""Every body the server sends, built in one place, in the shapes of :mod:`tarneeb.server.wire`.
 
-Every state a seat receives is built here from that seat's :class:`View`:
-its own hand, and the legal actions only on its turn. A spectator's state
-holds no hand at all. Nothing here ever reads another seat's cards.
+WebSocket frames (``welcome``, ``update``, ``ack``, ``error``, ``pong``), the
+events, the table states and the JSON API's bodies all come from here.
 
->>> frame = parse_frame('{"type": "act", "id": "a1", "version": 3, "action": "AS"}')
->>> frame
-Act(ref='a1', version=3, action='AS')
->>> parse_frame('{"type": "act", "id": "a1", "version": "3", "action": "AS"}')
-Traceback (most recent call last):
-...
-tarneeb.server.table.ServerError: act: version must be an integer
+Every state a seat receives is built from that seat's :class:`View`: its own
+hand, and the legal actions only on its turn. A spectator's state holds no
+hand at all. Nothing here ever reads another seat's cards.
+
+>>> from tarneeb.server.table import Table, TableConfig
+>>> table = Table.new("t1", TableConfig(seats=("human", "bot:random", "bot:random", "bot:random")))
+>>> _ = table.join("Layla", Seat.SOUTH)
+>>> state = state_json(table, Seat.SOUTH)
+>>> state["status"], len(state["match"]["hand"]), state["match"]["auction"]["calls"]
+('playing', 13, [])
+>>> ack_frame("a1", 3)
+{'type': 'ack', 'id': 'a1', 'version': 3}
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Collection, Iterable
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import Any, cast
 
 from tarneeb import __version__
-from tarneeb.actions import Strain, format_action
-from tarneeb.deal import Contract, Deal, Trick
+from tarneeb.cards import Card, CardSet
 from tarneeb.seats import SEATS, Seat
 from tarneeb.server.fairness import commitment
-from tarneeb.server.table import MAX_ACTION_ID, ErrorCode, ServerError, Table, seat_name
+from tarneeb.server.table import Event, Table, deal_end_data
+from tarneeb.server.wire import (
+    MAX_FRAME,
+    PROTOCOL_VERSION,
+    AckFrame,
+    Act,
+    ActionJson,
+    AuctionJson,
+    CallJson,
+    Chat,
+    CreatedBody,
+    DealSummaryJson,
+    ErrorBody,
+    ErrorFrame,
+    EventJson,
+    EventKind,
+    Hello,
+    InfoBody,
+    JoinedBody,
+    MatchJson,
+    Ping,
+    PongFrame,
+    ReplayBody,
+    RulesBody,
+    SeatJson,
+    SeatKind,
+    ServerError,
+    Side,
+    StateJson,
+    TableJson,
+    TablesBody,
+    UpdateFrame,
+    WelcomeFrame,
+    action_json,
+    call_json,
+    contract_json,
+    counts_card_points,
+    parse_frame,
+    result_json,
+    seat_name,
+    side_name,
+    suit_letter,
+    trick_json,
+)
+from tarneeb.view import View
 
 __all__ = [
     "MAX_FRAME",
@@ -34,157 +79,107 @@ __all__ = [
     "Chat",
     "Hello",
     "Ping",
-    "contract_json",
+    "ack_frame",
+    "created_body",
+    "deal_summary_json",
+    "error_body",
     "error_frame",
+    "event_json",
+    "events_json",
+    "info_body",
+    "info_json",
+    "joined_body",
     "parse_frame",
-    "result_json",
+    "pong_frame",
+    "replay_body",
+    "rules_body",
     "state_json",
     "states_json",
     "table_json",
-    "trick_json",
+    "tables_body",
+    "update_frame",
+    "welcome_frame",
 ]
 
-PROTOCOL_VERSION = 1
-MAX_FRAME = 4096
-"""The largest frame a client may send, in bytes."""
+
+# -- frames -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Hello:
-    token: str | None
-    since: int | None
-
-
-@dataclass(frozen=True)
-class Act:
-    ref: str
-    version: int
-    action: str
-
-
-@dataclass(frozen=True)
-class Chat:
-    text: str
-
-
-@dataclass(frozen=True)
-class Ping:
-    pass
-
-
-Frame = Hello | Act | Chat | Ping
-
-_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
-    "hello": {"protocol": (int,), "token": (str, type(None)), "since": (int, type(None))},
-    "act": {"id": (str,), "version": (int,), "action": (str,)},
-    "chat": {"text": (str,)},
-    "ping": {},
-}
-_REQUIRED = {"hello": (), "act": ("id", "version", "action"), "chat": ("text",), "ping": ()}
-
-
-def _malformed(message: str) -> ServerError:
-    return ServerError(ErrorCode.MALFORMED, message)
-
-
-def parse_frame(text: str | bytes) -> Frame:
-    """Read one client frame.
-
-    :raises ServerError: ``too_large`` over :data:`MAX_FRAME` bytes;
-        ``malformed`` for anything but one of the protocol's frames, exactly.
-    """
-    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
-    if len(raw) > MAX_FRAME:
-        raise ServerError(ErrorCode.TOO_LARGE, f"a frame is at most {MAX_FRAME} bytes")
-    try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise _malformed("a frame must be one JSON object") from None
-    if not isinstance(data, dict):
-        raise _malformed("a frame must be one JSON object")
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in _FIELDS:
-        raise _malformed(f"unknown frame type {kind!r}")
-    fields = _FIELDS[kind]
-    for key, value in data.items():
-        if key == "type":
-            continue
-        if key not in fields:
-            raise _malformed(f"{kind}: unknown field {key!r}")
-        if isinstance(value, bool) or not isinstance(value, fields[key]):
-            what = "an integer" if fields[key][0] is int else "a string"
-            raise _malformed(f"{kind}: {key} must be {what}")
-    for key in _REQUIRED[kind]:
-        if key not in data:
-            raise _malformed(f"{kind}: {key} is missing")
-    if kind == "hello":
-        if data.get("protocol", PROTOCOL_VERSION) != PROTOCOL_VERSION:
-            raise _malformed(f"this server speaks protocol {PROTOCOL_VERSION}")
-        since = data.get("since")
-        if since is not None and since < 0:
-            raise _malformed("hello: since must be 0 or more")
-        return Hello(data.get("token"), since)
-    if kind == "act":
-        ref = data["id"]
-        if not 0 < len(ref) <= MAX_ACTION_ID:
-            raise _malformed(f"act: id must be 1 to {MAX_ACTION_ID} characters")
-        return Act(ref, data["version"], data["action"])
-    if kind == "chat":
-        return Chat(data["text"])
-    return Ping()
-
-
-def error_frame(error: ServerError, ref: str | None = None) -> dict[str, Any]:
-    frame: dict[str, Any] = {"type": "error", "code": error.code.value, "message": error.message}
+def error_frame(error: ServerError, ref: str | None = None) -> ErrorFrame:
+    """The ``error`` frame of a refusal; ``ref`` is the ``id`` of the ``act`` it answers."""
+    frame: dict[str, Any] = {"type": "error", "code": error.code, "message": error.message}
     if ref is not None:
         frame["id"] = ref
     frame.update(error.extra)
-    return frame
+    return frame  # type: ignore[return-value]
 
 
-# -- the game as JSON -------------------------------------------------------------------------
+def ack_frame(ref: str, version: int) -> AckFrame:
+    return {"type": "ack", "id": ref, "version": version}
 
 
-def _strain(strain: Strain | None) -> str | None:
-    return None if strain is None else strain.letter
+def pong_frame() -> PongFrame:
+    return {"type": "pong"}
 
 
-def contract_json(contract: Contract | None) -> dict[str, Any] | None:
-    if contract is None:
-        return None
+def welcome_frame(
+    table: Table, seat: Seat | None, connected: Collection[Seat], since: int | None, max_replay: int
+) -> WelcomeFrame:
+    """The answer to ``hello``: the table, this seat's state, and the events after ``since``.
+
+    The events are null when ``since`` is ahead of the log or more than
+    ``max_replay`` events behind it: the state alone is the truth then.
+    """
+    since = since or 0
+    replay = since <= table.seq and table.seq - since <= max_replay
     return {
-        "seat": seat_name(contract.declarer),
-        "level": contract.level,
-        "strain": _strain(contract.strain),
-        "multiplier": contract.multiplier,
+        "type": "welcome",
+        "protocol": PROTOCOL_VERSION,
+        "seat": None if seat is None else seat_name(seat),
+        "seq": table.seq,
+        "version": table.version,
+        "table": table_json(table, connected),
+        "state": state_json(table, seat, connected),
+        "events": events_json(table, table.events[since:]) if replay else None,
     }
 
 
-def trick_json(trick: Trick) -> dict[str, Any]:
+def update_frame(table: Table, events: list[EventJson], state: StateJson) -> UpdateFrame:
+    """The ``update`` after a change (``events``: none for a change of presence only)."""
     return {
-        "leader": seat_name(trick.leader),
-        "cards": [[seat_name(seat), str(card)] for seat, card in trick.plays],
-        "winner": None if trick.winner is None else seat_name(trick.winner),
+        "type": "update",
+        "seq": table.seq,
+        "version": table.version,
+        "events": events,
+        "state": state,
     }
 
 
-def result_json(deal: Deal) -> dict[str, Any] | None:
-    """A finished deal's outcome, or ``None`` while it is played."""
-    if deal.thrown_in is not None:
-        return {"thrown_in": deal.thrown_in}
-    result = deal.result
-    if result is None:
-        return None
-    return {
-        "points": list(result.team_points),
-        "seat_points": None if result.seat_points is None else list(result.seat_points),
-        "made": result.made,
-        "all_thirteen": None if result.all_thirteen is None else result.all_thirteen.name,
-    }
+def event_json(table: Table, event: Event) -> EventJson:
+    """An event of ``table``'s log as the wire sends it.
+
+    An action carries its action object; a ``deal_end`` is built anew from
+    the deal, so events stored by earlier versions read as today's.
+    """
+    body: dict[str, Any] = {"seq": event.seq, "kind": event.kind, **event.data}
+    if event.kind is EventKind.ACTION and event.secret is not None:
+        body["action"] = action_json(int(event.secret["id"]))
+    elif event.kind is EventKind.DEAL_END and table.match is not None:
+        index = int(event.data["number"]) - 1
+        if index < len(table.match.deals):
+            body.update(deal_end_data(table, index))
+    return body  # type: ignore[return-value]
 
 
-def _seats_json(table: Table, connected: Collection[Seat]) -> list[dict[str, Any]]:
-    seats = []
+def events_json(table: Table, events: Sequence[Event]) -> list[EventJson]:
+    return [event_json(table, e) for e in events]
+
+
+# -- the table and its states -------------------------------------------------------------------
+
+
+def _seats_json(table: Table, connected: Collection[Seat]) -> list[SeatJson]:
+    seats: list[SeatJson] = []
     for seat in SEATS:
         state = table.seats[seat]
         seats.append(
@@ -194,14 +189,14 @@ def _seats_json(table: Table, connected: Collection[Seat]) -> list[dict[str, Any
                 "kind": state.kind,
                 "bot": state.controller,
                 "taken": state.taken,
-                "connected": state.kind == "bot" or seat in connected,
+                "connected": state.kind is SeatKind.BOT or seat in connected,
                 "held_by_bot": state.held_by is not None,
             }
         )
     return seats
 
 
-def table_json(table: Table, connected: Collection[Seat] = ()) -> dict[str, Any]:
+def table_json(table: Table, connected: Collection[Seat] = ()) -> TableJson:
     """The public facts of a table (``TABLE`` in the protocol)."""
     match = table.match
     return {
@@ -217,14 +212,75 @@ def table_json(table: Table, connected: Collection[Seat] = ()) -> dict[str, Any]
     }
 
 
-def state_json(table: Table, seat: Seat | None, connected: Collection[Seat] = ()) -> dict[str, Any]:
+def state_json(table: Table, seat: Seat | None, connected: Collection[Seat] = ()) -> StateJson:
     """The table as ``seat`` may see it (``None``: a spectator)."""
     return states_json(table, (seat,), connected)[seat]
 
 
+def _auction_json(view: View) -> AuctionJson:
+    calls: list[CallJson] = []
+    last: list[ActionJson | None] = [None, None, None, None]
+    for seat, action in view.history:
+        if isinstance(action, Card):
+            break
+        call = call_json(seat, action)
+        calls.append(call)
+        if call["action"]["kind"] != "trump":
+            last[seat] = call["action"]
+    return {"calls": calls, "last": last}
+
+
+def _sides(values: Sequence[int]) -> list[int]:
+    return [values[0] + values[2], values[1] + values[3]]
+
+
+def _match_json(table: Table, view: View, index: int) -> MatchJson:
+    """What every seat is shown alike of the deal under way (no hand, no legal actions)."""
+    match = table.match
+    assert match is not None
+    points = counts_card_points(table.rules)
+    tricks = [trick_json(trick, points) for trick in view.tricks]
+    card_points: list[int] | None = None
+    if points:
+        card_points = [0, 0, 0, 0]
+        for trick, done in zip(view.tricks, tricks, strict=True):
+            assert trick.winner is not None
+            card_points[trick.winner] += done["points"] or 0
+    return {
+        "deal_number": index + 1,
+        "dealer": seat_name(view.dealer),
+        "phase": view.phase.value,
+        "to_act": None if match.to_act is None else seat_name(match.to_act),
+        "hand": [],
+        "hand_sizes": list(view.hand_sizes),
+        "auction": _auction_json(view),
+        "contract": contract_json(view.contract),
+        "trump": suit_letter(view.trump),
+        "trick": None if view.current_trick is None else trick_json(view.current_trick, points),
+        "tricks": tricks,
+        "last_trick": tricks[-1] if tricks else None,
+        "tricks_taken": list(view.tricks_taken),
+        "side_tricks": _sides(view.tricks_taken),
+        "card_points": card_points,
+        "side_card_points": None if card_points is None else _sides(card_points),
+        "bids": list(view.bids),
+        "legal": [],
+        "scores": list(match.team_scores),
+        "seat_scores": list(match.seat_scores),
+        "target": table.rules.target,
+        "sets": [
+            {"winner": cast(Side, s.winner.name), "scores": list(s.team_scores)} for s in match.sets
+        ],
+        "commitment": commitment(table.seeds[index]),
+        "over": match.is_over(),
+        "winner": side_name(match.winner),
+        "individual": table.rules.is_individual,
+    }
+
+
 def states_json(
     table: Table, seats: Iterable[Seat | None], connected: Collection[Seat] = ()
-) -> dict[Seat | None, dict[str, Any]]:
+) -> dict[Seat | None, StateJson]:
     """The state of each of ``seats`` (``None``: a spectator), as :func:`state_json` builds it.
 
     What every seat is shown alike is built once; each seat's own cards and
@@ -232,7 +288,7 @@ def states_json(
     The states share their public parts: write them out, do not change them.
     """
     seats = list(dict.fromkeys(seats))
-    public: dict[str, Any] = {
+    public: StateJson = {
         "status": table.status,
         "seats": _seats_json(table, connected),
         "version": table.version,
@@ -241,52 +297,31 @@ def states_json(
     }
     match = table.match
     if match is None:
-        return {seat: dict(public) for seat in seats}
+        return {seat: {**public} for seat in seats}
     deal = match.deal
     index = len(match.deals) - 1
-    common: dict[str, Any] | None = None
-    states: dict[Seat | None, dict[str, Any]] = {}
+    common: MatchJson | None = None
+    states: dict[Seat | None, StateJson] = {}
     for seat in seats:
         view = deal.view(SEATS[0] if seat is None else seat)
         if common is None:
-            last = view.tricks[-1] if view.tricks else None
-            common = {
-                "deal_number": index + 1,
-                "dealer": seat_name(view.dealer),
-                "phase": view.phase.value,
-                "to_act": None if match.to_act is None else seat_name(match.to_act),
-                "hand": [],
-                "hand_sizes": list(view.hand_sizes),
-                "history": [[seat_name(s), format_action(a)] for s, a in view.history],
-                "bids": list(view.bids),
-                "contract": contract_json(view.contract),
-                "trump": None if view.trump is None else view.trump.letter,
-                "trick": []
-                if view.current_trick is None
-                else [[seat_name(s), str(c)] for s, c in view.current_trick.plays],
-                "last_trick": None if last is None else trick_json(last),
-                "tricks_taken": list(view.tricks_taken),
-                "legal": [],
-                "scores": list(match.team_scores),
-                "seat_scores": list(match.seat_scores),
-                "target": table.rules.target,
-                "sets": [
-                    {"winner": s.winner.name, "scores": list(s.team_scores)} for s in match.sets
-                ],
-                "commitment": commitment(table.seeds[index]),
-                "over": match.is_over(),
-                "winner": None if match.winner is None else match.winner.name,
-                "individual": table.rules.is_individual,
-            }
-        own = dict(common)
+            common = _match_json(table, view, index)
+        own: MatchJson = {**common}
         if seat is not None:
             own["hand"] = [str(card) for card in view.hand]
-            own["legal"] = [format_action(a) for a in view.legal_actions]
+            own["legal"] = [action_json(a) for a in view.legal_actions]
         states[seat] = {**public, "match": own}
     return states
 
 
-def info_json(presets: dict[str, str], bots: list[str], solver: bool) -> dict[str, Any]:
+# -- the JSON API's bodies -----------------------------------------------------------------------
+
+
+def error_body(error: ServerError) -> ErrorBody:
+    return {"error": {"code": error.code, "message": error.message}}
+
+
+def info_body(presets: Mapping[str, str], bots: list[str], solver: bool) -> InfoBody:
     return {
         "protocol": PROTOCOL_VERSION,
         "version": __version__,
@@ -294,3 +329,73 @@ def info_json(presets: dict[str, str], bots: list[str], solver: bool) -> dict[st
         "bots": bots,
         "solver": solver,
     }
+
+
+info_json = info_body
+"""The old name of :func:`info_body`."""
+
+
+def rules_body(name: str, summary: str, options: dict[str, Any], reference: str) -> RulesBody:
+    return {"name": name, "summary": summary, "options": options, "reference": reference}
+
+
+def tables_body(tables: list[TableJson]) -> TablesBody:
+    return {"tables": tables}
+
+
+def created_body(table: Table, seat: Seat, token: str | None, state: TableJson) -> CreatedBody:
+    """The answer to ``POST /api/tables``: the creator's seat and token, and the invites."""
+    return {
+        "table": table.id,
+        "seat": seat_name(seat),
+        "token": token,
+        "invites": {
+            seat_name(s): f"/t/{table.id}?seat={seat_name(s)}"
+            for s in SEATS
+            if not table.seats[s].taken
+        },
+        "spectate": f"/t/{table.id}",
+        "state": state,
+    }
+
+
+def joined_body(seat: Seat, token: str) -> JoinedBody:
+    return {"seat": seat_name(seat), "token": token}
+
+
+def deal_summary_json(table: Table, index: int) -> DealSummaryJson:
+    """A finished deal in brief (``DEAL_SUMMARY``)."""
+    from tarneeb.record import format_deal
+
+    assert table.match is not None
+    deal = table.match.deals[index]
+    seed = table.seeds[index]
+    return {
+        "number": index + 1,
+        "dealer": seat_name(deal.dealer),
+        "text": format_deal(deal),
+        "contract": contract_json(deal.contract),
+        "result": result_json(deal),
+        "seed": seed,
+        "commitment": commitment(seed),
+    }
+
+
+def replay_body(
+    table: Table, index: int, analysis: Any = None, *, with_analysis: bool = False
+) -> ReplayBody:
+    """A finished deal to replay (``REPLAY``): hands as dealt, the auction and every trick."""
+    assert table.match is not None
+    deal = table.match.deals[index]
+    points = counts_card_points(table.rules)
+    calls = [call_json(s, a) for s, a in deal.history if not isinstance(a, Card)]
+    body: ReplayBody = {
+        **deal_summary_json(table, index),  # type: ignore[typeddict-item]
+        "hands": {seat_name(s): [str(c) for c in CardSet(deal.dealt[s])] for s in SEATS},
+        "auction": calls,
+        "tricks": [trick_json(t, points) for t in deal.tricks],
+        "trump": suit_letter(deal.trump),
+    }
+    if with_analysis:
+        body["analysis"] = analysis
+    return body

@@ -8,13 +8,15 @@ restarted server holds the identical table. A refused request raises
 
 >>> table = Table.new("t1", TableConfig(seats=("human", "bot:random", "bot:random", "bot:random")))
 >>> token = table.join("Layla", Seat.SOUTH)
->>> table.status, [e.kind for e in table.events]
+>>> str(table.status), [str(e.kind) for e in table.events]
 ('playing', ['joined', 'joined', 'joined', 'joined', 'started', 'deal'])
+
+Its error codes, limits and status names are the wire's (:mod:`tarneeb.server.wire`),
+re-exported here.
 """
 
 from __future__ import annotations
 
-import enum
 import hashlib
 import hmac
 import secrets
@@ -23,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any
 
-from tarneeb.actions import Action, action_id, format_action, parse_action
+from tarneeb.actions import action_id, format_action, parse_action
 from tarneeb.bots.registry import make_bot
 from tarneeb.cards import Card
 from tarneeb.errors import TarneebError
@@ -32,8 +34,27 @@ from tarneeb.presets import find_rules
 from tarneeb.rules import Rules
 from tarneeb.seats import SEATS, Seat
 from tarneeb.server.fairness import commitment, deck_from_seed, new_seed
+from tarneeb.server.wire import MAX_ACTION_REF as MAX_ACTION_ID
+from tarneeb.server.wire import (
+    MAX_CHAT,
+    MAX_NAME,
+    MAX_TOKEN,
+    ActedBy,
+    ErrorCode,
+    EventKind,
+    SeatKind,
+    ServerError,
+    TableStatus,
+    contract_json,
+    counts_card_points,
+    parse_seat_name,
+    result_json,
+    seat_name,
+    trick_json,
+)
 
 __all__ = [
+    "MAX_ACTION_ID",
     "MAX_CHAT",
     "MAX_NAME",
     "ErrorCode",
@@ -45,55 +66,6 @@ __all__ = [
     "parse_seat_name",
     "seat_name",
 ]
-
-MAX_CHAT = 300
-MAX_NAME = 40
-MAX_ACTION_ID = 64
-
-
-class ErrorCode(str, enum.Enum):
-    """The codes of error frames (docs/protocol.md)."""
-
-    MALFORMED = "malformed"
-    TOO_LARGE = "too_large"
-    RATE_LIMITED = "rate_limited"
-    UNAUTHORIZED = "unauthorized"
-    NOT_STARTED = "not_started"
-    NOT_YOUR_TURN = "not_your_turn"
-    STALE = "stale"
-    ILLEGAL = "illegal"
-    DUPLICATE = "duplicate"
-    GAME_OVER = "game_over"
-    INTERNAL = "internal"
-    NOT_FOUND = "not_found"
-    CONFLICT = "conflict"
-
-
-class ServerError(TarneebError):
-    """A request the server refuses; :attr:`code` is the protocol's error code."""
-
-    def __init__(self, code: ErrorCode, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.extra = extra
-
-
-def seat_name(seat: Seat | int) -> str:
-    """``"south"`` for South: the protocol's name of a seat."""
-    return Seat(seat).name.lower()
-
-
-def parse_seat_name(text: object) -> Seat:
-    """The seat the protocol names ``"south"``, ``"east"``, ``"north"`` or ``"west"``.
-
-    :raises ServerError: ``malformed`` for anything else.
-    """
-    if isinstance(text, str):
-        for seat in SEATS:
-            if seat.name.lower() == text.strip().lower():
-                return seat
-    raise ServerError(ErrorCode.MALFORMED, f"unknown seat {text!r}: use south, east, north or west")
 
 
 def _token_hash(token: str) -> str:
@@ -204,15 +176,25 @@ def _check_seat_kind(kind: object) -> str:
 
 @dataclass(frozen=True)
 class Event:
-    """One entry of a table's log: ``data`` is public, ``secret`` stays on the server."""
+    """One entry of a table's log: ``data`` is public, ``secret`` stays on the server.
+
+    ``kind`` may be given as its text (as the store reads it); it is kept as
+    the :class:`EventKind`.
+    """
 
     seq: int
-    kind: str
+    kind: EventKind
     data: Mapping[str, Any]
     secret: Mapping[str, Any] | None = None
 
+    def __post_init__(self) -> None:
+        try:
+            object.__setattr__(self, "kind", EventKind(self.kind))
+        except ValueError:
+            raise ServerError(ErrorCode.INTERNAL, f"unknown event kind {self.kind!r}") from None
+
     def public(self) -> dict[str, Any]:
-        """The event as the protocol sends it."""
+        """The event's public data as stored (the wire's form is ``protocol.event_json``)."""
         return {"seq": self.seq, "kind": self.kind, **self.data}
 
 
@@ -220,8 +202,7 @@ class Event:
 class SeatState:
     """Who sits in a seat."""
 
-    kind: str = "human"
-    """``"human"`` or ``"bot"``."""
+    kind: SeatKind = SeatKind.HUMAN
     bot: str | None = None
     """The spec of the bot of a bot seat."""
     name: str | None = None
@@ -231,12 +212,12 @@ class SeatState:
 
     @property
     def taken(self) -> bool:
-        return self.kind == "bot" or self.token_hash is not None
+        return self.kind is SeatKind.BOT or self.token_hash is not None
 
     @property
     def controller(self) -> str | None:
         """The bot spec that acts for this seat now, or ``None`` for its player."""
-        return self.bot if self.kind == "bot" else self.held_by
+        return self.bot if self.kind is SeatKind.BOT else self.held_by
 
 
 class Table:
@@ -267,7 +248,9 @@ class Table:
         table = cls(table_id, config, _now())
         for seat, kind in zip(SEATS, config.seats, strict=True):
             if kind.startswith("bot:"):
-                table._record("joined", {"seat": seat_name(seat), "name": None, "bot": kind[4:]})
+                table._record(
+                    EventKind.JOINED, {"seat": seat_name(seat), "name": None, "bot": kind[4:]}
+                )
         return table
 
     @classmethod
@@ -276,7 +259,9 @@ class Table:
     ) -> Table:
         """The table its stored ``events`` built, exactly as it was."""
         table = cls(table_id, config, created)
-        table.seeds = [str(e.secret["seed"]) for e in events if e.kind == "deal" and e.secret]
+        table.seeds = [
+            str(e.secret["seed"]) for e in events if e.kind is EventKind.DEAL and e.secret
+        ]
         for event in events:
             if event.seq != len(table.events) + 1:
                 raise ServerError(
@@ -294,17 +279,17 @@ class Table:
         return len(self.events)
 
     @property
-    def status(self) -> str:
+    def status(self) -> TableStatus:
         if self.match is None:
-            return "waiting"
-        return "finished" if self.match.is_over() else "playing"
+            return TableStatus.WAITING
+        return TableStatus.FINISHED if self.match.is_over() else TableStatus.PLAYING
 
     def seat_of_token(self, token: object) -> Seat:
         """The seat ``token`` proves (compared in constant time).
 
         :raises ServerError: ``unauthorized`` when it proves none.
         """
-        if not isinstance(token, str) or not 0 < len(token) <= 200:
+        if not isinstance(token, str) or not 0 < len(token) <= MAX_TOKEN:
             raise ServerError(ErrorCode.UNAUTHORIZED, "a seat token is required")
         digest = _token_hash(token)
         found: Seat | None = None
@@ -323,7 +308,7 @@ class Table:
 
     def name_of(self, seat: Seat) -> str:
         state = self.seats[seat]
-        if state.kind == "bot":
+        if state.kind is SeatKind.BOT:
             return f"Bot ({state.bot})"
         return state.name or seat_name(seat).title()
 
@@ -346,7 +331,7 @@ class Table:
             raise ServerError(ErrorCode.CONFLICT, f"{seat_name(seat)} is taken")
         token = secrets.token_urlsafe(24)
         self._record(
-            "joined",
+            EventKind.JOINED,
             {"seat": seat_name(seat), "name": clean, "bot": None},
             {"token_hash": _token_hash(token)},
         )
@@ -356,7 +341,7 @@ class Table:
     def leave(self, seat: Seat) -> None:
         """Free ``seat`` before the start; after it a bot holds the seat."""
         if self.match is None:
-            self._record("left", {"seat": seat_name(seat)})
+            self._record(EventKind.LEFT, {"seat": seat_name(seat)})
         elif self.seats[seat].held_by is None and not self.match.is_over():
             self.take_over(seat)
 
@@ -370,11 +355,20 @@ class Table:
         spec = _check_seat_kind(f"bot:{bot}")[4:]
         for seat in SEATS:
             if not self.seats[seat].taken:
-                self._record("joined", {"seat": seat_name(seat), "name": None, "bot": spec})
+                self._record(EventKind.JOINED, {"seat": seat_name(seat), "name": None, "bot": spec})
         self._start_if_full()
 
-    def act(self, seat: Seat, version: int, text: str, action_ref: str, by: str = "player") -> int:
-        """Take the action ``text`` for ``seat``, made against ``version``; returns the new version.
+    def act(
+        self,
+        seat: Seat,
+        version: int,
+        action: int | str,
+        action_ref: str,
+        by: ActedBy | str = ActedBy.PLAYER,
+    ) -> int:
+        """Take ``action`` (an action id, or its text) for ``seat``, made against ``version``.
+
+        Returns the new version.
 
         :raises ServerError: ``not_started``, ``duplicate``, ``game_over``,
             ``stale``, ``not_your_turn`` or ``illegal``; nothing changes then.
@@ -402,22 +396,23 @@ class Table:
             )
         deal = match.deal
         try:
-            action: Action = parse_action(text, deal.phase)
+            number = action_id(
+                action if isinstance(action, int) else parse_action(action, deal.phase)
+            )
         except TarneebError as exc:
             raise ServerError(ErrorCode.ILLEGAL, str(exc)) from None
-        number = action_id(action)
         if number not in deal.legal_action_ids():
             raise ServerError(
                 ErrorCode.ILLEGAL,
-                f"{format_action(action)} is not legal for {seat_name(seat)} in the {deal.phase.value}",
+                f"{format_action(number)} is not legal for {seat_name(seat)} in the {deal.phase.value}",
             )
         deals_before = len(match.deals)
         self._record(
-            "action",
+            EventKind.ACTION,
             {
                 "seat": seat_name(seat),
-                "action": format_action(action),
-                "by": by,
+                "action": format_action(number),
+                "by": ActedBy(by),
                 "version": self.version + 1,
             },
             {"ref": action_ref, "id": number},
@@ -430,23 +425,26 @@ class Table:
             raise ServerError(ErrorCode.MALFORMED, "a chat line needs text")
         if len(text) > MAX_CHAT:
             raise ServerError(ErrorCode.MALFORMED, f"a chat line is at most {MAX_CHAT} characters")
-        self._record("chat", {"seat": seat_name(seat), "name": self.name_of(seat), "text": text})
+        self._record(
+            EventKind.CHAT, {"seat": seat_name(seat), "name": self.name_of(seat), "text": text}
+        )
 
     def take_over(self, seat: Seat, bot: str = "heuristic") -> None:
         """A bot holds ``seat`` while its player is away."""
         state = self.seats[seat]
-        if state.kind == "human" and state.held_by is None and self.status == "playing":
-            self._record("takeover", {"seat": seat_name(seat), "bot": bot})
+        playing = self.status is TableStatus.PLAYING
+        if state.kind is SeatKind.HUMAN and state.held_by is None and playing:
+            self._record(EventKind.TAKEOVER, {"seat": seat_name(seat), "bot": bot})
 
     def reclaim(self, seat: Seat) -> None:
         """The player of ``seat`` is back: the holding bot stands up."""
         if self.seats[seat].held_by is not None:
-            self._record("reclaim", {"seat": seat_name(seat)})
+            self._record(EventKind.RECLAIM, {"seat": seat_name(seat)})
 
     # -- the log ----------------------------------------------------------------------------
 
     def _record(
-        self, kind: str, data: Mapping[str, Any], secret: Mapping[str, Any] | None = None
+        self, kind: EventKind, data: Mapping[str, Any], secret: Mapping[str, Any] | None = None
     ) -> Event:
         event = Event(
             len(self.events) + 1, kind, dict(data), None if secret is None else dict(secret)
@@ -458,37 +456,38 @@ class Table:
     def _apply(self, event: Event) -> None:
         """Change the table as ``event`` says: the one place state changes."""
         data = event.data
-        kind = event.kind
-        if kind == "action":
-            assert self.match is not None and event.secret is not None
-            seat = parse_seat_name(data["seat"])
-            self.match.push(int(event.secret["id"]))
-            self.version += 1
-            self.acted[(seat, str(event.secret["ref"]))] = self.version
-        elif kind == "joined":
-            seat = parse_seat_name(data["seat"])
-            if data.get("bot"):
-                self.seats[seat] = SeatState("bot", str(data["bot"]))
-            else:
-                assert event.secret is not None
-                self.seats[seat] = SeatState(
-                    "human", None, str(data["name"]), str(event.secret["token_hash"])
+        match event.kind:
+            case EventKind.ACTION:
+                assert self.match is not None and event.secret is not None
+                seat = parse_seat_name(data["seat"])
+                self.match.push(int(event.secret["id"]))
+                self.version += 1
+                self.acted[(seat, str(event.secret["ref"]))] = self.version
+            case EventKind.JOINED:
+                seat = parse_seat_name(data["seat"])
+                if data.get("bot"):
+                    self.seats[seat] = SeatState(SeatKind.BOT, str(data["bot"]))
+                else:
+                    assert event.secret is not None
+                    self.seats[seat] = SeatState(
+                        SeatKind.HUMAN, None, str(data["name"]), str(event.secret["token_hash"])
+                    )
+            case EventKind.LEFT:
+                self.seats[parse_seat_name(data["seat"])] = SeatState()
+            case EventKind.STARTED:
+                self.match = Match(
+                    self.rules,
+                    first_dealer=parse_seat_name(data["first_dealer"]),
+                    deck_source=self._deck,
                 )
-        elif kind == "left":
-            self.seats[parse_seat_name(data["seat"])] = SeatState()
-        elif kind == "started":
-            self.match = Match(
-                self.rules,
-                first_dealer=parse_seat_name(data["first_dealer"]),
-                deck_source=self._deck,
-            )
-        elif kind == "takeover":
-            seat = parse_seat_name(data["seat"])
-            self.seats[seat] = replace(self.seats[seat], held_by=str(data["bot"]))
-        elif kind == "reclaim":
-            seat = parse_seat_name(data["seat"])
-            self.seats[seat] = replace(self.seats[seat], held_by=None)
-        # deal, deal_end, match_end and chat only tell: the state follows from the rest.
+            case EventKind.TAKEOVER:
+                seat = parse_seat_name(data["seat"])
+                self.seats[seat] = replace(self.seats[seat], held_by=str(data["bot"]))
+            case EventKind.RECLAIM:
+                seat = parse_seat_name(data["seat"])
+                self.seats[seat] = replace(self.seats[seat], held_by=None)
+            case EventKind.DEAL | EventKind.DEAL_END | EventKind.MATCH_END | EventKind.CHAT:
+                pass  # they only tell: the state follows from the rest
 
     def _deck(self, index: int) -> list[Card]:
         while len(self.seeds) <= index:
@@ -498,7 +497,7 @@ class Table:
     def _start_if_full(self) -> None:
         if self.match is None and all(s.taken for s in self.seats):
             first = SEATS[secrets.randbelow(4)]
-            self._record("started", {"first_dealer": seat_name(first)})
+            self._record(EventKind.STARTED, {"first_dealer": seat_name(first)})
             self._after_deals(0)
 
     def _after_deals(self, before: int) -> None:
@@ -509,11 +508,11 @@ class Table:
             for index in range(before - 1, len(match.deals)):
                 deal = match.deals[index]
                 if deal.is_over():
-                    self._record("deal_end", deal_end_data(self, index))
+                    self._record(EventKind.DEAL_END, deal_end_data(self, index))
         for index in range(before, len(match.deals)):
             seed = self.seeds[index]
             self._record(
-                "deal",
+                EventKind.DEAL,
                 {
                     "number": index + 1,
                     "dealer": seat_name(match.deals[index].dealer),
@@ -524,7 +523,7 @@ class Table:
         if match.is_over():
             winner = match.winner
             self._record(
-                "match_end",
+                EventKind.MATCH_END,
                 {
                     "winner": None if winner is None else winner.name,
                     "scores": list(match.match_points if match.sets else match.team_scores),
@@ -534,8 +533,6 @@ class Table:
 
 def deal_end_data(table: Table, index: int) -> dict[str, Any]:
     """What the ``deal_end`` event tells of deal ``index``: the result and the revealed seed."""
-    from tarneeb.server.protocol import contract_json, result_json, trick_json
-
     match = table.match
     assert match is not None
     deal = match.deals[index]
@@ -549,7 +546,7 @@ def deal_end_data(table: Table, index: int) -> dict[str, Any]:
         "contract": contract_json(deal.contract),
         "result": result_json(deal),
         "tricks_taken": list(deal.tricks_taken),
-        "last_trick": None if last is None else trick_json(last),
+        "last_trick": None if last is None else trick_json(last, counts_card_points(table.rules)),
         **_scores_after(match, index),
     }
 

@@ -129,7 +129,7 @@ export class TableConnection {
     this.ws = ws;
     this.welcomed = false;
     ws.addEventListener("open", () => {
-      const hello = { type: "hello", protocol: 1 };
+      const hello = { type: "hello", protocol: 2 };
       if (this.token) hello.token = this.token;
       if (this.seq !== null) hello.since = this.seq;
       ws.send(JSON.stringify(hello));

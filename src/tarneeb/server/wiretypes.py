@@ -1,0 +1,289 @@
+"""The wire schema read back from its annotations: TypeScript for the client, and a checker.
+
+:func:`typescript` writes the ``.d.ts`` the browser client's types come from
+(``static/js/wire.d.ts``, kept current by the tests); :func:`check` tells
+whether a value fits one of the schema's types, as the tests use it on
+every frame the server builds.
+
+>>> from tarneeb.server import wire
+>>> check({"type": "ack", "id": "a1", "version": 3}, wire.AckFrame)
+>>> check({"type": "ack", "id": "a1"}, wire.AckFrame)
+Traceback (most recent call last):
+...
+tarneeb.server.wiretypes.SchemaError: $: AckFrame: version is missing
+>>> print(ts_type(wire.TrickJson.__annotations__["winner"]))
+SeatName | null
+"""
+
+from __future__ import annotations
+
+import ast
+import enum
+import inspect
+import textwrap
+import types
+import typing
+from collections.abc import Iterator
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+
+from tarneeb.errors import TarneebError
+
+__all__ = ["SchemaError", "check", "ts_type", "typescript"]
+
+DTS_PATH = "src/tarneeb/server/static/js/wire.d.ts"
+"""Where the generated client types live, from the repository's root."""
+
+
+class SchemaError(TarneebError, ValueError):
+    """A value that does not fit the wire schema; the message says where and why."""
+
+
+def _wire() -> types.ModuleType:
+    from tarneeb.server import wire
+
+    return wire
+
+
+def _is_typeddict(tp: object) -> bool:
+    return isinstance(tp, type) and issubclass(tp, dict) and hasattr(tp, "__required_keys__")
+
+
+def _is_enum(tp: object) -> bool:
+    return isinstance(tp, type) and issubclass(tp, enum.Enum)
+
+
+def _is_union(tp: object) -> bool:
+    return get_origin(tp) in (Union, types.UnionType)
+
+
+def _hints(tp: type) -> dict[str, Any]:
+    return get_type_hints(tp, vars(_wire()))
+
+
+def _named() -> Iterator[tuple[str, Any]]:
+    """The schema's public names: enums, aliases and TypedDicts, in the order they are defined."""
+    wire = _wire()
+    for name, value in vars(wire).items():
+        if name.startswith("_") or name in ("Any",):
+            continue
+        if _is_enum(value) and issubclass(value, str):
+            yield name, value
+        elif _is_typeddict(value) and value.__module__ == wire.__name__:
+            yield name, value
+        elif get_origin(value) in (Literal, Union, types.UnionType, tuple) and _is_wire(value):
+            yield name, value
+
+
+def _is_wire(tp: Any) -> bool:
+    """Whether an alias is made of JSON and the schema's own types only."""
+    if tp in (int, float, str, bool, type(None)) or _is_enum(tp) or _is_typeddict(tp):
+        return True
+    if get_origin(tp) is Literal:
+        return True
+    args = get_args(tp)
+    return bool(args) and all(_is_wire(a) for a in args)
+
+
+def _aliases() -> dict[str, Any]:
+    return {name: value for name, value in _named() if not isinstance(value, type)}
+
+
+def _literal(value: object) -> str:
+    if isinstance(value, enum.Enum):
+        value = value.value
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if value is None:
+        return "null"
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def ts_type(tp: Any, aliases: dict[str, Any] | None = None, top: bool = True) -> str:
+    """The TypeScript type of an annotation of the schema (names of the schema kept)."""
+    aliases = _aliases() if aliases is None else aliases
+    if isinstance(tp, str):
+        tp = eval(tp, vars(_wire()))  # an annotation as text: the schema's own names only
+    if not top:
+        for name, value in aliases.items():
+            if tp == value:
+                return name
+    if tp is type(None) or tp is None:
+        return "null"
+    if tp is Any:
+        return "unknown"
+    if tp is bool:
+        return "boolean"
+    if tp in (int, float):
+        return "number"
+    if tp is str:
+        return "string"
+    if _is_enum(tp) or _is_typeddict(tp):
+        return str(tp.__name__)
+    origin = get_origin(tp)
+    args = get_args(tp)
+    if origin is Literal:
+        return " | ".join(_literal(a) for a in args)
+    if _is_union(tp):
+        return " | ".join(ts_type(a, aliases, False) for a in args)
+    if origin is list:
+        inner = ts_type(args[0], aliases, False)
+        return f"({inner})[]" if " | " in inner else f"{inner}[]"
+    if origin is tuple:
+        return "[" + ", ".join(ts_type(a, aliases, False) for a in args) + "]"
+    if origin is dict:
+        return f"Record<{ts_type(args[0], aliases, False)}, {ts_type(args[1], aliases, False)}>"
+    raise TypeError(f"no TypeScript for {tp!r}")
+
+
+def _doc(obj: object, indent: str = "") -> list[str]:
+    text = (getattr(obj, "__doc__", None) or "").strip()
+    if not text or text.startswith(("dict()", "str(object")) or "Enum" in text[:20]:
+        return []
+    lines = [" ".join(text.split())]
+    return [f"{indent}/** {line} */" for line in lines]
+
+
+def _field_docs(tp: type) -> dict[str, str]:
+    """The docstrings under the fields of a TypedDict (and of the TypedDicts it extends)."""
+    docs: dict[str, str] = {}
+    for cls in reversed(tp.__mro__):
+        if not _is_typeddict(cls) or cls.__module__ != _wire().__name__:
+            continue
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
+        except (OSError, TypeError, SyntaxError):
+            continue
+        body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+        for field, after in zip(body, body[1:], strict=False):
+            if (
+                isinstance(field, ast.AnnAssign)
+                and isinstance(field.target, ast.Name)
+                and isinstance(after, ast.Expr)
+                and isinstance(after.value, ast.Constant)
+                and isinstance(after.value.value, str)
+            ):
+                docs[field.target.id] = " ".join(after.value.value.split())
+    return docs
+
+
+def typescript() -> str:
+    """The ``.d.ts`` of the whole schema (``python -m tarneeb.server.wire --dts``)."""
+    wire = _wire()
+    aliases = _aliases()
+    out = [
+        "// The wire schema of `tarneeb serve`, for the browser client's JSDoc and `tsc`.",
+        "// Generated from tarneeb/server/wire.py by `python -m tarneeb.server.wire --dts`:",
+        "// do not edit; the tests check that it is current.",
+        "",
+        f"export const PROTOCOL_VERSION: {wire.PROTOCOL_VERSION};",
+        *(
+            f"export const {name}: {getattr(wire, name)};"
+            for name in sorted(wire.__all__)
+            if name.startswith("MAX_")
+        ),
+    ]
+    for name, value in _named():
+        out.append("")
+        if _is_enum(value):
+            out.extend(_doc(value))
+            out.append(f"export type {name} = {' | '.join(_literal(m) for m in value)};")
+        elif _is_typeddict(value):
+            out.extend(_doc(value))
+            out.append(f"export interface {name} {{")
+            optional = value.__optional_keys__
+            docs = _field_docs(value)
+            for key, hint in _hints(value).items():
+                mark = "?" if key in optional else ""
+                if key in docs:
+                    out.append(f"  /** {docs[key]} */")
+                out.append(f"  {key}{mark}: {ts_type(hint, aliases, False)};")
+            out.append("}")
+        else:
+            out.append(f"export type {name} = {ts_type(value, aliases)};")
+    return "\n".join(out) + "\n"
+
+
+# -- checking values ------------------------------------------------------------------------------
+
+
+def check(value: object, tp: Any, path: str = "$") -> None:
+    """Whether ``value`` (as built, or read back from JSON) fits the schema's type ``tp``.
+
+    :raises SchemaError: naming the first place where it does not.
+    """
+    if tp is Any:
+        return
+    if tp is type(None) or tp is None:
+        if value is not None:
+            raise SchemaError(f"{path}: {value!r} is not null")
+        return
+    if tp is bool:
+        if not isinstance(value, bool):
+            raise SchemaError(f"{path}: {value!r} is not a boolean")
+        return
+    if tp in (int, float):
+        ok = isinstance(value, int) or (tp is float and isinstance(value, float))
+        if isinstance(value, bool) or not ok:
+            raise SchemaError(f"{path}: {value!r} is not {'an integer' if tp is int else 'a number'}")
+        return
+    if tp is str:
+        if not isinstance(value, str):
+            raise SchemaError(f"{path}: {value!r} is not a string")
+        return
+    if _is_enum(tp):
+        if value not in {m.value for m in tp}:
+            raise SchemaError(f"{path}: {value!r} is no {tp.__name__}")
+        return
+    if _is_typeddict(tp):
+        _check_dict(value, tp, path)
+        return
+    origin = get_origin(tp)
+    args = get_args(tp)
+    if origin is Literal:
+        if not any(value == a and type(value) is not bool for a in args) and value not in args:
+            raise SchemaError(f"{path}: {value!r} is not one of {list(args)}")
+        return
+    if _is_union(tp):
+        errors = []
+        for arg in args:
+            try:
+                check(value, arg, path)
+                return
+            except SchemaError as exc:
+                errors.append(str(exc))
+        raise SchemaError(" / ".join(errors))
+    if origin in (list, tuple):
+        if not isinstance(value, (list, tuple)):
+            raise SchemaError(f"{path}: {value!r} is not a list")
+        if origin is tuple:
+            if len(value) != len(args):
+                raise SchemaError(f"{path}: {len(value)} items, not {len(args)}")
+            for i, (item, arg) in enumerate(zip(value, args, strict=True)):
+                check(item, arg, f"{path}[{i}]")
+        else:
+            for i, item in enumerate(value):
+                check(item, args[0], f"{path}[{i}]")
+        return
+    if origin is dict:
+        if not isinstance(value, dict):
+            raise SchemaError(f"{path}: {value!r} is not an object")
+        for key, item in value.items():
+            check(key, args[0], f"{path}.{key}")
+            check(item, args[1], f"{path}.{key}")
+        return
+    raise TypeError(f"cannot check {tp!r}")
+
+
+def _check_dict(value: object, tp: type, path: str) -> None:
+    name = tp.__name__
+    if not isinstance(value, dict):
+        raise SchemaError(f"{path}: {name}: {value!r} is not an object")
+    hints = _hints(tp)
+    required: typing.AbstractSet[str] = tp.__required_keys__  # type: ignore[attr-defined]
+    for key in hints:
+        if key in required and key not in value:
+            raise SchemaError(f"{path}: {name}: {key} is missing")
+    for key, item in value.items():
+        if key not in hints:
+            raise SchemaError(f"{path}: {name}: unknown key {key!r}")
+        check(item, hints[key], f"{path}.{key}")
