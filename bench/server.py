@@ -87,16 +87,18 @@ class Stats:
         return sum(self.error_frames.values()) + self.failed_connections + self.closed_by_server
 
 
-def choose(match: dict[str, Any], rng: random.Random) -> str:
-    """The scripted player: the first to speak bids the lowest bid, the others pass."""
-    legal: list[str] = match["legal"]
+def choose(match: dict[str, Any], rng: random.Random) -> int:
+    """The scripted player: the first to speak bids the lowest bid, the others pass (an action id)."""
+    legal: list[dict[str, Any]] = match["legal"]
     if match["phase"] == "auction":
-        if "pass" in legal and any(action != "pass" for _seat, action in match["history"]):
-            return "pass"
-        bids = [a for a in legal if a not in ("pass", "double", "redeal")]
+        calls = match["auction"]["calls"]
+        can_pass = any(a["kind"] == "pass" for a in legal)
+        if can_pass and any(c["action"]["kind"] != "pass" for c in calls):
+            return next(a["id"] for a in legal if a["kind"] == "pass")
+        bids = [a["id"] for a in legal if a["kind"] == "bid"]
         if bids:
             return bids[0]
-    return rng.choice(legal)
+    return int(rng.choice(legal)["id"])
 
 
 class Client:
@@ -174,7 +176,7 @@ class Client:
             self.acting_at = version
             asyncio.get_running_loop().create_task(self.act(version, choose(match, self.rng)))
 
-    async def act(self, version: int, action: str) -> None:
+    async def act(self, version: int, action: int) -> None:
         if self.think > 0:
             await asyncio.sleep(self.think * (0.5 + self.rng.random()))
         if self.stats.stopping or self.ws is None:

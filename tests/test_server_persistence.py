@@ -317,11 +317,12 @@ class Seated:
 
 def _choose(match: dict[str, Any], rng: random.Random) -> str:
     """A scripted player: the first to speak bids the lowest bid, the others pass; cards at random."""
-    legal: list[str] = match["legal"]
+    legal = [a["text"] for a in match["legal"]]
     if match["phase"] == "auction":
-        if "pass" in legal and any(action != "pass" for _seat, action in match["history"]):
+        calls = match["auction"]["calls"]
+        if "pass" in legal and any(c["action"]["kind"] != "pass" for c in calls):
             return "pass"
-        bids = [a for a in legal if a not in ("pass", "double", "redeal")]
+        bids = [a["text"] for a in match["legal"] if a["kind"] == "bid"]
         if bids:
             return bids[0]
     return rng.choice(legal)
@@ -374,8 +375,15 @@ def _play(
     raise AssertionError("the match did not end in 5000 actions")
 
 
+def _actions(match: dict[str, Any]) -> list[list[str]]:
+    """Every action of the deal of ``match`` (a seat's state): [seat, text], in order."""
+    calls = [[c["seat"], c["action"]["text"]] for c in match["auction"]["calls"]]
+    tricks = [*match["tricks"], *([match["trick"]] if match["trick"] else [])]
+    return calls + [list(card) for trick in tricks for card in trick["cards"]]
+
+
 def _cards_played(match: dict[str, Any]) -> int:
-    return 4 * sum(match["tricks_taken"]) + len(match["trick"])
+    return 4 * sum(match["tricks_taken"]) + (len(match["trick"]["cards"]) if match["trick"] else 0)
 
 
 def _in_play(cards: int) -> Callable[[dict[str, Any]], bool]:
@@ -762,7 +770,7 @@ async def _crash_and_restart(server: Server) -> None:
         "version": version,
         "action": _choose(mover.state["match"], rng),
     }
-    history = first.state["match"]["history"]
+    history = _actions(first.state["match"])
     await mover.act(**in_flight)
     server.kill()
     for players in clients.values():
@@ -814,7 +822,7 @@ async def _crash_and_restart(server: Server) -> None:
     for client in busy_players.values():
         if client.version > version:
             assert client.version == version + 1
-            assert client.state["match"]["history"][: len(history)] == history
+            assert _actions(client.state["match"])[: len(history)] == history
     acked_before_kill = "in-flight" in mover.acks
     await mover.act(**in_flight)
     at = mover.version

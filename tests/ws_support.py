@@ -48,6 +48,7 @@ __all__ = [
     "choose",
     "connect",
     "create_app",
+    "legal_texts",
     "open_peer",
     "server",
 ]
@@ -188,10 +189,13 @@ class Peer:
         assert welcome["type"] == "welcome", welcome
         return welcome
 
-    def act(self, action: str, version: int | None = None, ref: str | None = None) -> str:
-        """Send an ``act``; returns its id."""
+    def act(
+        self, action: str | int | dict[str, Any], version: int | None = None, ref: str | None = None
+    ) -> str:
+        """Send an ``act`` (the action's text, id, or object); returns the act's id."""
         version = self.version if version is None else version
-        ref = ref or f"{self.label}-{version}-{action}"
+        key = action["id"] if isinstance(action, dict) else action
+        ref = ref or f"{self.label}-{version}-{key}"
         self.send({"type": "act", "id": ref, "version": version, "action": action})
         return ref
 
@@ -240,7 +244,7 @@ def connect(client: TestClient, table: str, label: str = "", **kwargs: Any) -> I
 
 
 def choose(match: dict[str, Any], rng: random.Random) -> str:
-    """A legal action of ``match`` (a seat's state) that ends matches soon.
+    """A legal action of ``match`` (a seat's state) that ends matches soon, as its text.
 
     In a side auction, the lowest bid if nobody has bid yet, else a pass; in
     individual bidding (and the raise and trump choice) one of the three
@@ -250,12 +254,18 @@ def choose(match: dict[str, Any], rng: random.Random) -> str:
     assert legal, match
     phase = Phase(match["phase"])
     if phase is Phase.PLAY:
-        return str(rng.choice(legal))
-    ordered = sorted(legal, key=lambda text: action_id(parse_action(text, phase)))
+        return str(rng.choice(legal)["text"])
+    ordered = [a["text"] for a in sorted(legal, key=lambda a: a["id"])]
     if phase is Phase.AUCTION and not match["individual"]:
-        bids = [text for text in ordered if text != "pass"]
-        someone_bid = any(action != "pass" for _, action in match["history"])
-        if "pass" in legal and (someone_bid or not bids):
+        bids = [a["text"] for a in legal if a["kind"] == "bid"]
+        calls = match["auction"]["calls"]
+        someone_bid = any(c["action"]["kind"] != "pass" for c in calls)
+        if "pass" in ordered and (someone_bid or not bids):
             return "pass"
-        return bids[0]
+        return min(bids, key=lambda text: action_id(parse_action(text, phase)))
     return str(rng.choice(ordered[:3]))
+
+
+def legal_texts(match: dict[str, Any]) -> list[str]:
+    """The texts of the legal actions of ``match`` (a seat's state)."""
+    return [a["text"] for a in match["legal"]]

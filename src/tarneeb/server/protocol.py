@@ -11,7 +11,7 @@ hand at all. Nothing here ever reads another seat's cards.
 >>> table = Table.new("t1", TableConfig(seats=("human", "bot:random", "bot:random", "bot:random")))
 >>> _ = table.join("Layla", Seat.SOUTH)
 >>> state = state_json(table, Seat.SOUTH)
->>> state["status"], len(state["match"]["hand"]), state["match"]["auction"]["calls"]
+>>> str(state["status"]), len(state["match"]["hand"]), state["match"]["auction"]["calls"]
 ('playing', 13, [])
 >>> ack_frame("a1", 3)
 {'type': 'ack', 'id': 'a1', 'version': 3}

@@ -17,8 +17,8 @@ Act(ref='a1', version=3, action=17)
 Traceback (most recent call last):
 ...
 tarneeb.server.wire.ServerError: act: version must be an integer
->>> action_json(Card("6D"))
-{'id': 17, 'text': '6D', 'kind': 'card'}
+>>> json.dumps(action_json(Card("6D")))
+'{"id": 17, "text": "6D", "kind": "card", "suit": "D"}'
 """
 
 from __future__ import annotations
@@ -187,7 +187,7 @@ SuitLetter = Literal["C", "D", "H", "S"]
 ThrowInReason = Literal["all-pass", "weak-hand", "low-total"]
 PhaseName = Literal["auction", "raise", "trump", "play", "scored", "thrown-in"]
 Play = tuple[SeatName, str]
-"""A card played: ``["south", "AS"]``."""
+"""A card played: ``["south", "AS"]`` (built as a list, as JSON reads it back)."""
 
 
 _SEAT_NAMES: tuple[SeatName, ...] = ("south", "east", "north", "west")
@@ -474,10 +474,16 @@ class _ActionRef(TypedDict):
 
 
 class ActionRef(_ActionRef, total=False):
-    """An action named by its id (``text`` and ``kind``, if sent, must agree with it)."""
+    """An action named by its id; the other fields of :class:`ActionJson`, if sent, must agree.
+
+    So a client may send back a legal action exactly as the state gave it.
+    """
 
     text: str
     kind: ActionKind
+    level: int
+    strain: StrainLetter | None
+    suit: SuitLetter
 
 
 class _HelloFrame(TypedDict):
@@ -651,8 +657,8 @@ def _action_json(number: int) -> ActionJson:
 def action_json(action: Action | int) -> ActionJson:
     """An action as the wire writes it (shared: write it out, do not change it).
 
-    >>> action_json(Bid(8))
-    {'id': 118, 'text': '8', 'kind': 'bid', 'level': 8, 'strain': None}
+    >>> json.dumps(action_json(Bid(8)))
+    '{"id": 117, "text": "8", "kind": "bid", "level": 8, "strain": null}'
     """
     return _action_json(action_id(action))
 
@@ -665,7 +671,8 @@ def trick_json(trick: Trick, card_points: bool = False) -> TrickJson:
     """A trick; ``card_points``: the rules count card points, so the trick tells its own."""
     return {
         "leader": seat_name(trick.leader),
-        "cards": [(seat_name(seat), str(card)) for seat, card in trick.plays],
+        # JSON arrays, as stored events read back: equal before and after a round trip
+        "cards": [cast(Play, [seat_name(seat), str(card)]) for seat, card in trick.plays],
         "winner": None if trick.winner is None else seat_name(trick.winner),
         "points": sum(c.card_points for c in trick.cards) if card_points else None,
     }
@@ -806,13 +813,16 @@ def parse_frame(text: str | bytes) -> Frame:
     return Ping()
 
 
+_ACTION_KEYS = ("id", "text", "kind", "level", "strain", "suit")
+
+
 def _action_ref(value: int | str | Mapping[str, Any]) -> int | str:
     """The action of an ``act``: an id, ``{"id": ...}``, or text."""
     if isinstance(value, str):
         return value
     if isinstance(value, int):
         return value
-    unknown = sorted(set(value) - {"id", "text", "kind"})
+    unknown = sorted(set(value) - set(_ACTION_KEYS))
     if unknown:
         raise _malformed(f"act: unknown action field {unknown[0]!r}")
     number = value.get("id")
@@ -822,7 +832,7 @@ def _action_ref(value: int | str | Mapping[str, Any]) -> int | str:
         known = action_json(number)
     except TarneebError:
         raise ServerError(ErrorCode.ILLEGAL, f"{number} is no action id") from None
-    for key in ("text", "kind"):
+    for key in _ACTION_KEYS[1:]:
         if key in value and value[key] != known.get(key):
             raise _malformed(f"act: action {key} {value[key]!r} is not that of id {number}")
     return number

@@ -11,7 +11,7 @@ every frame the server builds.
 Traceback (most recent call last):
 ...
 tarneeb.server.wiretypes.SchemaError: $: AckFrame: version is missing
->>> print(ts_type(wire.TrickJson.__annotations__["winner"]))
+>>> print(ts_type(typing.get_type_hints(wire.TrickJson)["winner"]))
 SeatName | null
 """
 
@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import enum
 import inspect
+import itertools
 import textwrap
 import types
 import typing
@@ -66,11 +67,10 @@ def _named() -> Iterator[tuple[str, Any]]:
     for name, value in vars(wire).items():
         if name.startswith("_") or name in ("Any",):
             continue
-        if _is_enum(value) and issubclass(value, str):
-            yield name, value
-        elif _is_typeddict(value) and value.__module__ == wire.__name__:
-            yield name, value
-        elif get_origin(value) in (Literal, Union, types.UnionType, tuple) and _is_wire(value):
+        enum_type = _is_enum(value) and issubclass(value, str)
+        record = _is_typeddict(value) and value.__module__ == wire.__name__
+        alias = get_origin(value) in (Literal, Union, types.UnionType, tuple) and _is_wire(value)
+        if enum_type or record or alias:
             yield name, value
 
 
@@ -154,7 +154,7 @@ def _field_docs(tp: type) -> dict[str, str]:
         except (OSError, TypeError, SyntaxError):
             continue
         body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
-        for field, after in zip(body, body[1:], strict=False):
+        for field, after in itertools.pairwise(body):
             if (
                 isinstance(field, ast.AnnAssign)
                 and isinstance(field.target, ast.Name)
@@ -224,7 +224,9 @@ def check(value: object, tp: Any, path: str = "$") -> None:
     if tp in (int, float):
         ok = isinstance(value, int) or (tp is float and isinstance(value, float))
         if isinstance(value, bool) or not ok:
-            raise SchemaError(f"{path}: {value!r} is not {'an integer' if tp is int else 'a number'}")
+            raise SchemaError(
+                f"{path}: {value!r} is not {'an integer' if tp is int else 'a number'}"
+            )
         return
     if tp is str:
         if not isinstance(value, str):

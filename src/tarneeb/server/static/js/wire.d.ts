@@ -256,11 +256,14 @@ export interface ReclaimEvent {
 
 export type EventJson = JoinedEvent | LeftEvent | StartedEvent | DealEvent | ActionEvent | DealEndEvent | MatchEndEvent | ChatEvent | TakeoverEvent | ReclaimEvent;
 
-/** An action named by its id (``text`` and ``kind``, if sent, must agree with it). */
+/** An action named by its id; the other fields of :class:`ActionJson`, if sent, must agree. So a client may send back a legal action exactly as the state gave it. */
 export interface ActionRef {
   id: number;
   text?: string;
   kind?: ActionKind;
+  level?: number;
+  strain?: StrainLetter | null;
+  suit?: SuitLetter;
 }
 
 export interface HelloFrame {
