@@ -807,7 +807,10 @@ def parse_frame(text: str | bytes) -> Frame:
         ref = data["id"]
         if not 0 < len(ref) <= MAX_ACTION_REF:
             raise _malformed(f"act: id must be 1 to {MAX_ACTION_REF} characters")
-        return Act(ref, data["version"], _action_ref(data["action"]))
+        try:
+            return Act(ref, data["version"], _action_ref(data["action"]))
+        except ServerError as exc:  # the error answers this act: it names its id
+            raise ServerError(exc.code, exc.message, id=ref) from None
     if kind == "chat":
         return Chat(data["text"])
     return Ping()

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import ast
 import enum
+import functools
 import inspect
 import itertools
 import textwrap
 import types
 import typing
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from tarneeb.errors import TarneebError
@@ -57,6 +58,7 @@ def _is_union(tp: object) -> bool:
     return get_origin(tp) in (Union, types.UnionType)
 
 
+@functools.cache
 def _hints(tp: type) -> dict[str, Any]:
     return get_type_hints(tp, vars(_wire()))
 
@@ -206,86 +208,128 @@ def typescript() -> str:
 # -- checking values ------------------------------------------------------------------------------
 
 
+Checker = Callable[[object, str], None]
+
+
 def check(value: object, tp: Any, path: str = "$") -> None:
     """Whether ``value`` (as built, or read back from JSON) fits the schema's type ``tp``.
 
     :raises SchemaError: naming the first place where it does not.
     """
+    _checker(tp)(value, path)
+
+
+def _fail(path: str, why: str) -> SchemaError:
+    return SchemaError(f"{path}: {why}")
+
+
+def _scalar(kinds: tuple[type, ...], what: str) -> Checker:
+    def run(value: object, path: str) -> None:
+        if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
+            raise _fail(path, f"{value!r} is not {what}")
+
+    return run
+
+
+def _one_of(values: frozenset[object], what: str) -> Checker:
+    def run(value: object, path: str) -> None:
+        hashable = isinstance(value, (str, int, float, type(None)))
+        if isinstance(value, bool) or not hashable or value not in values:
+            raise _fail(path, f"{value!r} is not {what}")
+
+    return run
+
+
+@functools.cache
+def _checker(tp: Any) -> Checker:
+    """A function that checks values against ``tp``, made once per type."""
     if tp is Any:
-        return
+        return lambda value, path: None
     if tp is type(None) or tp is None:
-        if value is not None:
-            raise SchemaError(f"{path}: {value!r} is not null")
-        return
+        return _one_of(frozenset([None]), "null")
     if tp is bool:
-        if not isinstance(value, bool):
-            raise SchemaError(f"{path}: {value!r} is not a boolean")
-        return
-    if tp in (int, float):
-        ok = isinstance(value, int) or (tp is float and isinstance(value, float))
-        if isinstance(value, bool) or not ok:
-            raise SchemaError(
-                f"{path}: {value!r} is not {'an integer' if tp is int else 'a number'}"
-            )
-        return
+        return _scalar((bool,), "a boolean")
+    if tp is int:
+        return _scalar((int,), "an integer")
+    if tp is float:
+        return _scalar((int, float), "a number")
     if tp is str:
-        if not isinstance(value, str):
-            raise SchemaError(f"{path}: {value!r} is not a string")
-        return
+        return _scalar((str,), "a string")
     if _is_enum(tp):
-        if value not in {m.value for m in tp}:
-            raise SchemaError(f"{path}: {value!r} is no {tp.__name__}")
-        return
+        return _one_of(frozenset(m.value for m in tp), f"a {tp.__name__}")
     if _is_typeddict(tp):
-        _check_dict(value, tp, path)
-        return
+        return _dict_checker(tp)
     origin = get_origin(tp)
     args = get_args(tp)
     if origin is Literal:
-        if not any(value == a and type(value) is not bool for a in args) and value not in args:
-            raise SchemaError(f"{path}: {value!r} is not one of {list(args)}")
-        return
+        return _one_of(frozenset(args), f"one of {[_literal(a) for a in args]}")
     if _is_union(tp):
+        return _union_checker(tuple(_checker(a) for a in args))
+    if origin is list:
+        item = _checker(args[0])
+
+        def run_list(value: object, path: str) -> None:
+            if not isinstance(value, (list, tuple)):
+                raise _fail(path, f"{value!r} is not a list")
+            for i, v in enumerate(value):
+                item(v, f"{path}[{i}]")
+
+        return run_list
+    if origin is tuple:
+        items = tuple(_checker(a) for a in args)
+
+        def run_tuple(value: object, path: str) -> None:
+            if not isinstance(value, (list, tuple)) or len(value) != len(items):
+                raise _fail(path, f"{value!r} is not a list of {len(items)}")
+            for i, (v, c) in enumerate(zip(value, items, strict=True)):
+                c(v, f"{path}[{i}]")
+
+        return run_tuple
+    if origin is dict:
+        key_check, value_check = _checker(args[0]), _checker(args[1])
+
+        def run_dict(value: object, path: str) -> None:
+            if not isinstance(value, dict):
+                raise _fail(path, f"{value!r} is not an object")
+            for k, v in value.items():
+                key_check(k, f"{path}.{k}")
+                value_check(v, f"{path}.{k}")
+
+        return run_dict
+    raise TypeError(f"cannot check {tp!r}")
+
+
+def _union_checker(options: tuple[Checker, ...]) -> Checker:
+    def run(value: object, path: str) -> None:
         errors = []
-        for arg in args:
+        for option in options:
             try:
-                check(value, arg, path)
+                option(value, path)
                 return
             except SchemaError as exc:
                 errors.append(str(exc))
         raise SchemaError(" / ".join(errors))
-    if origin in (list, tuple):
-        if not isinstance(value, (list, tuple)):
-            raise SchemaError(f"{path}: {value!r} is not a list")
-        if origin is tuple:
-            if len(value) != len(args):
-                raise SchemaError(f"{path}: {len(value)} items, not {len(args)}")
-            for i, (item, arg) in enumerate(zip(value, args, strict=True)):
-                check(item, arg, f"{path}[{i}]")
-        else:
-            for i, item in enumerate(value):
-                check(item, args[0], f"{path}[{i}]")
-        return
-    if origin is dict:
-        if not isinstance(value, dict):
-            raise SchemaError(f"{path}: {value!r} is not an object")
-        for key, item in value.items():
-            check(key, args[0], f"{path}.{key}")
-            check(item, args[1], f"{path}.{key}")
-        return
-    raise TypeError(f"cannot check {tp!r}")
+
+    return run
 
 
-def _check_dict(value: object, tp: type, path: str) -> None:
+def _dict_checker(tp: type) -> Checker:
     name = tp.__name__
-    if not isinstance(value, dict):
-        raise SchemaError(f"{path}: {name}: {value!r} is not an object")
-    hints = _hints(tp)
     required: typing.AbstractSet[str] = tp.__required_keys__  # type: ignore[attr-defined]
-    for key in hints:
-        if key in required and key not in value:
-            raise SchemaError(f"{path}: {name}: {key} is missing")
-    for key, item in value.items():
-        if key not in hints:
-            raise SchemaError(f"{path}: {name}: unknown key {key!r}")
-        check(item, hints[key], f"{path}.{key}")
+    fields: dict[str, Checker] = {}
+
+    def run(value: object, path: str) -> None:
+        if not isinstance(value, dict):
+            raise _fail(path, f"{name}: {value!r} is not an object")
+        if not fields:  # filled on first use: the TypedDicts may refer to each other
+            fields.update({key: _checker(hint) for key, hint in _hints(tp).items()})
+        for key in required:
+            if key not in value:
+                raise _fail(path, f"{name}: {key} is missing")
+        for key, item in value.items():
+            field = fields.get(key)
+            if field is None:
+                raise _fail(path, f"{name}: unknown key {key!r}")
+            field(item, f"{path}.{key}")
+
+    return run
