@@ -3,11 +3,12 @@
 
 import { h } from "./dom.js";
 import { t, formatNumber } from "./i18n.js";
-import { SEATS, SUITS, cardFace, cardBack, sortHand, isCard, suitIcon } from "./cards.js";
+import { SEATS, SUITS, cardFace, cardBack, sortHand, suitIcon } from "./cards.js";
 import { seatName, botName, occupantName, cardLabel, actionView, copyText } from "./common.js";
 import { savedName } from "./home.js";
 
 const AUCTION_PHASES = new Set(["auction", "raise", "trump"]);
+/** @type {import("./wire").ActionKind[]} */
 const WORDS = ["pass", "double", "raise", "stand", "redeal"];
 
 function status(view) {
@@ -21,15 +22,15 @@ export function bidsSummary() {
   return parts.length ? h("span", { class: "bids" }, parts) : h("span", { class: "muted" }, m?.phase === "auction" ? t("info.bidding") : t("contract.none"));
 }
 
-/** Each seat's last auction action of this deal (bids, passes, doubles). */
+/** Each seat's last call of this deal (bids, passes, doubles), as the state gives it: seat -> text. */
 export function currentBids() {
   const m = this.match;
+  /** @type {Record<string, string>} */
   const out = {};
   if (!m) return out;
-  const cards = 52 - (m.hand_sizes || [13, 13, 13, 13]).reduce((a, b) => a + b, 0);
-  const history = m.history || [];
-  const auction = history.slice(0, history.length - Math.max(0, cards));
-  for (const [seat, action] of auction) if (!/^[CDHS]$/.test(action)) out[seat] = action;
+  (m.auction?.last || []).forEach((action, i) => {
+    if (action) out[SEATS[i]] = action.text;
+  });
   return out;
 }
 
@@ -203,30 +204,30 @@ export function auctionStatus() {
 
 export function auctionList() {
   const m = this.match;
-  const cards = 52 - (m.hand_sizes || []).reduce((a, b) => a + b, 0);
-  const history = (m.history || []).slice(0, (m.history || []).length - Math.max(0, cards));
-  if (!history.length) return null;
+  const calls = m.auction?.calls || [];
+  if (!calls.length) return null;
   return h(
     "ol",
     { class: "auction-list", id: "auction-list", "aria-label": t("auction.history") },
-    history.map(([seat, action]) => h("li", { dataset: { seat } }, h("span", { class: "who" }, this.displayName(seat)), " ", actionView(action))),
+    calls.map(({ seat, action }) => h("li", { dataset: { seat } }, h("span", { class: "who" }, this.displayName(seat)), " ", actionView(action.text))),
   );
 }
 
 export function biddingBox() {
   const m = this.match;
   const legal = m.legal || [];
-  const words = legal.filter((a) => WORDS.includes(String(a).toLowerCase()));
-  const trumps = legal.filter((a) => /^[CDHS]$/.test(a));
-  const bids = legal.filter((a) => /^\d+(NT|[CDHS])?$/i.test(a));
+  const words = legal.filter((a) => WORDS.includes(a.kind));
+  const trumps = legal.filter((a) => a.kind === "trump");
+  const bids = legal.filter((a) => a.kind === "bid");
   const disabled = Boolean(this.pending);
+  /** @param {import("./wire").ActionJson} action */
   const button = (action, content, extra = "") =>
     h(
       "button",
       {
         type: "button",
-        class: ["bid-button", extra, this.bidBuffer && String(action).toUpperCase().startsWith(this.bidBuffer) ? "match" : ""],
-        dataset: { action, key: `act:${action}` },
+        class: ["bid-button", extra, this.bidBuffer && action.text.toUpperCase().startsWith(this.bidBuffer) ? "match" : ""],
+        dataset: { action: action.text, key: `act:${action.text}` },
         disabled,
         onClick: () => this.act(action),
       },
@@ -239,7 +240,7 @@ export function biddingBox() {
       h(
         "div",
         { class: "trump-choices" },
-        trumps.map((s) => button(s, [suitIcon(SUITS.indexOf(s), 34), h("span", {}, t(`suit.${s}`))], "trump-button")),
+        trumps.map((a) => button(a, [suitIcon(SUITS.indexOf(a.suit), 34), h("span", {}, t(`suit.${a.suit}`))], "trump-button")),
       ),
     );
   }
@@ -247,11 +248,10 @@ export function biddingBox() {
     // rows by level; strains (Egyptian, Sol) as columns
     const levels = new Map();
     for (const b of bids) {
-      const level = parseInt(b, 10);
-      if (!levels.has(level)) levels.set(level, []);
-      levels.get(level).push(b);
+      if (!levels.has(b.level)) levels.set(b.level, []);
+      levels.get(b.level).push(b);
     }
-    const strained = bids.some((b) => /\D/.test(b));
+    const strained = bids.some((b) => b.strain);
     parts.push(
       h(
         "div",
@@ -263,26 +263,26 @@ export function biddingBox() {
                 { class: "bid-row" },
                 h("span", { class: "level" }, level),
                 row.map((b) => {
-                  const strain = b.replace(/^\d+/, "").toUpperCase() || "-";
+                  const strain = b.strain || "-";
                   const node = button(b, strain === "NT" ? h("span", { class: "nt" }, t("strain.NT.short")) : strain === "-" ? String(level) : suitIcon(SUITS.indexOf(strain), 18));
                   node.dataset.strain = strain;
-                  node.setAttribute("aria-label", actionView(b).dataset.label || b);
+                  node.setAttribute("aria-label", actionView(b.text).dataset.label || b.text);
                   return node;
                 }),
               ),
             )
-          : bids.map((b) => button(b, actionView(b))),
+          : bids.map((b) => button(b, actionView(b.text))),
       ),
     );
   }
-  if (words.length) parts.push(h("div", { class: "bid-words" }, words.map((w) => button(w, t(`action.${w.toLowerCase()}`), `word-${w.toLowerCase()}`))));
+  if (words.length) parts.push(h("div", { class: "bid-words" }, words.map((w) => button(w, t(`action.${w.kind}`), `word-${w.kind}`))));
   parts.push(h("p", { class: "hint keys" }, this.bidBuffer ? t("bidbox.typed", { text: this.bidBuffer }) : t("bidbox.keys")));
   return h("div", { class: "bidbox panel", id: "bidbox", role: "group", "aria-label": title }, parts, this.auctionList());
 }
 
 export function trickView() {
   const m = this.match;
-  let cards = m.trick || [];
+  let cards = m.trick?.cards || [];
   let previous = false;
   let winner = null;
   if (!cards.length && m.last_trick && (m.last_trick.cards || []).length) {
@@ -310,7 +310,8 @@ export function handView() {
   const m = this.match;
   if (!this.mySeat) return h("div", { class: "hand spectator", id: "hand" }, h("p", { class: "muted" }, t("table.watching")));
   const cards = sortHand(m.hand || [], this.trumpLetter());
-  const legal = new Set((m.legal || []).filter((a) => isCard(a) && m.phase === "play"));
+  /** @type {Map<string, import("./wire").ActionJson>} */
+  const legal = new Map((m.legal || []).filter((a) => a.kind === "card" && m.phase === "play").map((a) => [a.text, a]));
   const playing = m.phase === "play" && this.myTurn();
   return h(
     "div",
@@ -327,7 +328,7 @@ export function handView() {
           disabled: !ok || Boolean(this.pending),
           "aria-label": cardLabel(card),
           title: cardLabel(card),
-          onClick: () => this.act(card),
+          onClick: () => this.act(legal.get(card)),
         },
         cardFace(card),
       );

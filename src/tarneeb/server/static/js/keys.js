@@ -33,8 +33,8 @@ export function keydown(event) {
     }
     return;
   }
-  const legal = (m.legal || []).map(String);
-  const upper = legal.map((a) => a.toUpperCase());
+  const legal = m.legal || [];
+  const upper = legal.map((a) => a.text.toUpperCase());
   const actIf = (action) => {
     const i = upper.indexOf(action);
     if (i >= 0) {

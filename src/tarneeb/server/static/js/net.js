@@ -240,7 +240,11 @@ export class TableConnection {
     return true;
   }
 
-  /** Send an action made against state `version`; returns its id, or null when offline. */
+  /**
+   * Send an action (its id) made against state `version`; returns the act's id, or null when offline.
+   * @param {number} action
+   * @param {number} version
+   */
   act(action, version) {
     const id = newId();
     return this.send({ type: "act", id, version, action }) ? id : null;

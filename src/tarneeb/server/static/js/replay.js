@@ -3,7 +3,7 @@
 import { h, mount } from "./dom.js";
 import { t, formatNumber } from "./i18n.js";
 import { api } from "./net.js";
-import { SEATS, SUITS, cardFace, sortHand, suitOf, rankOf, isCard, suitLetter, suitIcon } from "./cards.js";
+import { SEATS, SUITS, cardFace, sortHand, suitLetter, suitIcon } from "./cards.js";
 import { seatName, occupantName, actionView, contractView, cardLabel, errorText } from "./common.js";
 
 const REL = ["bottom", "right", "top", "left"];
@@ -13,18 +13,6 @@ function seatOf(value) {
   if (typeof value === "number") return SEATS[value];
   const v = String(value);
   return SHORT[v.toUpperCase()] || v.toLowerCase();
-}
-
-/** Who wins a trick ([[seat, card], ...]) with `trump` (a suit letter or null). */
-export function trickWinner(cards, trump) {
-  const ts = trump ? SUITS.indexOf(trump) : -1;
-  let best = cards[0];
-  for (const entry of cards.slice(1)) {
-    const s = suitOf(entry[1]);
-    const bs = suitOf(best[1]);
-    if (s === bs ? rankOf(entry[1]) > rankOf(best[1]) : s === ts) best = entry;
-  }
-  return best[0];
 }
 
 export class ReplayView {
@@ -85,23 +73,17 @@ export class ReplayView {
   }
 
   prepare() {
+    /** @type {import("./wire").ReplayBody} */
     const r = this.replay;
-    const actions = (r.actions || []).map(([seat, action]) => [seatOf(seat), String(action)]);
-    // Every deal that is played ends with its 52 cards; what comes before is the auction.
-    const cardStart = actions.length >= 52 && actions.slice(-52).every(([, a]) => isCard(a)) ? actions.length - 52 : actions.length;
-    let trump = null;
-    for (const [, a] of actions.slice(0, cardStart)) if (/^[CDHS]$/.test(a)) trump = a;
-    const contract = r.contract;
-    if (!trump && contract && typeof contract === "object" && /^[CDHS]$/.test(contract.strain || "")) trump = contract.strain;
-    if (!trump && this.table?.options?.fixed_trump) trump = suitLetter(this.table.options.fixed_trump);
-    this.trump = trump;
-    this.cardStart = cardStart;
-    this.actions = actions;
+    this.trump = r.trump || (this.table?.options?.fixed_trump ? suitLetter(this.table.options.fixed_trump) : null);
     const hands = {};
     for (const [seat, cards] of Object.entries(r.hands || {})) hands[seatOf(seat)] = (cards || []).map(String);
     this.hands = hands;
-    // One step per action.
-    this.steps = actions.map(([seat, action], i) => ({ seat, action, card: i >= cardStart }));
+    // One step per action: the calls of the auction, then every card, each trick's winner told by the server.
+    const calls = (r.auction || []).map(({ seat, action }) => ({ seat, action: action.text, card: false }));
+    const cards = (r.tricks || []).flatMap((trick) => trick.cards.map(([seat, card], i) => ({ seat, action: card, card: true, trick: i === trick.cards.length - 1 ? trick : null })));
+    this.cardStart = calls.length;
+    this.steps = [...calls, ...cards];
     // the analysis of one deal, whether wrapped as `tarneeb analyze --json` writes it or not
     const a = this.replay.analysis;
     this.analysis = a ? (Array.isArray(a.deals) ? a.deals[0] : a.dd_table ? a : null) : null;
@@ -124,10 +106,10 @@ export class ReplayView {
       }
       remaining[s.seat] = remaining[s.seat].filter((c) => c !== s.action);
       trick.push([s.seat, s.action]);
-      if (trick.length === 4) {
-        const winner = trickWinner(trick, this.trump);
-        taken[SEATS.indexOf(winner)] += 1;
-        lastTrick = { cards: trick, winner };
+      if (s.trick) {
+        // the trick's last card: the server says who won it
+        if (s.trick.winner) taken[SEATS.indexOf(s.trick.winner)] += 1;
+        lastTrick = s.trick;
         tricks.push(lastTrick);
         trick = [];
       }

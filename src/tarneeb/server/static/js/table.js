@@ -13,11 +13,15 @@ import * as keys from "./keys.js";
 
 const REL = ["bottom", "right", "top", "left"];
 
-/** The cards a seat played in this deal: its last `count` actions (cards come after every bid). */
-function playedBy(history, seat, count) {
-  if (count <= 0) return [];
-  const mine = (history || []).filter(([s]) => s === seat).map(([, a]) => a);
-  return mine.slice(-count);
+/**
+ * The cards a seat played in this deal, from the state's tricks.
+ * @param {import("./wire").MatchJson} match
+ * @param {import("./wire").SeatName} seat
+ * @returns {string[]}
+ */
+function playedBy(match, seat) {
+  const tricks = [...(match.tricks || []), ...(match.trick ? [match.trick] : [])];
+  return tricks.flatMap((trick) => trick.cards.filter(([s]) => s === seat).map(([, card]) => card));
 }
 
 export class TableView {
@@ -90,6 +94,7 @@ export class TableView {
     this.renderBanner();
   }
 
+  /** @param {import("./wire").ServerFrame} frame */
   onFrame(frame) {
     switch (frame.type) {
       case "welcome": {
@@ -154,7 +159,7 @@ export class TableView {
           break;
         case "action":
           if (e.by === "timer") {
-            this.log.push({ kind: "info", text: () => t("log.timer", { seat: seatName(e.seat), action: e.action }) });
+            this.log.push({ kind: "info", text: () => t("log.timer", { seat: seatName(e.seat), action: e.action.text }) });
           }
           break;
         case "deal":
@@ -188,6 +193,7 @@ export class TableView {
     saveJson(`tarneeb.deals.${this.id}`, this.store);
   }
 
+  /** @param {import("./wire").StateJson} state */
   applyState(state) {
     if (!state) return;
     this.state = state;
@@ -205,7 +211,7 @@ export class TableView {
       const data = { dealer: match.dealer, commitment: match.commitment };
       if (this.mySeat) {
         const hand = match.hand || [];
-        const dealt = [...hand, ...playedBy(match.history, this.mySeat, 13 - hand.length)];
+        const dealt = [...hand, ...playedBy(match, this.mySeat)];
         if (dealt.length === 13) data.hand = dealt;
       }
       this.remember(match.deal_number, data);
@@ -266,9 +272,10 @@ export class TableView {
 
   // -- actions --------------------------------------------------------------
 
+  /** Take one of the state's legal actions. @param {import("./wire").ActionJson} action */
   act(action) {
     if (this.pending || !this.state || !this.conn) return;
-    const id = this.conn.act(action, this.state.version);
+    const id = this.conn.act(action.id, this.state.version);
     if (!id) {
       toast(t("error.offline"), "error");
       return;
@@ -326,6 +333,7 @@ export class TableView {
 
   // -- derived --------------------------------------------------------------
 
+  /** @returns {import("./wire").MatchJson | null} */
   get match() {
     return this.state?.match || null;
   }
