@@ -54,26 +54,40 @@ def _is_enum(tp: object) -> bool:
     return isinstance(tp, type) and issubclass(tp, enum.Enum)
 
 
+def _ours(tp: type) -> bool:
+    """Whether a class is defined in the wire package."""
+    name = _wire().__name__
+    return tp.__module__ == name or tp.__module__.startswith(name + ".")
+
+
 def _is_union(tp: object) -> bool:
     return get_origin(tp) in (Union, types.UnionType)
 
 
 @functools.cache
 def _hints(tp: type) -> dict[str, Any]:
-    return get_type_hints(tp, vars(_wire()))
+    return get_type_hints(tp)  # in the namespace of the module that defines it
 
 
 def _named() -> Iterator[tuple[str, Any]]:
     """The schema's public names: enums, aliases and TypedDicts, in the order they are defined."""
+    from tarneeb.server.wire import names, schema
+
     wire = _wire()
-    for name, value in vars(wire).items():
-        if name.startswith("_") or name in ("Any",):
-            continue
-        enum_type = _is_enum(value) and issubclass(value, str)
-        record = _is_typeddict(value) and value.__module__ == wire.__name__
-        alias = get_origin(value) in (Literal, Union, types.UnionType, tuple) and _is_wire(value)
-        if enum_type or record or alias:
-            yield name, value
+    yield "ActionKind", wire.ActionKind
+    seen = {"ActionKind"}
+    for module in (names, schema):
+        for name, value in vars(module).items():
+            if name.startswith("_") or name not in wire.__all__ or name in seen:
+                continue
+            seen.add(name)
+            enum_type = _is_enum(value) and issubclass(value, str)
+            record = _is_typeddict(value) and _ours(value)
+            alias = get_origin(value) in (Literal, Union, types.UnionType, tuple) and _is_wire(
+                value
+            )
+            if enum_type or record or alias:
+                yield name, value
 
 
 def _is_wire(tp: Any) -> bool:
@@ -149,7 +163,7 @@ def _field_docs(tp: type) -> dict[str, str]:
     """The docstrings under the fields of a TypedDict (and of the TypedDicts it extends)."""
     docs: dict[str, str] = {}
     for cls in reversed(tp.__mro__):
-        if not _is_typeddict(cls) or cls.__module__ != _wire().__name__:
+        if not _is_typeddict(cls) or not _ours(cls):
             continue
         try:
             tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
@@ -174,7 +188,7 @@ def typescript() -> str:
     aliases = _aliases()
     out = [
         "// The wire schema of `tarneeb serve`, for the browser client's JSDoc and `tsc`.",
-        "// Generated from tarneeb/server/wire.py by `python -m tarneeb.server.wire --dts`:",
+        "// Generated from tarneeb/server/wire/ by `python -m tarneeb.server.wire --dts`:",
         "// do not edit; the tests check that it is current.",
         "",
         f"export const PROTOCOL_VERSION: {wire.PROTOCOL_VERSION};",

@@ -1,5 +1,5 @@
 // The wire schema of `tarneeb serve`, for the browser client's JSDoc and `tsc`.
-// Generated from tarneeb/server/wire.py by `python -m tarneeb.server.wire --dts`:
+// Generated from tarneeb/server/wire/ by `python -m tarneeb.server.wire --dts`:
 // do not edit; the tests check that it is current.
 
 export const PROTOCOL_VERSION: 2;

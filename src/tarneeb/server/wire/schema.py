@@ -1,0 +1,430 @@
+"""The wire's shapes: a TypedDict for every frame, event, state and HTTP body."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypedDict
+
+from tarneeb.actions import ActionKind
+from tarneeb.server.wire.names import (
+    ActedBy,
+    ErrorCode,
+    EventKind,
+    PhaseName,
+    Play,
+    SeatKind,
+    SeatName,
+    Side,
+    StrainLetter,
+    SuitLetter,
+    TableStatus,
+    ThrowInReason,
+)
+
+# -- the game's objects -----------------------------------------------------------------------
+
+
+class _ActionJson(TypedDict):
+    id: int
+    text: str
+    kind: ActionKind
+
+
+class ActionJson(_ActionJson, total=False):
+    """An action: the engine's id (:mod:`tarneeb.actions`), its text, and its kind."""
+
+    level: int
+    """A bid's level."""
+    strain: StrainLetter | None
+    """A bid's strain: a suit letter, ``NT``, or null for a bid that names none."""
+    suit: SuitLetter
+    """The suit of a card, or the trump a ``trump`` action names."""
+
+
+class CallJson(TypedDict):
+    """One call of the auction (a bid, pass, double, raise, stand, redeal or trump choice)."""
+
+    seat: SeatName
+    action: ActionJson
+
+
+class AuctionJson(TypedDict):
+    calls: list[CallJson]
+    """Every call of the deal so far, in order."""
+    last: list[ActionJson | None]
+    """Each seat's last call (South, East, North, West), the trump choice aside; null for none."""
+
+
+class TrickJson(TypedDict):
+    leader: SeatName
+    cards: list[Play]
+    """The cards in the order played, each with its seat."""
+    winner: SeatName | None
+    """Null for the trick under way."""
+    points: int | None
+    """The card points in the trick where the rules count card points, else null."""
+
+
+class ContractJson(TypedDict):
+    seat: SeatName
+    level: int
+    strain: StrainLetter | None
+    multiplier: int
+
+
+class ScoredJson(TypedDict):
+    points: list[int]
+    """Per side, NS then EW."""
+    seat_points: list[int] | None
+    """Per seat where players score alone (Syrian 400), else null."""
+    made: bool | None
+    all_thirteen: Side | None
+
+
+class ThrownInJson(TypedDict):
+    thrown_in: ThrowInReason
+
+
+ResultJson = ScoredJson | ThrownInJson
+
+
+class SetJson(TypedDict):
+    winner: Side
+    scores: list[int]
+
+
+class SeatJson(TypedDict):
+    seat: SeatName
+    name: str | None
+    kind: SeatKind
+    bot: str | None
+    """The spec of the bot in the seat, or holding it for an absent player."""
+    taken: bool
+    connected: bool
+    held_by_bot: bool
+
+
+class MatchJson(TypedDict):
+    deal_number: int
+    dealer: SeatName
+    phase: PhaseName
+    to_act: SeatName | None
+    hand: list[str]
+    """This seat's own cards; empty for a spectator."""
+    hand_sizes: list[int]
+    auction: AuctionJson
+    contract: ContractJson | None
+    trump: SuitLetter | None
+    trick: TrickJson | None
+    """The trick under way (null outside play)."""
+    tricks: list[TrickJson]
+    """The deal's finished tricks, in order, with their winners."""
+    last_trick: TrickJson | None
+    tricks_taken: list[int]
+    """Per seat."""
+    side_tricks: list[int]
+    """Per side, NS then EW."""
+    card_points: list[int] | None
+    """Card points taken per seat where the rules count card points (Tarneeb 400), else null."""
+    side_card_points: list[int] | None
+    bids: list[int | None]
+    """Each seat's own bid where every player bids alone (Syrian 400), else nulls."""
+    legal: list[ActionJson]
+    """This seat's legal actions; empty unless it is this seat's turn."""
+    scores: list[int]
+    seat_scores: list[int]
+    target: int
+    sets: list[SetJson]
+    commitment: str
+    over: bool
+    winner: Side | None
+    individual: bool
+
+
+class StateJson(TypedDict):
+    status: TableStatus
+    seats: list[SeatJson]
+    version: int
+    turn_deadline: float | None
+    match: MatchJson | None
+
+
+class TableJson(TypedDict):
+    id: str
+    status: TableStatus
+    rules: str
+    options: dict[str, Any]
+    public: bool
+    turn_seconds: float | None
+    seats: list[SeatJson]
+    scores: list[int]
+    created: str
+
+
+# -- events -----------------------------------------------------------------------------------
+
+
+class JoinedEvent(TypedDict):
+    seq: int
+    kind: Literal[EventKind.JOINED]
+    seat: SeatName
+    name: str | None
+    bot: str | None
+
+
+class LeftEvent(TypedDict):
+    seq: int
+    kind: Literal[EventKind.LEFT]
+    seat: SeatName
+
+
+class StartedEvent(TypedDict):
+    seq: int
+    kind: Literal[EventKind.STARTED]
+    first_dealer: SeatName
+
+
+class DealEvent(TypedDict):
+    seq: int
+    kind: Literal[EventKind.DEAL]
+    number: int
+    dealer: SeatName
+    commitment: str
+
+
+class ActionEvent(TypedDict):
+    seq: int
+    kind: Literal[EventKind.ACTION]
+    seat: SeatName
+    action: ActionJson
+    by: ActedBy
+    version: int
+
+
+class DealEndEvent(TypedDict):
+    seq: int
+    kind: Literal[EventKind.DEAL_END]
+    number: int
+    dealer: SeatName
+    seed: str
+    commitment: str
+    contract: ContractJson | None
+    result: ResultJson | None
+    tricks_taken: list[int]
+    last_trick: TrickJson | None
+    scores: list[int]
+    seat_scores: list[int]
+
+
+class MatchEndEvent(TypedDict):
+    seq: int
+    kind: Literal[EventKind.MATCH_END]
+    winner: Side | None
+    scores: list[int]
+
+
+class ChatEvent(TypedDict):
+    seq: int
+    kind: Literal[EventKind.CHAT]
+    seat: SeatName
+    name: str
+    text: str
+
+
+class TakeoverEvent(TypedDict):
+    seq: int
+    kind: Literal[EventKind.TAKEOVER]
+    seat: SeatName
+    bot: str
+
+
+class ReclaimEvent(TypedDict):
+    seq: int
+    kind: Literal[EventKind.RECLAIM]
+    seat: SeatName
+
+
+EventJson = (
+    JoinedEvent
+    | LeftEvent
+    | StartedEvent
+    | DealEvent
+    | ActionEvent
+    | DealEndEvent
+    | MatchEndEvent
+    | ChatEvent
+    | TakeoverEvent
+    | ReclaimEvent
+)
+
+
+# -- frames ------------------------------------------------------------------------------------
+
+
+class _ActionRef(TypedDict):
+    id: int
+
+
+class ActionRef(_ActionRef, total=False):
+    """An action named by its id; the other fields of :class:`ActionJson`, if sent, must agree.
+
+    So a client may send back a legal action exactly as the state gave it.
+    """
+
+    text: str
+    kind: ActionKind
+    level: int
+    strain: StrainLetter | None
+    suit: SuitLetter
+
+
+class _HelloFrame(TypedDict):
+    type: Literal["hello"]
+
+
+class HelloFrame(_HelloFrame, total=False):
+    protocol: int
+    token: str | None
+    since: int | None
+
+
+class ActFrame(TypedDict):
+    type: Literal["act"]
+    id: str
+    version: int
+    action: int | ActionRef | str
+    """The action's id (``17`` or ``{"id": 17}``); its text (``"6D"``) is still read."""
+
+
+class ChatFrame(TypedDict):
+    type: Literal["chat"]
+    text: str
+
+
+class PingFrame(TypedDict):
+    type: Literal["ping"]
+
+
+ClientFrame = HelloFrame | ActFrame | ChatFrame | PingFrame
+
+
+class WelcomeFrame(TypedDict):
+    type: Literal["welcome"]
+    protocol: int
+    seat: SeatName | None
+    seq: int
+    version: int
+    table: TableJson
+    state: StateJson
+    events: list[EventJson] | None
+
+
+class UpdateFrame(TypedDict):
+    type: Literal["update"]
+    seq: int
+    version: int
+    events: list[EventJson]
+    state: StateJson
+
+
+class AckFrame(TypedDict):
+    type: Literal["ack"]
+    id: str
+    version: int
+
+
+class _ErrorFrame(TypedDict):
+    type: Literal["error"]
+    code: ErrorCode
+    message: str
+
+
+class ErrorFrame(_ErrorFrame, total=False):
+    id: str
+    """The ``id`` of the ``act`` it answers."""
+    version: int
+    """Where a ``duplicate`` action took the table."""
+
+
+class PongFrame(TypedDict):
+    type: Literal["pong"]
+
+
+ServerFrame = WelcomeFrame | UpdateFrame | AckFrame | ErrorFrame | PongFrame
+
+
+# -- HTTP bodies -------------------------------------------------------------------------------
+
+
+class ErrorDetail(TypedDict):
+    code: ErrorCode
+    message: str
+
+
+class ErrorBody(TypedDict):
+    error: ErrorDetail
+
+
+class PresetJson(TypedDict):
+    name: str
+    summary: str
+
+
+class InfoBody(TypedDict):
+    protocol: int
+    version: str
+    presets: list[PresetJson]
+    bots: list[str]
+    solver: bool
+
+
+class RulesBody(TypedDict):
+    name: str
+    summary: str
+    options: dict[str, Any]
+    reference: str
+
+
+class TablesBody(TypedDict):
+    tables: list[TableJson]
+
+
+class CreatedBody(TypedDict):
+    table: str
+    seat: SeatName
+    token: str | None
+    invites: dict[str, str]
+    spectate: str
+    state: TableJson
+
+
+class JoinedBody(TypedDict):
+    seat: SeatName
+    token: str
+
+
+class DealSummaryJson(TypedDict):
+    number: int
+    dealer: SeatName
+    text: str
+    contract: ContractJson | None
+    result: ResultJson | None
+    seed: str
+    commitment: str
+
+
+class DealsBody(TypedDict):
+    deals: list[DealSummaryJson]
+
+
+class _ReplayBody(DealSummaryJson):
+    hands: dict[str, list[str]]
+    """Each seat's cards as dealt."""
+    auction: list[CallJson]
+    tricks: list[TrickJson]
+    """Every trick, with its winner."""
+    trump: SuitLetter | None
+
+
+class ReplayBody(_ReplayBody, total=False):
+    analysis: dict[str, Any] | None
+    """With ``?analysis=1``: the double-dummy analysis, or null when it cannot run."""
