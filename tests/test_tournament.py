@@ -57,12 +57,18 @@ def test_six_pairs_rotate_as_the_seed_says() -> None:
         assert table.king == holder
         table.record_set(pairing.result(winner, scores_for(pairing, winner)))
         assert table.king == winner
-        assert table.queue[-1] == table.played[-1].loser
+        if not table.is_over():
+            assert table.queue[-1] == table.played[-1].loser
     assert table.is_over() and table.ending is Ending.SETS
     assert [(p.ns, p.ew, p.holder) for p in table.pairings] == [t[:3] for t in SIX_TABLES]
-    # After set 8 (P2 beat P3 at East-West): P3 queues last, P4 takes its seats.
-    assert table.queue == ("P5", "P1", "P6", "P3")
-    assert {s.pair for s in table.standings() if s.at_table} == {"P2", "P4"}
+    # Set 8 was the last: nobody moves, the table stays as it was played.
+    assert table.queue == SIX_TABLES[-1][3]
+    assert {s.pair for s in table.standings() if s.at_table} == {"P2", "P3"}
+
+
+def test_the_pairs_at_the_table_sit_for_the_next_set() -> None:
+    table = run_six(3)  # set 4 is P4 (NS) against P5 (EW)
+    assert {s.pair for s in table.standings() if s.at_table} == {"P4", "P5"}
 
 
 def test_the_challenger_is_the_pair_that_just_sat_down() -> None:
@@ -110,7 +116,7 @@ def test_standings_of_the_six_pairs() -> None:
         "P5": (0, 1),
         "P6": (0, 2),
     }
-    assert {p for p, s in rows.items() if s.at_table} == {"P2", "P4"}
+    assert {p for p, s in rows.items() if s.at_table} == {"P2", "P3"}
     # Ranked by sets won, then fewer lost, then points, then the queue order:
     # P4 and P5 are both 1-1 with 50 points (44 + 6 and 45 + 5), P4 queued first;
     # P3 (1-2) after them.

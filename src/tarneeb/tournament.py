@@ -332,7 +332,7 @@ class KingOfTheTable:
 
     @property
     def queue(self) -> tuple[str, ...]:
-        """The pairs waiting, the next to sit down first."""
+        """The pairs waiting, the next to sit down first (once over: those that waited for the last set)."""
         return tuple(self._queue)
 
     @property
@@ -414,7 +414,7 @@ class KingOfTheTable:
         """Count the set that just ended: its loser queues at the back, the next pair sits down.
 
         The incoming pair takes the seats the loser left (North-South or
-        East-West); the winner keeps its own.
+        East-West); the winner keeps its own. After the last set nobody moves.
 
         :raises TournamentError: when the tournament is over, or ``result`` is
             not the current set with the pairs at the table in their seats.
@@ -438,6 +438,8 @@ class KingOfTheTable:
         self._run[winner] += 1
         self._run[loser] = 0
         self._holder = winner
+        if self.is_over():
+            return  # the last set: nobody sits down, the table stays as it was played
         self._queue.append(loser)
         incoming = self._queue.popleft()
         if loser == self._ns:
