@@ -44,13 +44,14 @@ MATCHES = 100
 """Matches of ``--format match`` and ``sets`` unless ``--matches`` says otherwise."""
 
 DESCRIPTION = f"""\
-Duplicate matches between two bots: each pair of matches is dealt the same
-cards with the bots' sides swapped, so the luck of the cards cancels.
+Duplicate matches between two bots (or king of the table between several,
+see the formats): each pair of matches is dealt the same cards with the
+bots' sides swapped, so the luck of the cards cancels.
 --matches N counts matches played (N/2 duplicate pairs; N must be even).
 Prints match wins with a 95% Wilson interval, points per deal difference with
 its interval, contracts bid and made by level, and time per decision.
 Formats: match (to the target), sets (a match of {SETS_FORMAT_SETS} sets, most
-points wins), king (king of the table, seed 002's tournament: each bot is a
+points wins), king (king of the table, the Levant's tournament: each bot is a
 pair, the pairs queue, each set is one match to the target, not duplicate,
 and its loser goes to the back of the queue while the next pair takes its
 seats; --matches N sets, {DEFAULT_SETS} by default, --streak K ends it early

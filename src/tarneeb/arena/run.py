@@ -3,7 +3,9 @@
 A *duplicate pair* is two matches dealt from the same seed: in the first the
 first bot holds North-South and the second East-West, in the second they swap
 sides, so each bot plays both sides of the same cards and the luck of the deal
-cancels. ``matches`` always counts matches played, two to a pair.
+cancels. ``matches`` always counts matches played, two to a pair. King of
+the table (``format="king"``) is the exception: a tournament of sets, one
+match each, played one after the other (:func:`_play_king`).
 
 Everything random is derived from the run's seed: the deals of pair ``p``
 from ``(seed, p)``, the random source of the bot in seat ``s`` of match ``i``
