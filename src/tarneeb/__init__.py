@@ -67,6 +67,7 @@ from tarneeb.rules import (
 )
 from tarneeb.scoring import DealResult
 from tarneeb.seats import SEATS, Seat, Team, parse_seat
+from tarneeb.tournament import KingOfTheTable, Pairing, SetPlayed, TournamentError
 from tarneeb.view import View
 
 __version__ = "0.1.0"
@@ -93,9 +94,11 @@ __all__ = [
     "Failed",
     "IllegalActionError",
     "InvalidActionError",
+    "KingOfTheTable",
     "LegalActions",
     "Made",
     "Match",
+    "Pairing",
     "Pass",
     "Phase",
     "Raise",
@@ -106,6 +109,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "Seat",
+    "SetPlayed",
     "SetResult",
     "Stand",
     "Strain",
@@ -114,6 +118,7 @@ __all__ = [
     "Team",
     "ThirteenWins",
     "ThrowIn",
+    "TournamentError",
     "Trick",
     "View",
     "__version__",
