@@ -7,6 +7,13 @@ checked when the value is made. Each option is declared once, as a field with
 its specification (:data:`OPTION_SPECS`, :func:`option_spec`), which the
 codec, the ``-o KEY=VALUE`` parser and the reference all read.
 
+A new option is three things: its field here, declared with
+``option(default, SomeOption(doc, sources, ...))`` (for named readings, an
+enum in :mod:`tarneeb.options` and a ``ChoiceOption`` with one ``Reading``
+per value); its checks against other options in :mod:`tarneeb.validation`;
+and its logic where the game uses it. Its default must play as the game did
+without it, so that stored rules (records) replay as they were played.
+
 >>> rules = Rules(target=31, bid_once=True)
 >>> rules.target, rules.bidding
 (31, Bidding.TRICKS)
