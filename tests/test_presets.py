@@ -41,6 +41,7 @@ from tarneeb.actions import PASS, REDEAL
 from tarneeb.cards import FULL_MASK, SUIT_MASKS
 from tarneeb.match import SetResult
 from tarneeb.presets import PRESET_SUMMARIES, PRESET_TRADITIONS, preset_summary
+from tarneeb.record import match_to_record, read_record
 from tarneeb.rules import KabshSide
 from tarneeb.summary import SummaryFact, fact_text, summary_facts
 
@@ -812,3 +813,31 @@ def test_duel_and_around_helpers_deal_the_whole_deck() -> None:
             assert hand.bit_count() == 13
             union |= hand
         assert union == FULL_MASK
+
+
+@pytest.mark.parametrize(
+    ("name", "old", "bid", "taken", "points"),
+    [
+        # The saudi preset before kabsh_side: the defenders' 13 tricks scored 13.
+        ("saudi", {"kabsh": 16}, "8", 0, (-8, 13)),
+        # levant-sets before the fix: 13 bid and made scored 16.
+        ("levant-sets", {"bid13_made": 16}, "13", 13, (16, 0)),
+    ],
+)
+def test_records_of_changed_presets_replay_under_their_old_rules(
+    name: str, old: dict[str, object], bid: str, taken: int, points: tuple[int, int]
+) -> None:
+    """A record stores every option of its day; the options added since take defaults that
+    play as the preset then did, so the record replays to the same scores."""
+    then = find_rules(name).replace(kabsh_side="declarers", **old)
+    match = Match(then, first_dealer=W, hands=[duel(S, E, taken)])
+    play_match_deal(match, south_bids(bid))
+    assert match.deals[0].result is not None
+    assert match.deals[0].result.team_points == points
+    record = match_to_record(match)
+    del record["rules"]["kabsh_side"]  # an earlier version knew no such option
+    record["rules"]["no_win_below_zero"] = False  # and wrote this one as a boolean
+    replayed = read_record(record)
+    assert replayed.rules == then
+    assert replayed.deals[0].result == match.deals[0].result
+    assert replayed == match
