@@ -42,6 +42,7 @@ from tarneeb.cards import FULL_MASK, SUIT_MASKS
 from tarneeb.match import SetResult
 from tarneeb.presets import PRESET_SUMMARIES, PRESET_TRADITIONS, preset_summary
 from tarneeb.record import match_to_record, read_record
+from tarneeb.reference import describe_rules
 from tarneeb.rules import KabshSide
 from tarneeb.summary import SummaryFact, fact_text, summary_facts
 
@@ -694,6 +695,28 @@ def test_all_pass_dealer_bids(name: str, forced: list[str]) -> None:
     deal.push(forced[-1])
     assert deal.declarer is W
     assert deal.phase in (Phase.TRUMP, Phase.RAISE, Phase.PLAY)
+
+
+def test_dealer_bids_with_weak_redeal_does_not_always_play_the_deal() -> None:
+    """003: «когда трое игроков пасуют, то сдатчик должен обязательно объявить 7 взяток» and
+    «назначают пересдачу карт, если у одного из игроков: нет Туза ...»: the forced dealer with a
+    weak hand may still claim the redeal, so the two options together do not make every deal
+    played; the reference says so."""
+    rules = find_rules("classic").replace(all_pass="dealer-bids", weak_redeal=True)
+    match = Match(rules, seed=9, first_dealer=S, hands=[around(WEAK), duel(S, E, 9)])
+    for _ in range(3):
+        match.push("pass")
+    assert match.to_act is S
+    assert PASS not in match.deal.legal_action_ids()
+    assert REDEAL in match.deal.legal_action_ids()
+    match.push("redeal")
+    assert match.deals[0].thrown_in == ThrowIn.WEAK_HAND
+    assert match.dealer is S and len(match.deals) == 2
+    text = " ".join(describe_rules(rules).split())
+    assert "so a deal is not always played" in text
+    assert "so every deal is played" not in text
+    only_forced = " ".join(describe_rules(rules.replace(weak_redeal=False)).split())
+    assert "so every deal is played" in only_forced
 
 
 def test_all_pass_dealer_bids_only_when_everyone_passed() -> None:

@@ -287,6 +287,12 @@ def _all_pass(rules: Rules) -> str:
         lowest = f"{rules.min_bid}"
         if rules.bidding is Bidding.STRAINS:
             lowest += " in any strain"
+        if rules.weak_redeal:
+            return (
+                f"when the first three players pass, the dealer may not pass and must bid "
+                f"{lowest} (the lowest bid), unless the dealer's hand is weak: a redeal may "
+                "still be claimed, so a deal is not always played."
+            )
         return (
             f"when the first three players pass, the dealer may not pass and must bid {lowest} "
             "(the lowest bid), so every deal is played."
