@@ -1,4 +1,4 @@
-"""The kinds of rule option, and the specification each option of :class:`~tarneeb.rules.Rules` has.
+"""The kinds of rule option, the enums of the named readings, and the specification of an option.
 
 Every field of ``Rules`` is declared with one :class:`OptionSpec` (see
 :func:`option`); the table of those specs, ``tarneeb.rules.OPTION_SPECS``, is
@@ -15,6 +15,9 @@ description of the original and the Egyptian game), and ``"platforms"`` the
 big Arabic card apps. An option or reading with no source is the project's
 own choice where the sources are silent. Texts name no source: the reference
 renders the ids as the names of the traditions.
+
+The enums (:class:`Bidding`, :class:`Defenders`, ...) are the types of the
+options with named readings; :mod:`tarneeb.rules` re-exports them.
 
 >>> spec = IntOption("Points to win.", minimum=1).named("target", 41)
 >>> spec.parse("31"), spec.to_plain(31), spec.kind
