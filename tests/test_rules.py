@@ -693,6 +693,10 @@ def test_parse_rule_changes_reads_each_kind_by_its_spec() -> None:
         "doubling": "raise",
     }
     assert parse_rule_changes(['strain_order=["s","h","d","c"]'])["strain_order"][0] == "spades"
+    assert parse_rule_changes(['fixed_trump="clubs"', 'target="31"']) == {
+        "fixed_trump": "clubs",
+        "target": 31,
+    }
 
 
 @pytest.mark.parametrize(

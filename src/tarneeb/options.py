@@ -237,8 +237,15 @@ class OptionSpec:
         raise NotImplementedError
 
     def parse_text(self, text: str) -> Any:
-        """The typed value of ``text`` as written on a command line (``-o KEY=VALUE``)."""
-        return self.parse(text.strip())
+        """The typed value of ``text`` as written on a command line (``-o KEY=VALUE``).
+
+        A JSON string (``"hearts"``, quotes included) counts as its text.
+        """
+        text = text.strip()
+        if text.startswith('"'):
+            with contextlib.suppress(ValueError):
+                text = str(json.loads(text))
+        return self.parse(text)
 
     def to_plain(self, value: Any) -> Any:
         """The plain JSON value of a typed value (what ``Rules.to_dict`` writes)."""
@@ -362,13 +369,6 @@ class ChoiceOption(OptionSpec):
                 return member
         choices = ", ".join(repr(m.value) for m in kind)
         raise RulesError(f"{self.name}={value!r} is not one of {choices}")
-
-    def parse_text(self, text: str) -> Any:
-        text = text.strip()
-        if text.startswith('"'):
-            with contextlib.suppress(ValueError):
-                text = str(json.loads(text))
-        return self.parse(text)
 
     def to_plain(self, value: Any) -> Any:
         return value.value
