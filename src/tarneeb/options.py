@@ -32,10 +32,11 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import difflib
 import enum
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +46,9 @@ from tarneeb.errors import RulesError
 
 __all__ = [
     "SOURCE_IDS",
+    "SUIT_ORDER",
+    "SYRIAN_BID_VALUES",
+    "SYRIAN_MINIMUMS",
     "AllPass",
     "BelowZero",
     "Bidding",
@@ -65,6 +69,7 @@ __all__ = [
     "TableOption",
     "ThirteenWins",
     "option",
+    "read_changes",
 ]
 
 SOURCE_IDS: tuple[str, ...] = ("000", "002", "003", "platforms")
@@ -162,6 +167,30 @@ class Doubling(_Choice):
     NONE = "none"
     RAISE = "raise"
     DOUBLE = "double"
+
+
+# The defaults of the options of individual bidding (the 400 of the apps).
+SYRIAN_MINIMUMS: tuple[tuple[int, int, int], ...] = (
+    (0, 2, 11),
+    (30, 3, 12),
+    (40, 4, 13),
+    (50, 5, 14),
+)
+SYRIAN_BID_VALUES: tuple[tuple[int, int, int], ...] = (
+    (2, 2, 2),
+    (3, 3, 3),
+    (4, 4, 4),
+    (5, 10, 5),
+    (6, 12, 6),
+    (7, 14, 14),
+    (8, 16, 16),
+    (9, 27, 27),
+    (10, 40, 40),
+    (11, 40, 40),
+    (12, 40, 40),
+    (13, 40, 40),
+)
+SUIT_ORDER: tuple[Strain, ...] = (Strain.CLUBS, Strain.DIAMONDS, Strain.HEARTS, Strain.SPADES)
 
 
 @dataclass(frozen=True)
@@ -468,3 +497,26 @@ def _json(spec: OptionSpec, text: str) -> Any:
 def option(default: Any, spec: OptionSpec) -> Any:
     """A ``Rules`` field with its default and its specification."""
     return field(default=default, metadata={"spec": spec})
+
+
+def read_changes(
+    items: Sequence[str], specs: Mapping[str, OptionSpec], flag: str
+) -> dict[str, Any]:
+    """``KEY=VALUE`` items read by the options' specs (see ``tarneeb.rules.parse_rule_changes``)."""
+    names = list(specs)
+    changes: dict[str, Any] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key:
+            raise RulesError(f"{flag} expects OPTION=VALUE, not {item!r}")
+        spec = specs.get(key)
+        if spec is None:
+            close = difflib.get_close_matches(key, names, n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise RulesError(f"unknown rule option {key!r} ({hint}the options: {', '.join(names)})")
+        try:
+            changes[key] = spec.to_plain(spec.parse_text(text))
+        except RulesError as exc:
+            raise RulesError(f"{flag} {exc}") from None
+    return changes

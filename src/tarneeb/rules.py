@@ -28,7 +28,6 @@ tarneeb.errors.RulesError: bidding='individual' needs fixed_trump: every player 
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -38,6 +37,9 @@ from tarneeb.actions import Strain
 from tarneeb.cards import Dealing, Suit
 from tarneeb.errors import RulesError
 from tarneeb.options import (
+    SUIT_ORDER,
+    SYRIAN_BID_VALUES,
+    SYRIAN_MINIMUMS,
     AllPass,
     BelowZero,
     Bidding,
@@ -58,6 +60,7 @@ from tarneeb.options import (
     TableOption,
     ThirteenWins,
     option,
+    read_changes,
 )
 from tarneeb.validation import below_zero_problem, validate
 
@@ -77,28 +80,6 @@ __all__ = [
     "option_spec",
     "parse_rule_changes",
 ]
-
-SYRIAN_MINIMUMS: tuple[tuple[int, int, int], ...] = (
-    (0, 2, 11),
-    (30, 3, 12),
-    (40, 4, 13),
-    (50, 5, 14),
-)
-SYRIAN_BID_VALUES: tuple[tuple[int, int, int], ...] = (
-    (2, 2, 2),
-    (3, 3, 3),
-    (4, 4, 4),
-    (5, 10, 5),
-    (6, 12, 6),
-    (7, 14, 14),
-    (8, 16, 16),
-    (9, 27, 27),
-    (10, 40, 40),
-    (11, 40, 40),
-    (12, 40, 40),
-    (13, 40, 40),
-)
-SUIT_ORDER: tuple[Strain, ...] = (Strain.CLUBS, Strain.DIAMONDS, Strain.HEARTS, Strain.SPADES)
 
 _ALL = ("000", "002", "003")
 _APPS = ("platforms",)
@@ -635,20 +616,4 @@ def parse_rule_changes(items: Sequence[str], flag: str = "-o") -> dict[str, Any]
     >>> parse_rule_changes(["target=31", "bid-once=true", "fixed_trump=H"])
     {'target': 31, 'bid_once': True, 'fixed_trump': 'hearts'}
     """
-    names = list(OPTION_SPECS)
-    changes: dict[str, Any] = {}
-    for item in items:
-        key, sep, text = item.partition("=")
-        key = key.strip().replace("-", "_")
-        if not sep or not key:
-            raise RulesError(f"{flag} expects OPTION=VALUE, not {item!r}")
-        spec = OPTION_SPECS.get(key)
-        if spec is None:
-            close = difflib.get_close_matches(key, names, n=1)
-            hint = f"did you mean {close[0]!r}? " if close else ""
-            raise RulesError(f"unknown rule option {key!r} ({hint}the options: {', '.join(names)})")
-        try:
-            changes[key] = spec.to_plain(spec.parse_text(text))
-        except RulesError as exc:
-            raise RulesError(f"{flag} {exc}") from None
-    return changes
+    return read_changes(items, OPTION_SPECS, flag)
