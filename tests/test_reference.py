@@ -259,6 +259,12 @@ CHANGES: list[tuple[str, dict[str, Any], str]] = [
         "bid 13 and take 10: declarers -16, defenders +9",
     ),
     ("classic", {"kabsh": 20}, "take all 13 after bidding 7 (the kabsh): declarers +20"),
+    ("original", {"kabsh_side": "either"}, "defenders take all 13 (the kabsh): defenders +16"),
+    (
+        "levant-sets",
+        {"no_win_below_zero": "before-deal"},
+        "unless the side's score before that deal was below zero",
+    ),
     (
         "classic",
         {"thirteen_wins": "any"},

@@ -23,11 +23,21 @@ from tarneeb.rules import (
     Defenders,
     Doubling,
     Failed,
+    KabshSide,
     Rules,
     ThirteenWins,
 )
+from tarneeb.summary import summary_text
 
-__all__ = ["DEFAULT_PRESET", "PRESETS", "PRESET_SUMMARIES", "find_rules", "preset_name"]
+__all__ = [
+    "DEFAULT_PRESET",
+    "PRESETS",
+    "PRESET_SUMMARIES",
+    "PRESET_TRADITIONS",
+    "find_rules",
+    "preset_name",
+    "preset_summary",
+]
 
 CLASSIC = Rules()
 
@@ -43,29 +53,22 @@ _ORIGINAL = Rules(
 )
 
 _PRESETS: dict[str, tuple[Rules, str]] = {
-    "classic": (
-        CLASSIC,
-        "Seed 000's rules: target 41, defenders always score their tricks, 13 bid and made = 16.",
-    ),
-    "lebanese31": (
-        CLASSIC.replace(target=31, bid_once=True),
-        "Classic to 31, each player bids only once (Lebanon).",
-    ),
-    "tarneeb61": (CLASSIC.replace(target=61), "Classic to 61, the longer game."),
+    "classic": (CLASSIC, "The Levant classic"),
+    "lebanese31": (CLASSIC.replace(target=31, bid_once=True), "The Lebanese game"),
+    "tarneeb61": (CLASSIC.replace(target=61), "The long Levant game"),
+    # 002: «Als de partij die opgeeft minstens het aantal geboden slagen wint, scoort zij het
+    # aantal slagen dat zij heeft»: 13 bid and made scores the 13 tricks, no bonus.
     "levant-sets": (
         CLASSIC.replace(
             dealing=Dealing.ONE_AT_A_TIME,
             defenders=Defenders.TRICKS_IF_SET,
             thirteen_wins=ThirteenWins.ANY,
             sets=13,
+            bid13_made=None,
         ),
-        "Seed 002: defenders score only when the contract fails, 13 tricks wins the set, "
-        "a match of 13 sets.",
+        "The Levant game in sets",
     ),
-    "original": (
-        _ORIGINAL,
-        "Seed 003's original game: difference scoring, the 16/26/-16 table for 13 tricks, to 31.",
-    ),
+    "original": (_ORIGINAL, "The original game"),
     "egyptian": (
         _ORIGINAL.replace(
             target=41,
@@ -76,17 +79,12 @@ _PRESETS: dict[str, tuple[Rules, str]] = {
             doubling=Doubling.RAISE,
             double_factor=2,
         ),
-        "Seed 003's Egyptian game: bids name a strain (clubs < diamonds < hearts < spades < "
-        "no-trump); the only bidder may raise to double stakes; to 41.",
+        "The Egyptian game",
     ),
-    "saudi": (
-        CLASSIC.replace(kabsh=16),
-        "Classic with the kabsh bonus: 13 tricks taken without bidding 13 scores 16.",
-    ),
-    "sol": (
-        CLASSIC.replace(no_trump=True),
-        "Classic with Sol: no-trump bids beat suit bids of the same number.",
-    ),
+    # 000: «un bono de "kabsh" (capot) cuando una pareja gana las 13 bazas sin haberlo
+    # reclamado de antemano»: whichever side takes all 13, the defenders too.
+    "saudi": (CLASSIC.replace(kabsh=16, kabsh_side=KabshSide.EITHER), "The Saudi game"),
+    "sol": (CLASSIC.replace(no_trump=True), "The Levant classic with Sol"),
     "tarneeb400": (
         CLASSIC.replace(
             count=Count.CARD_POINTS,
@@ -96,8 +94,7 @@ _PRESETS: dict[str, tuple[Rules, str]] = {
             target=400,
             bid13_made=None,
         ),
-        "Seed 000's card-point game: bids of 60..120 card points (A 11, 10 10, K 4, Q 3, J 2), "
-        "target 400.",
+        "Tarneeb 400 with card points",
     ),
     "syrian400": (
         CLASSIC.replace(
@@ -106,13 +103,32 @@ _PRESETS: dict[str, tuple[Rules, str]] = {
             min_bid=2,
             bid13_made=None,
         ),
-        "The 400 of the apps: hearts always trump, each player bids their own tricks, a side wins "
-        "when one partner reaches 41 and the other is positive.",
+        "The 400 of the apps",
     ),
 }
 
 PRESETS: Mapping[str, Rules] = MappingProxyType({k: v[0] for k, v in _PRESETS.items()})
-PRESET_SUMMARIES: Mapping[str, str] = MappingProxyType({k: v[1] for k, v in _PRESETS.items()})
+PRESET_TRADITIONS: Mapping[str, str] = MappingProxyType({k: v[1] for k, v in _PRESETS.items()})
+"""Each preset's tradition, named in English (the start of its summary)."""
+
+
+def preset_summary(name: str, rules: Rules | None = None) -> str:
+    """The English summary of the preset ``name``, made from ``rules`` (default: the preset's).
+
+    Pass the rules actually played (a preset with options changed) and the
+    summary says their values; :func:`tarneeb.summary.summary_facts` gives the
+    same facts for other languages.
+
+    >>> preset_summary("classic", find_rules("classic").replace(target=31))
+    'The Levant classic: to 31, defenders always score their tricks, 13 bid and made scores 16.'
+
+    :raises RulesError: when there is no such preset.
+    """
+    key = name.strip().lower()
+    base = find_rules(key)
+    return summary_text(base if rules is None else rules, PRESET_TRADITIONS[key])
+
+
 DEFAULT_PRESET = "classic"
 
 
@@ -134,3 +150,9 @@ def preset_name(rules: Rules) -> str | None:
         if preset == rules:
             return name
     return None
+
+
+PRESET_SUMMARIES: Mapping[str, str] = MappingProxyType(
+    {name: preset_summary(name) for name in _PRESETS}
+)
+"""Each preset's English summary (of the preset's own options; see :func:`preset_summary`)."""

@@ -25,14 +25,22 @@ import textwrap
 from collections.abc import Sequence
 
 from tarneeb.actions import Strain
-from tarneeb.presets import DEFAULT_PRESET, PRESET_SUMMARIES, PRESETS, preset_name
+from tarneeb.presets import (
+    DEFAULT_PRESET,
+    PRESET_SUMMARIES,
+    PRESETS,
+    preset_name,
+    preset_summary,
+)
 from tarneeb.rules import (
     AllPass,
+    BelowZero,
     Bidding,
     Count,
     Defenders,
     Doubling,
     Failed,
+    KabshSide,
     Made,
     Rules,
     ThirteenWins,
@@ -65,57 +73,6 @@ _SEEDS: tuple[tuple[str, str, str], ...] = (
     ),
 )
 
-_CHOICE_DOCS: dict[str, dict[str, str]] = {
-    "dealing": {
-        "one-at-a-time": "one card at a time to each player in turn",
-        "4-4-5": "in packets of 4, then 4, then 5 cards to each player in turn",
-        "13-at-once": "all 13 cards to each player at once",
-    },
-    "bidding": {
-        "tricks": "partnership bids of a number of tricks (or card points); the winner then "
-        "names trump",
-        "strains": "Egyptian: every bid names a number and a strain, and must outrank the last bid",
-        "individual": "the 400 of the apps: each player bids once for their own tricks, with a "
-        "fixed trump suit, and scores alone",
-    },
-    "count": {
-        "tricks": "bids, contracts and scores count tricks",
-        "card-points": "bids, contracts and scores count card points won in tricks (A 11, 10 10, "
-        "K 4, Q 3, J 2; 120 in a deal)",
-    },
-    "all_pass": {
-        "throw-in": "the deal is thrown in and the next dealer deals",
-        "dealer-bids": "when the first three players have passed, the dealer must bid the lowest "
-        "bid",
-    },
-    "made": {
-        "taken": "declarers score what they took: bid 8, take 9, score 9",
-        "bid": "declarers score their bid: bid 8, take 9, score 8",
-    },
-    "failed": {
-        "minus-bid": "declarers lose their bid: bid 9, take 8, score -9",
-        "zero": "declarers score nothing",
-    },
-    "defenders": {
-        "tricks": "the defenders always score what they took, made or failed",
-        "tricks-if-set": "the defenders score what they took only when the contract fails",
-        "shortfall": "the defenders score only when the contract fails: the bid minus what the "
-        "declarers took",
-    },
-    "thirteen_wins": {
-        "no": "taking 13 tricks scores, but does not end the set by itself",
-        "any": "a side that takes all 13 tricks wins the set at once",
-        "if-bid": "declarers who bid 13 and take all 13 win the set at once",
-    },
-    "doubling": {
-        "none": "points are never multiplied",
-        "raise": "the only bidder of an auction may raise before play: every point of the deal "
-        "then counts double_factor times",
-        "double": "an opponent of the highest bidder may double instead of passing: if that bid "
-        "wins the auction, every point of the deal counts double_factor times",
-    },
-}
-
 _POINT_VALUES = "ace 11, ten 10, king 4, queen 3, jack 2; 120 in a deal"
 
 
@@ -125,10 +82,9 @@ _POINT_VALUES = "ace 11, ten 10, king 4, queen 3, jack 2; 120 in a deal"
 def choice_doc(option: str, value: str) -> str:
     """What one reading of an option with named choices means.
 
-    :raises KeyError: when the reading has no description here (a new choice
-        must be described before the reference can be generated).
+    :raises KeyError: when the option has no such reading.
     """
-    return _CHOICE_DOCS[option][value]
+    return Rules.option_spec(option).reading(value).doc
 
 
 def format_option_value(value: object) -> str:
@@ -331,6 +287,12 @@ def _all_pass(rules: Rules) -> str:
         lowest = f"{rules.min_bid}"
         if rules.bidding is Bidding.STRAINS:
             lowest += " in any strain"
+        if rules.weak_redeal:
+            return (
+                f"when the first three players pass, the dealer may not pass and must bid "
+                f"{lowest} (the lowest bid), unless the dealer's hand is weak: a redeal may "
+                "still be claimed, so a deal is not always played."
+            )
         return (
             f"when the first three players pass, the dealer may not pass and must bid {lowest} "
             "(the lowest bid), so every deal is played."
@@ -469,6 +431,9 @@ def _thirteen(rules: Rules) -> str:
         kabsh, _ = score_contract(rules, low, 13, 0)
         name = " (the kabsh)" if rules.kabsh is not None else ""
         parts.append(f"take all 13 after bidding {low}{name}: declarers {_signed(kabsh)}")
+        if rules.kabsh_side is KabshSide.EITHER:
+            _, defenders13 = score_contract(rules, low, 0, 13)
+            parts.append(f"defenders take all 13{name}: defenders {_signed(defenders13)}")
     return "; ".join(parts) + "."
 
 
@@ -524,8 +489,10 @@ def _winning(rules: Rules) -> str:
             else "declarers who bid 13 and take all 13 win"
         )
         text = f"{who} the set at once"
-        if rules.no_win_below_zero:
+        if rules.no_win_below_zero is BelowZero.AFTER_DEAL:
             text += ", unless the side's score (that deal counted) is below zero"
+        elif rules.no_win_below_zero is BelowZero.BEFORE_DEAL:
+            text += ", unless the side's score before that deal was below zero"
         text += ". Otherwise, "
     if rules.is_individual:
         floor = "zero or more" if rules.partner_zero_ok else "above zero"
@@ -541,6 +508,11 @@ def _winning(rules: Rules) -> str:
             f"{rules.target} wins the set. If both sides have, the higher score wins; a tie "
             "plays another deal."
         )
+        if rules.no_win_below_zero is BelowZero.BEFORE_DEAL:
+            text += (
+                " A side whose score was below zero before a deal cannot win the set in that "
+                "deal, even over the target; the other side still can."
+            )
     return text[0].lower() + text[1:]
 
 
@@ -609,7 +581,7 @@ def describe_rules(rules: Rules, name: str | None = None) -> str:
     title = base_name if is_preset else (name or "custom")
     lines = [f"# Tarneeb rules: {title}", ""]
     if is_preset:
-        lines += [_paragraph(PRESET_SUMMARIES[base_name]), ""]
+        lines += [_paragraph(preset_summary(base_name, rules)), ""]
     changes = [f"{o} = {v} ({base_name}: {b})" for o, v, b in _differences(rules, base)]
     if changes:
         lines += [_paragraph(f"Changed from the {base_name} preset: {'; '.join(changes)}."), ""]
@@ -730,7 +702,9 @@ def reference_markdown() -> str:
         if not choices:
             continue
         out += [f"`{option}`:", ""]
-        out += [_bullet(f"`{c}`", choice_doc(option, c)) for c in choices]
+        for c in choices:
+            note = Rules.option_spec(option).reading(c).note
+            out += [_bullet(f"`{c}`", choice_doc(option, c) + (f". {note}" if note else ""))]
         out += [""]
     out += [
         "## Changing options",
