@@ -188,9 +188,11 @@ def test_chat_lines_are_checked_like_names(tmp_path: Path) -> None:
         '{"takeover_seconds": NaN}',
         '{"takeover_seconds": 1e999}',
         '{"options": {"target": NaN}}',
+        '{"options": {"target": 1000000000}}',
+        '{"options": {"sets": 1000000}}',
     ],
 )
-def test_a_timer_out_of_bounds_or_not_a_number_is_refused(tmp_path: Path, body: str) -> None:
+def test_a_number_out_of_bounds_or_not_a_number_is_refused(tmp_path: Path, body: str) -> None:
     with server(tmp_path) as client:
         refused(post(client, "/api/tables", body), 400, "malformed")
         assert client.get("/api/tables").json() == {"tables": []}
@@ -204,15 +206,19 @@ def test_timers_within_bounds_are_taken(tmp_path: Path) -> None:
             assert made.json()["state"]["turn_seconds"] == seconds
 
 
-def test_a_stored_timer_from_before_the_bounds_loads_within_them(tmp_path: Path) -> None:
+def test_a_stored_set_up_from_before_the_bounds_loads(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'server.db'}"
     store = Store(url)
-    fast = Table.new("fast", TableConfig(turn_seconds=1e-9))
+    fast = Table.new("fast", TableConfig(options={"target": 5000}, turn_seconds=1e-9))
     fast.join("Layla", Seat.SOUTH)
     store.create(fast)
     store.close()
     with server(tmp_path) as client:
-        assert client.get("/api/tables/fast").json()["turn_seconds"] == 5
+        fast = client.get("/api/tables/fast").json()
+        assert (fast["turn_seconds"], fast["options"]["target"]) == (5, 5000)
+    with server(tmp_path) as client:  # the names of presets as their own
+        made = client.post("/api/tables", json={"rules": "  Classic "}).json()
+        assert made["state"]["rules"] == "classic"
 
 
 # -- 6. sizes --------------------------------------------------------------------------------
@@ -476,10 +482,8 @@ def test_a_failed_commit_is_told_without_its_sql(
     with server(tmp_path) as client, hosting(client) as (made, south):
         table = made["table"]
         monkeypatch.setattr(Store, "append", _failing_append)
-        answer = client.post(
-            f"/api/tables/{table}/join",
-            json={"name": "Omar", "invite": invite_of(made["invites"]["east"])},
-        )
+        answer = client.post(f"/api/tables/{table}/start", json={"token": made["token"]})
+        assert "INSERT" not in answer.text and "deadbeef" not in answer.text
         message = refused(answer, 500, "internal")
         south.send({"type": "chat", "text": "hello"})
         frame = south.until(lambda f: f["type"] == "error")
@@ -524,6 +528,26 @@ def test_an_unexpected_failure_anywhere_is_a_500_with_a_reference(
         assert (frame["code"], frame["id"]) == ("internal", "a1")
         assert "SELECT" not in json.dumps(frame)
         south.sync()  # the socket stays open
+
+
+def test_a_socket_that_fails_outside_a_frame_is_told_and_closed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from tarneeb.server.hub import Hub
+
+    async def broken(*_args: Any, **_kwargs: Any) -> None:
+        raise RuntimeError("UPDATE tarneeb_tables SET secret")
+
+    caplog.set_level(logging.ERROR, logger="tarneeb.server")
+    with server(tmp_path) as client:
+        made = client.post("/api/tables", json={"name": "Layla"}).json()
+        monkeypatch.setattr(Hub, "connect", broken)
+        with connect(client, made["table"], "south") as south:
+            south.send({"type": "hello", "protocol": 1, "token": made["token"]})
+            frame = south.next()
+            assert frame["code"] == "internal" and "UPDATE" not in json.dumps(frame)
+            assert south.expect_close() == 1011
+        assert any(frame["reference"] in r.getMessage() for r in caplog.records)
 
 
 def test_unknown_paths_and_methods_answer_in_the_error_shape(tmp_path: Path) -> None:

@@ -134,17 +134,20 @@ class TableConfig:
 
     @classmethod
     def load(cls, data: Mapping[str, Any]) -> TableConfig:
-        """A stored set-up: as :meth:`from_dict`, with a turn timer set before today's
-        bounds (:data:`TURN_SECONDS`) moved into them, so every stored table loads."""
+        """A stored set-up: as :meth:`from_dict`, but so that every stored table loads: a
+        turn timer set before today's bounds (:data:`TURN_SECONDS`) is moved into them, and
+        a match longer than :data:`MATCH_LIMITS` allow keeps its length."""
         turn = data.get("turn_seconds")
         if isinstance(turn, (int, float)) and not isinstance(turn, bool) and math.isfinite(turn):
             low, high = TURN_SECONDS
             data = {**data, "turn_seconds": min(max(turn, low), high)}
-        return cls.from_dict(data)
+        return cls.from_dict(data, limits=False)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> TableConfig:
+    def from_dict(cls, data: Mapping[str, Any], limits: bool = True) -> TableConfig:
         """Read and check a table's set-up (the body of ``POST /api/tables``).
+
+        ``limits``: hold the match to :data:`MATCH_LIMITS` (a table plays on the server).
 
         :raises ServerError: ``malformed`` naming the bad key or value.
         """
@@ -155,6 +158,7 @@ class TableConfig:
         rules_name = data.get("rules", "classic")
         if not isinstance(rules_name, str):
             raise ServerError(ErrorCode.MALFORMED, "rules must be a preset name")
+        rules_name = rules_name.strip().lower()  # as find_rules reads it: shown so
         options = data.get("options", {}) or {}
         if not isinstance(options, Mapping):
             raise ServerError(ErrorCode.MALFORMED, "options must be an object of rule options")
@@ -183,16 +187,23 @@ class TableConfig:
             takeover,
         )
         try:
-            config.rules  # noqa: B018 - checks the preset and options
+            rules = config.rules
         except TarneebError as exc:
             raise ServerError(ErrorCode.MALFORMED, str(exc)) from None
         except (TypeError, ValueError) as exc:
             raise ServerError(ErrorCode.MALFORMED, f"bad rule option: {exc}") from None
+        for option, high in MATCH_LIMITS.items() if limits else ():
+            if getattr(rules, option) > high:
+                raise ServerError(
+                    ErrorCode.MALFORMED, f"{option} is at most {high} for a table of the server"
+                )
         return config
 
 
 TURN_SECONDS = (5, 600)
 """The shortest and longest turn timer, in seconds."""
+MATCH_LIMITS = {"target": 1000, "sets": 99}
+"""The longest match a table may play: a table plays on the server's time."""
 
 
 def _seconds(value: object, what: str, low: float, high: float, other: str = "") -> float:
