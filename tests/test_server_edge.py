@@ -287,6 +287,16 @@ def test_deeply_nested_json_is_refused_in_bodies(tmp_path: Path) -> None:
         )
 
 
+def test_the_nesting_check_takes_linear_time() -> None:
+    """A body of escaped quotes only (a first check by pattern took 8 s on this one)."""
+    from tarneeb.server.edge import check_depth
+
+    started = time.perf_counter()
+    check_depth('"' + '\\"' * (MAX_BODY // 2))
+    check_depth('"' * MAX_BODY)
+    assert time.perf_counter() - started < 3
+
+
 def test_deeply_nested_json_is_refused_in_frames(tmp_path: Path) -> None:
     with server(tmp_path) as client:
         made = client.post("/api/tables", json={"name": "Layla"}).json()
@@ -615,9 +625,10 @@ def test_uvicorn_refuses_a_huge_header_and_keeps_serving(served: str) -> None:
         answer = b""
         with contextlib.suppress(OSError):
             answer = attacker.recv(4096)
-        assert sent < 64 << 20 or answer.startswith(b"HTTP/1.1 4")
+        # cut off at its first 16 KiB (what got through is in the sockets' buffers)
+        assert sent < 16 << 20, sent
         if answer:
-            assert answer.split()[1] in (b"400", b"431")
+            assert answer.split()[1] in (b"400", b"431"), answer[:100]
     with urllib.request.urlopen(f"{served}/api/info", timeout=5) as info:
         assert json.load(info)["protocol"] == 1
 

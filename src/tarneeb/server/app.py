@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import logging
 import time
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -69,8 +68,6 @@ from tarneeb.server.table import (
 )
 
 __all__ = ["create_app"]
-
-log = logging.getLogger("tarneeb.server")
 
 CLOSE_POLICY = 1008
 CLOSE_ERROR = 1011

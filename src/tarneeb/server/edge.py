@@ -105,23 +105,45 @@ class JSONResponse(responses.JSONResponse):
 
 # -- JSON in ---------------------------------------------------------------------------------
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_BRACKET = re.compile(r"[\[\]{}]")
+_SPECIAL = re.compile(r'["\\\[\]{}]')
 
 
 def check_depth(raw: str | bytes, limit: int = MAX_DEPTH) -> None:
     """Refuse JSON text nested deeper than ``limit`` (before the parser recurses into it).
 
+    One pass over the quotes, backslashes and brackets, in time linear in the text.
+
+    >>> check_depth('{"a": "[[[[", "b": [[1]]}', limit=3)
+    >>> check_depth(r'[[[["\\"]"]]]]', limit=3)  # the string holds an escaped quote
+    Traceback (most recent call last):
+    ...
+    tarneeb.server.table.ServerError: JSON may nest at most 3 levels deep
+
     :raises ServerError: ``malformed``.
     """
     text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
     depth = 0
-    for bracket in _BRACKET.findall(_STRING.sub("", text)):
-        if bracket in "[{":
+    in_string = False
+    skip = -1  # the index of a character a backslash escapes
+    for found in _SPECIAL.finditer(text):
+        at = found.start()
+        if at == skip:
+            continue
+        char = text[at]
+        if in_string:
+            if char == "\\":
+                skip = at + 1
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
             depth += 1
             if depth > limit:
-                raise ServerError(ErrorCode.MALFORMED, f"JSON may nest at most {limit} levels deep")
-        else:
+                raise ServerError(
+                    ErrorCode.MALFORMED, f"JSON may nest at most {limit} levels deep"
+                )
+        elif char in "]}":
             depth -= 1
 
 
