@@ -140,9 +140,7 @@ def check_depth(raw: str | bytes, limit: int = MAX_DEPTH) -> None:
         elif char in "[{":
             depth += 1
             if depth > limit:
-                raise ServerError(
-                    ErrorCode.MALFORMED, f"JSON may nest at most {limit} levels deep"
-                )
+                raise ServerError(ErrorCode.MALFORMED, f"JSON may nest at most {limit} levels deep")
         elif char in "]}":
             depth -= 1
 
