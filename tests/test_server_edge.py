@@ -217,8 +217,11 @@ def test_a_stored_set_up_from_before_the_bounds_loads(tmp_path: Path) -> None:
         fast = client.get("/api/tables/fast").json()
         assert (fast["turn_seconds"], fast["options"]["target"]) == (5, 5000)
     with server(tmp_path) as client:  # the names of presets as their own
-        made = client.post("/api/tables", json={"rules": "  Classic "}).json()
+        made = client.post(
+            "/api/tables", json={"rules": "  Classic ", "seats": {"east": "bot:random::: "}}
+        ).json()
         assert made["state"]["rules"] == "classic"
+        assert made["state"]["seats"][1]["name"] == "Bot (random)"
 
 
 # -- 6. sizes --------------------------------------------------------------------------------

@@ -66,7 +66,7 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="ORIGIN",
-        help="a further browser origin allowed to open WebSockets (repeatable)",
+        help="a further browser origin allowed to open WebSockets and send requests (repeatable)",
     )
     serve.add_argument(
         "--bot-delay",

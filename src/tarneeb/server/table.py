@@ -232,11 +232,14 @@ def _check_seat_kind(kind: object) -> str:
     if kind == "human":
         return "human"
     if isinstance(kind, str) and kind.startswith("bot:"):
+        spec = ":".join(
+            part for part in kind[4:].strip().split(":") if part
+        )  # as make_bot reads it
         try:
-            make_bot(kind[4:])
+            make_bot(spec)
         except TarneebError as exc:
             raise ServerError(ErrorCode.MALFORMED, str(exc)) from None
-        return kind
+        return f"bot:{spec}"
     raise ServerError(ErrorCode.MALFORMED, f"a seat is 'human' or 'bot:SPEC', not {kind!r}")
 
 
