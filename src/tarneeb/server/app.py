@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -31,6 +32,7 @@ from tarneeb.record import format_deal, match_to_record
 from tarneeb.seats import SEATS, Seat
 from tarneeb.server.fairness import commitment
 from tarneeb.server.hub import Connection, Hub, Settings
+from tarneeb.server.metrics import CONTENT_TYPE_LATEST, BindMetrics, Metrics, count_error, readiness
 from tarneeb.server.protocol import (
     Act,
     Chat,
@@ -73,6 +75,7 @@ def _static_dir() -> Path:
 
 
 def _error(exc: ServerError) -> JSONResponse:
+    count_error(exc.code.value, "http")
     return JSONResponse(
         {"error": {"code": exc.code.value, "message": exc.message}},
         status_code=_STATUS.get(exc.code, 400),
@@ -104,10 +107,15 @@ def _only(data: dict[str, Any], *keys: str) -> None:
         raise ServerError(ErrorCode.MALFORMED, f"unknown field {unknown[0]!r}")
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
-    """The server app; its store opens when the app starts (uvicorn or a test client)."""
+def create_app(settings: Settings | None = None, *, metrics_route: bool = True) -> Starlette:
+    """The server app; its store opens when the app starts (uvicorn or a test client).
+
+    Its metrics are ``app.state.metrics`` (:class:`Metrics`), served at ``/metrics``
+    unless ``metrics_route`` is false.
+    """
     settings = settings or Settings()
     state: dict[str, Hub] = {}
+    metrics = Metrics(lambda: state.get("hub"))
 
     def hub() -> Hub:
         return state["hub"]
@@ -115,7 +123,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         store = Store(settings.db_url or default_db_url())
+        metrics.watch_store(store)
         state["hub"] = Hub(store, settings)
+        _app.state.hub = state["hub"]
         await state["hub"].startup()
         try:
             yield
@@ -271,6 +281,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         body["hands"] = {seat_name(s): [str(c) for c in CardSet(deal.dealt[s])] for s in SEATS}
         body["actions"] = [[seat_name(s), format_action(a)] for s, a in deal.history]
         if request.query_params.get("analysis") in ("1", "true") and deal.tricks:
+            metrics.analysis_requests.inc()
             body["analysis"] = _analysis(deal)
         return JSONResponse(body)
 
@@ -298,6 +309,24 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def websocket(ws: WebSocket) -> None:
         await _serve_socket(ws, hub(), settings)
 
+    # -- seen from outside: liveness, readiness, metrics (tarneeb.server.metrics) -----------
+
+    async def healthz(_request: Request) -> Response:
+        return JSONResponse({"status": "ok"}, headers={"Cache-Control": "no-store"})
+
+    async def readyz(_request: Request) -> Response:
+        ready, body = await readiness(hub().store, hub())
+        headers = {"Cache-Control": "no-store"}
+        return JSONResponse(body, status_code=200 if ready else 503, headers=headers)
+
+    async def metrics_page(_request: Request) -> Response:
+        headers = {"Cache-Control": "no-store"}
+        return Response(metrics.exposition(), media_type=CONTENT_TYPE_LATEST, headers=headers)
+
+    outside = [Route("/healthz", healthz), Route("/readyz", readyz)]
+    if metrics_route:
+        outside.append(Route("/metrics", metrics_page))
+
     routes = [
         Route("/", page),
         Route("/t/{id}", page),
@@ -314,8 +343,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/tables/{id}/record", record),
         WebSocketRoute("/ws/{id}", websocket),
         Mount("/static", StaticFiles(directory=_static_dir(), check_dir=False), name="static"),
+        *outside,
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(
+        routes=routes, lifespan=lifespan, middleware=[Middleware(BindMetrics, metrics=metrics)]
+    )
+    app.state.metrics = metrics
+    return app
 
 
 def _page_headers(host: str) -> dict[str, str]:
