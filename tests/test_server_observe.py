@@ -102,6 +102,12 @@ def test_readyz_is_503_while_the_hub_is_degraded(tmp_path: Path) -> None:
         hub.health = lambda: {"status": "ok"}
         assert client.get("/readyz").status_code == 200
 
+        async def degraded() -> dict[str, str]:
+            return {"status": "degraded"}
+
+        hub.health = degraded  # a coroutine does as well
+        assert client.get("/readyz").json()["checks"]["tables"] == "degraded"
+
 
 # -- metrics --------------------------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import inspect
 import logging
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -242,7 +243,10 @@ async def readiness(store: Any, hub: Any) -> tuple[bool, dict[str, Any]]:
     status = "ok"
     if callable(health):
         try:
-            status = str(health().get("status", "ok"))
+            report = health()
+            if inspect.isawaitable(report):
+                report = await report
+            status = str(report.get("status", "ok"))
         except Exception as exc:
             log.warning("readiness: the hub's health failed: %s", exc, extra={"check": "hub"})
             status = "unknown"
