@@ -169,6 +169,21 @@ def test_every_app_has_its_own_registry(tmp_path: Path) -> None:
         assert value(scrape(two), "tarneeb_errors_total", code="not_found", via="http") == 0
 
 
+def test_http_requests_are_timed_by_route_template(tmp_path: Path) -> None:
+    with server(tmp_path) as client:
+        for table in ("one", "two", "x" * 40):  # many paths, one label
+            assert client.get(f"/api/tables/{table}").status_code == 404
+        assert client.get("/no/such/page").status_code == 404
+        assert client.request("BREW", "/api/info").status_code in (400, 405)
+        samples = scrape(client)
+        count = "tarneeb_http_request_seconds_count"
+        assert value(samples, count, route="/api/tables/{id}", method="GET", status="404") == 3
+        assert value(samples, count, route="other", method="GET", status="404") == 1
+        assert value(samples, count, route="/api/info", method="other", status="405") == 1
+        routes = {dict(labels).get("route") for name, labels in samples if name == count}
+        assert routes == {"/api/tables/{id}", "other", "/api/info"}
+
+
 def test_the_metrics_route_can_be_left_out(tmp_path: Path) -> None:
     from tarneeb.server.hub import Settings
 

@@ -345,9 +345,9 @@ def create_app(settings: Settings | None = None, *, metrics_route: bool = True) 
         Mount("/static", StaticFiles(directory=_static_dir(), check_dir=False), name="static"),
         *outside,
     ]
-    app = Starlette(
-        routes=routes, lifespan=lifespan, middleware=[Middleware(BindMetrics, metrics=metrics)]
-    )
+    templates = {route.endpoint: route.path for route in routes if isinstance(route, Route)}
+    bind = Middleware(BindMetrics, metrics=metrics, routes=templates)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[bind])
     app.state.metrics = metrics
     return app
 

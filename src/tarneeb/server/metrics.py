@@ -138,6 +138,12 @@ class Metrics:
             ["code", "via"],
             registry=registry,
         )
+        self.requests = Histogram(
+            "tarneeb_http_request_seconds",
+            "Time to answer an HTTP request, by route (its template) and status",
+            ["route", "method", "status"],
+            registry=registry,
+        )
         self.analysis_requests = Counter(
             "tarneeb_analysis_requests",
             "Requests for the double-dummy analysis of a deal",
@@ -156,6 +162,10 @@ class Metrics:
             self.events.labels(event.kind).inc()
             if event.kind == "action":
                 self.actions.labels(str(event.data.get("by", "player"))).inc()
+
+    def observe_request(self, route: str, method: str, status: int, seconds: float) -> None:
+        method = method if method in _METHODS else "other"
+        self.requests.labels(route, method, str(status)).observe(seconds)
 
     def observe_error(self, code: str, via: str = "ws") -> None:
         self.errors.labels(code, via).inc()
@@ -207,17 +217,44 @@ def count_error(code: str, via: str = "ws") -> None:
         metrics.observe_error(code, via)
 
 
-class BindMetrics:
-    """ASGI middleware: everything run for a request (and the tasks it starts) counts into ``metrics``."""
+_METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
+"""HTTP methods named in the labels; any other is ``other`` (a label per junk method would not do)."""
 
-    def __init__(self, app: Any, metrics: Metrics) -> None:
+
+class BindMetrics:
+    """ASGI middleware: everything run for a request (and the tasks it starts) counts into ``metrics``.
+
+    It also times each HTTP request, labelled with its route's template
+    (``routes``: endpoint -> path, as ``/api/tables/{id}``; ``other`` for
+    anything else), so that the labels stay few whatever paths clients ask for.
+    """
+
+    def __init__(self, app: Any, metrics: Metrics, routes: dict[Any, str] | None = None) -> None:
         self.app = app
         self.metrics = metrics
+        self.routes = routes or {}
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         token = _current.set(self.metrics)
         try:
-            await self.app(scope, receive, send)
+            if scope["type"] != "http":
+                await self.app(scope, receive, send)
+                return
+            status = 500
+
+            async def sending(message: Any) -> None:
+                nonlocal status
+                if message["type"] == "http.response.start":
+                    status = int(message["status"])
+                await send(message)
+
+            start = time.perf_counter()
+            try:
+                await self.app(scope, receive, sending)
+            finally:
+                route = self.routes.get(scope.get("endpoint"), "other")
+                seconds = time.perf_counter() - start
+                self.metrics.observe_request(route, scope["method"], status, seconds)
         finally:
             _current.reset(token)
 
