@@ -307,6 +307,9 @@ def test_serve_writes_json_logs_and_metrics_on_their_own_port(tmp_path: Path) ->
         else:
             raise AssertionError("the server never answered")
         assert _get(f"{base}/api/tables/nope?token=SECRET")[0] == 404
+        request = urllib.request.Request(f"{base}/api/tables", data=b"{}", method="POST")
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            table = json.load(answer)["table"]
         assert _get(f"{base}/metrics")[0] == 404  # on their own port instead
         status, page = _get(f"http://127.0.0.1:{metrics_port}/metrics")
         assert status == 200
@@ -321,6 +324,9 @@ def test_serve_writes_json_logs_and_metrics_on_their_own_port(tmp_path: Path) ->
     access = [line for line in lines if line["logger"] == "uvicorn.access"]
     assert {"method": "GET", "path": "/api/tables/nope", "status": 404}.items() <= access[1].items()
     assert b"SECRET" not in err
+    created = [line for line in lines if line["logger"] == "tarneeb.server"]
+    assert created == [{**created[0], "message": "table created", "table": table}]
+    assert created[0]["rules"] == "classic" and created[0]["level"] == "info"
     assert out.decode().startswith("tarneeb: serving on")
 
 

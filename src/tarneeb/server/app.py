@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import time
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -64,6 +65,7 @@ _STATUS = {
     ErrorCode.CONFLICT: 409,
     ErrorCode.INTERNAL: 500,
 }
+log = logging.getLogger("tarneeb.server")
 MAX_BODY = 16384
 CLOSE_POLICY = 1008
 RATE_STRIKES = 10
@@ -184,6 +186,7 @@ def create_app(settings: Settings | None = None, *, metrics_route: bool = True) 
         name = data.pop("name", None)
         config = TableConfig.from_dict(data)
         table, token = hub().create(config, name, seat)
+        log.info("table created", extra={"table": table.id, "rules": config.rules_name})
         invites = {
             seat_name(s): f"/t/{table.id}?seat={seat_name(s)}"
             for s in SEATS
