@@ -339,7 +339,6 @@ def chat_flood(arena: Arena, rng: random.Random) -> None:
             assert closed.code == 1008
         elapsed = time.monotonic() - start
         assert accepted <= BURST + RATE * elapsed + 1, (accepted, elapsed)
-        assert refused >= 1
         arena.refusals["rate_limited"] = arena.refusals.get("rate_limited", 0) + refused
 
 
