@@ -132,6 +132,7 @@ class Metrics:
             ["kind"],
             registry=registry,
         )
+        self._children: dict[tuple[Counter, str], Any] = {}
         self.errors = Counter(
             "tarneeb_errors",
             "Error frames and error responses sent, by code",
@@ -159,9 +160,16 @@ class Metrics:
             self.commit_failures.inc()
             return
         for event in events:
-            self.events.labels(event.kind).inc()
+            self._child(self.events, event.kind).inc()
             if event.kind == "action":
-                self.actions.labels(str(event.data.get("by", "player"))).inc()
+                self._child(self.actions, str(event.data.get("by", "player"))).inc()
+
+    def _child(self, counter: Counter, label: str) -> Any:
+        """``counter.labels(label)``, looked up once (``labels`` takes a lock each call)."""
+        child = self._children.get((counter, label))
+        if child is None:
+            child = self._children[(counter, label)] = counter.labels(label)
+        return child
 
     def observe_request(self, route: str, method: str, status: int, seconds: float) -> None:
         method = method if method in _METHODS else "other"
