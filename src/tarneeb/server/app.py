@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import time
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -43,6 +44,7 @@ from tarneeb.server.edge import (
 )
 from tarneeb.server.fairness import commitment
 from tarneeb.server.hub import Connection, Hub, Settings
+from tarneeb.server.metrics import CONTENT_TYPE_LATEST, BindMetrics, Metrics, readiness
 from tarneeb.server.protocol import (
     MAX_FRAME,
     Act,
@@ -69,6 +71,7 @@ from tarneeb.server.table import (
 
 __all__ = ["create_app"]
 
+log = logging.getLogger("tarneeb.server")
 CLOSE_POLICY = 1008
 CLOSE_ERROR = 1011
 RATE_STRIKES = 10
@@ -107,10 +110,15 @@ def _only(data: dict[str, Any], *keys: str) -> None:
         raise ServerError(ErrorCode.MALFORMED, f"unknown field {unknown[0]!r}")
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
-    """The server app; its store opens when the app starts (uvicorn or a test client)."""
+def create_app(settings: Settings | None = None, *, metrics_route: bool = True) -> Starlette:
+    """The server app; its store opens when the app starts (uvicorn or a test client).
+
+    Its metrics are ``app.state.metrics`` (:class:`Metrics`), served at ``/metrics``
+    unless ``metrics_route`` is false.
+    """
     settings = settings or Settings()
     state: dict[str, Hub] = {}
+    metrics = Metrics(lambda: state.get("hub"))
 
     def hub() -> Hub:
         return state["hub"]
@@ -118,7 +126,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         store = Store(settings.db_url or default_db_url())
+        metrics.watch_store(store)
         state["hub"] = Hub(store, settings)
+        _app.state.hub = state["hub"]
         await state["hub"].startup()
         try:
             yield
@@ -180,6 +190,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         name = data.pop("name", None)
         config = TableConfig.from_dict(data)
         table, token = hub().create(config, name, seat)
+        log.info("table created", extra={"table": table.id, "rules": config.rules_name})
         invites = {
             seat_name(s): f"/t/{table.id}?seat={seat_name(s)}&invite={secret}"
             for s, secret in table.new_invites.items()
@@ -278,6 +289,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         body["hands"] = {seat_name(s): [str(c) for c in CardSet(deal.dealt[s])] for s in SEATS}
         body["actions"] = [[seat_name(s), format_action(a)] for s, a in deal.history]
         if request.query_params.get("analysis") in ("1", "true") and deal.tricks:
+            metrics.analysis_requests.inc()
             body["analysis"] = _analysis(deal)
         return JSONResponse(body)
 
@@ -304,6 +316,24 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def websocket(ws: WebSocket) -> None:
         await _serve_socket(ws, hub(), settings)
 
+    # -- seen from outside: liveness, readiness, metrics (tarneeb.server.metrics) -----------
+
+    async def healthz(_request: Request) -> Response:
+        return JSONResponse({"status": "ok"}, headers={"Cache-Control": "no-store"})
+
+    async def readyz(_request: Request) -> Response:
+        ready, body = await readiness(hub().store, hub())
+        headers = {"Cache-Control": "no-store"}
+        return JSONResponse(body, status_code=200 if ready else 503, headers=headers)
+
+    async def metrics_page(_request: Request) -> Response:
+        headers = {"Cache-Control": "no-store"}
+        return Response(metrics.exposition(), media_type=CONTENT_TYPE_LATEST, headers=headers)
+
+    outside = [Route("/healthz", healthz), Route("/readyz", readyz)]
+    if metrics_route:
+        outside.append(Route("/metrics", metrics_page))
+
     routes = [
         Route("/", page),
         Route("/t/{id}", page),
@@ -320,13 +350,20 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/tables/{id}/record", record),
         WebSocketRoute("/ws/{id}", websocket),
         Mount("/static", StaticFiles(directory=_static_dir(), check_dir=False), name="static"),
+        *outside,
     ]
-    return Starlette(
+    templates = {route.endpoint: route.path for route in routes if isinstance(route, Route)}
+    app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(EdgeMiddleware, allowed_origins=settings.allowed_origins)],
+        middleware=[
+            Middleware(BindMetrics, metrics=metrics, routes=templates),
+            Middleware(EdgeMiddleware, allowed_origins=settings.allowed_origins),
+        ],
         exception_handlers={HTTPException: _http_error},
     )
+    app.state.metrics = metrics
+    return app
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

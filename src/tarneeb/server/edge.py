@@ -40,6 +40,7 @@ from urllib.parse import urlsplit
 
 from starlette import responses
 
+from tarneeb.server.metrics import count_error
 from tarneeb.server.table import ErrorCode, ServerError
 
 __all__ = [
@@ -195,7 +196,9 @@ def status_of(error: ServerError) -> int:
 
 
 def error_body(error: ServerError) -> dict[str, Any]:
-    """The JSON body of an HTTP error (``error`` from :func:`public_error`)."""
+    """The JSON body of an HTTP error (``error`` from :func:`public_error`), counted in the
+    metrics of the app serving it."""
+    count_error(error.code.value, "http")
     return {
         "error": {
             "code": error.code.value,
