@@ -10,11 +10,13 @@ from hypothesis import strategies as st
 
 from support import PRESET_NAMES, ROOT
 from tarneeb import Rules, RulesError, find_rules
+from tarneeb.i18n import translator
 from tarneeb.presets import PRESET_SUMMARIES, PRESETS
 from tarneeb.reference import (
     choice_doc,
     describe_rules,
     format_option_value,
+    option_sources,
     reference_markdown,
 )
 
@@ -74,15 +76,23 @@ def test_every_preset_appears_in_the_reference(name: str) -> None:
 
 
 @pytest.mark.parametrize("option", Rules.option_names())
-def test_every_option_appears_in_the_table_with_doc_default_and_seeds(option: str) -> None:
+def test_every_option_appears_in_the_table_with_doc_default_and_sources(option: str) -> None:
     text = reference_markdown()
-    doc, seeds = Rules.option_doc(option)
+    doc = translator("en")(f"option.{option}")
     default = format_option_value(Rules().to_dict()[option])
-    seeds_text = ", ".join(seeds.split()) if seeds.strip() else "-"
+    names = {"es": "Spanish", "nl": "Dutch", "ru": "Russian"}
+    sources = ", ".join(names[s] for s in option_sources(option)) or "-"
     row = f"| `{option}` | `{default}` | "
     lines = [line for line in text.splitlines() if line.startswith(row)]
     assert len(lines) == 1, f"no single table row for {option!r}"
-    assert lines[0].endswith(f" | {doc} | {seeds_text} |")
+    assert lines[0].endswith(f" | {doc} | {sources} |")
+
+
+def test_option_sources_follow_the_rules_own_citations() -> None:
+    # The options table cites the written sources the Rules fields name.
+    assert option_sources("target") == ("es", "nl", "ru")
+    assert option_sources("thirteen_wins") == ("nl",)
+    assert option_sources("bid_step") == ()
 
 
 @pytest.mark.parametrize(
@@ -104,20 +114,20 @@ def test_choice_doc_refuses_an_unknown_reading() -> None:
         choice_doc("bidding", "auction-by-telepathy")
 
 
-def test_reference_states_the_common_core_and_the_seeds() -> None:
+def test_reference_states_the_common_core_and_the_sources() -> None:
     text = flat(reference_markdown())
     for phrase in (
         "four, in two fixed partnerships",
         "one pack of 52 cards without jokers",
         "counter-clockwise",
         "at least 7 and at most 13",
-        "the next dealer deals",
+        "the cards are thrown in and dealt again",
         "chooses the trump suit, the tarneeb, and leads to the first trick",
         "must follow the suit led when able",
         "at the end of a deal",
-        "| 000 | Spanish |",
-        "| 002 | Dutch |",
-        "| 003 | Russian |",
+        "| Spanish | Como jugar (How to play), a Spanish guide | the Levant classic in full",
+        "| Dutch | Tarneeb, Spelregels (Rules of play), in Dutch | the Levant game played in sets",
+        "| Russian | Kozyr (Trump), in Russian | the original game with difference scoring",
     ):
         assert phrase in text, phrase
 
