@@ -128,7 +128,7 @@ def _run_rules(args: argparse.Namespace) -> int:
         if args.list:
             sys.stdout.write("".join(f"{name}\n" for name in PRESETS))
         else:
-            sys.stdout.write(reference_markdown(lang))
+            _write_text(reference_markdown(lang))
         return 0
     name = DEFAULT_PRESET if args.name is None else args.name
     rules = find_rules(name)
@@ -137,8 +137,22 @@ def _run_rules(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(json.dumps(rules.to_dict(), indent=2) + "\n")
     else:
-        sys.stdout.write(describe_rules(rules, name.strip().lower(), lang))
+        _write_text(describe_rules(rules, name.strip().lower(), lang))
     return 0
+
+
+def _write_text(text: str) -> None:
+    """Write to stdout, in UTF-8 where its own encoding cannot hold the text.
+
+    (Arabic or Russian rules redirected to a file under a cp1252 locale.)
+    """
+    try:
+        text.encode(sys.stdout.encoding or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        reconfigure = getattr(sys.stdout, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(encoding="utf-8")
+    sys.stdout.write(text)
 
 
 def _fail(message: str) -> int:
