@@ -436,3 +436,25 @@ def test_describe_any_valid_rules(rules: Rules) -> None:
     assert f"{rules.target}" in text
     assert set(options_table(text)) == set(Rules.option_names())
     assert "None" not in text and "Strain." not in text and "{" not in text
+
+
+def test_dealer_bids_promises_a_played_deal_only_without_the_weak_hand_redeal() -> None:
+    # Seed 003: «когда трое игроков пасуют, то сдатчик должен обязательно объявить 7
+    # взяток» and «Еще назначают пересдачу карт, если у одного из игроков: нет Туза...»:
+    # with both options a deal can still end unplayed, by a redeal.
+    forced = find_rules("classic").replace(all_pass="dealer-bids")
+    alone = flat(describe_rules(forced))
+    both = flat(describe_rules(forced.replace(weak_redeal=True)))
+    assert "must bid 7 (the lowest bid), so every deal is played" in alone
+    assert "so every deal is played" not in both
+    assert "a deal can still end without play when a weak hand is redealt" in both
+
+
+def test_the_all_pass_readings_say_which_source_reads_what() -> None:
+    # Seed 000: «Si los cuatro jugadores pasan, el reparto se anula y el siguiente jugador
+    # reparte»; seed 003: «Если все игроки говорят «пас», то карты собираются в колоду и
+    # сдаются заново» (who deals is not said).
+    meaning = choice_doc("all_pass", "throw-in")
+    assert "the Spanish guide's reading" in meaning
+    assert "the Russian rules say only that the cards are dealt again" in meaning
+    assert "dealt again" in flat(reference_markdown().split("## The common core", 1)[1])
