@@ -284,7 +284,7 @@ def test_summary_follows_the_target_set() -> None:
     assert "to 31" in summary and "41" not in summary
     text = describe_rules(rules, "classic")
     paragraph = " ".join(text.split("\n\n")[1].split())
-    assert paragraph == summary and paragraph.endswith("; to 31.")
+    assert paragraph == summary and paragraph.startswith("The Levant classic: to 31, ")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -304,17 +304,25 @@ def test_egyptian_summary_says_double_or_quadruple_as_the_factor_is(lang: str) -
 # Each case: options changed on a preset, and the English fact the summary then states.
 SUMMARY_FACTS: list[tuple[str, dict[str, Any], str]] = [
     ("classic", {"bid_once": True}, "each player bids only once"),
-    ("classic", {"no_trump": True}, "no-trump (Sol) bids beat suit bids"),
-    ("classic", {"kabsh": 20}, "13 tricks taken without bidding 13 score 20 (the kabsh)"),
-    ("classic", {"thirteen_wins": "any"}, "13 tricks wins the set"),
+    ("classic", {"no_trump": True}, "no-trump bids beat suit bids of the same number"),
+    ("classic", {"kabsh": 20}, "all 13 taken without bidding 13 scores 20"),
+    ("classic", {"thirteen_wins": "any"}, "13 tricks win the set"),
     ("classic", {"sets": 3}, "a match of 3 sets"),
-    ("classic", {"all_pass": "dealer-bids"}, "when the others pass, the dealer must bid 7"),
-    ("classic", {"defenders": "shortfall"}, "defenders score the shortfall"),
-    ("classic", {"made": "bid"}, "a made contract scores the bid"),
-    ("classic", {"doubling": "double", "double_factor": 4}, "may double to quadruple stakes"),
-    ("original", {"bid13_made": 32}, "32 bid and made"),
-    ("syrian400", {"target": 61}, "one partner reaches 61"),
-    ("syrian400", {"fixed_trump": "spades"}, "spades always trump"),
+    ("classic", {"all_pass": "dealer-bids"}, "the dealer must bid when the other three pass"),
+    (
+        "classic",
+        {"defenders": "shortfall"},
+        "a failed contract loses the bid and gives the defenders the shortfall",
+    ),
+    ("classic", {"made": "bid"}, "a made contract scores the bid only"),
+    (
+        "classic",
+        {"doubling": "double", "double_factor": 4},
+        "an opponent of the highest bidder may double, for quadruple stakes",
+    ),
+    ("original", {"bid13_made": 32}, "13 bid and made scores 32"),
+    ("syrian400", {"target": 61}, "The 400 of the apps: to 61, "),
+    ("syrian400", {"fixed_trump": "spades"}, "own tricks, spades always trump"),
 ]
 
 

@@ -28,7 +28,7 @@ from tarneeb.rules import (
 )
 from tarneeb.scoring import score_contract
 
-__all__ = ["factor_word", "signed", "strain_names", "topics", "unit_key"]
+__all__ = ["signed", "strain_names", "topics", "unit_key"]
 
 
 def signed(points: int) -> str:
@@ -47,13 +47,6 @@ def strain_names(rules: Rules, tr: Translator) -> str:
     if rules.no_trump:
         names.append(tr("strain.no-trump"))
     return " < ".join(names)
-
-
-def factor_word(factor: int, tr: Translator) -> str:
-    """How many times the stakes count: "double" for 2, "quadruple" for 4, else "N times"."""
-    if 2 <= factor <= 4:
-        return tr(f"factor.{factor}")
-    return tr("factor.n", factor=factor)
 
 
 def _strain_key(strain: Strain) -> str:
