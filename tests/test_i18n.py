@@ -134,6 +134,22 @@ def test_fill_follows_the_browser_convention() -> None:
 # -- every option, reading, preset and source of the rules has its messages --------------
 
 
+# Messages written ahead for the options other branches of this change add: the kabsh
+# for either side and no_win_below_zero's two readings (rules), the Egyptian ladder
+# (core). Once they are options of Rules the tests above check them, and this set goes.
+PENDING = {
+    "option.kabsh_side",
+    "reading.kabsh_side.declarers",
+    "reading.kabsh_side.either",
+    "reading.no_win_below_zero.no",
+    "reading.no_win_below_zero.before-deal",
+    "reading.no_win_below_zero.after-deal",
+    "option.ladder",
+    "reading.ladder.strain-and-number",
+    "reading.ladder.number-or-strain",
+}
+
+
 def _enum_fields() -> dict[str, list[str]]:
     """Each Rules field whose value is an enum, with the plain names of all its members."""
     rules = Rules()
@@ -167,9 +183,17 @@ def test_every_reading_of_every_option_has_its_message(lang: str) -> None:
         if f"reading.{option}.{choice}" not in messages
     ]
     assert missing == []
-    # and no message for a reading that does not exist
+    # and no message for a reading that does not exist (but those written ahead)
     known = {f"reading.{o}.{c}" for o, cs in fields.items() for c in cs}
-    assert {k for k in messages if k.startswith("reading.")} == known
+    assert {k for k in messages if k.startswith("reading.")} - PENDING == known
+    assert not PENDING & known, "merged: drop these from PENDING"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_message_for_an_option_that_does_not_exist(lang: str) -> None:
+    fields = {f"option.{f.name}" for f in dataclasses.fields(Rules)}
+    options = {k for k in core_catalogue(lang) if k.startswith("option.")}
+    assert options - PENDING == fields
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

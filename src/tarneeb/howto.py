@@ -88,7 +88,9 @@ def _auction(rules: Rules, tr: Translator) -> str:
     if rules.bidding is Bidding.STRAINS:
         strains = strain_names(rules, tr)
         key = "game.auction.strains.nt" if rules.no_trump else "game.auction.strains"
-        return tr(f"{key}.{unit}", levels=levels, strains=strains)
+        # One ladder today; with the Egyptian ladder option: f"game.ladder.{rules.ladder.value}".
+        ladder = tr("game.ladder.number-or-strain")
+        return tr(f"{key}.{unit}", levels=levels, strains=strains, ladder=ladder)
     text = tr(f"game.auction.{unit}", levels=levels)
     if rules.no_trump:
         text += " " + tr("game.auction.sol", example=f"{_example_bid(rules)}NT")
@@ -263,7 +265,7 @@ def _winning(rules: Rules, tr: Translator) -> str:
         rest = tr("game.winning.target", target=rules.target)
     if rules.thirteen_wins is ThirteenWins.NO:
         return rest
-    below = ".below-zero" if rules.no_win_below_zero else ""
+    below = ".after-deal" if rules.no_win_below_zero else ""
     first = tr(f"game.winning.thirteen.{rules.thirteen_wins.value}{below}")
     return tr("game.winning.otherwise", first=first, rest=rest)
 
