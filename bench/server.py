@@ -48,6 +48,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
@@ -217,8 +218,10 @@ def new_table(base: str, rules: str) -> tuple[str, list[str]]:
     created = _http(base, "POST", "/api/tables", body)
     table = created["table"]
     tokens = [created["token"]]
-    for name in NAMES[1:]:
-        joined = _http(base, "POST", f"/api/tables/{table}/join", {"name": f"bench {name}"})
+    for name in NAMES[1:]:  # a private table: each seat by its invite's secret
+        invite = parse_qs(urlsplit(created["invites"][name]).query)["invite"][0]
+        body = {"name": f"bench {name}", "invite": invite}
+        joined = _http(base, "POST", f"/api/tables/{table}/join", body)
         tokens.append(joined["token"])
     return table, tokens
 

@@ -37,6 +37,7 @@ from tarneeb.i18n import (
     read_catalogue,
     translator,
 )
+from tarneeb.options import IntOption, OptionSpec, Reading
 from tarneeb.presets import PRESET_SUMMARIES, PRESETS
 from tarneeb.reference import SOURCES, describe_rules, option_sources, reference_markdown
 from tarneeb.summaries import preset_summary
@@ -134,16 +135,9 @@ def test_fill_follows_the_browser_convention() -> None:
 # -- every option, reading, preset and source of the rules has its messages --------------
 
 
-# Messages written ahead for the options other branches of this change add: the kabsh
-# for either side and no_win_below_zero's two readings (rules), the Egyptian ladder
-# (core). Once they are options of Rules the tests above check them, and this set goes.
+# Messages written ahead for the option the core branch adds: the Egyptian ladder. Once it
+# is an option of Rules the tests above check it, and this set goes.
 PENDING = {
-    "option.kabsh_side",
-    "reading.kabsh_side.declarers",
-    "reading.kabsh_side.either",
-    "reading.no_win_below_zero.no",
-    "reading.no_win_below_zero.before-deal",
-    "reading.no_win_below_zero.after-deal",
     "option.ladder",
     "reading.ladder.strain-and-number",
     "reading.ladder.number-or-strain",
@@ -208,6 +202,28 @@ def test_every_preset_and_source_has_its_messages(lang: str) -> None:
             assert f"source.{key}.{part}" in messages
 
 
+def test_every_spec_text_is_read_from_the_english_catalogue() -> None:
+    """One place per concept: an option's spec keeps its kind, parsing, readings and
+    sources; what the option and its readings mean is the catalogue's English message."""
+    english = core_catalogue(DEFAULT_LANGUAGE)
+    readings = set()
+    for name in Rules.option_names():
+        spec = Rules.option_spec(name)
+        assert spec.doc == english[f"option.{name}"] == Rules.option_doc(name)[0]
+        for reading in spec.readings:
+            readings.add(f"{name}.{reading.value}")
+            assert reading.doc == english[f"reading.{name}.{reading.value}"]
+            assert reading.note == english.get(f"note.{name}.{reading.value}", "")
+    # the spec holds no text of its own to drift from the catalogue
+    assert not {"doc", "note"} & {f.name for f in dataclasses.fields(OptionSpec)}
+    assert not {"doc", "note"} & {f.name for f in dataclasses.fields(Reading)}
+    # and every note belongs to a reading that exists
+    notes = {k.removeprefix("note.") for k in english if k.startswith("note.")}
+    assert notes and notes <= readings
+    with pytest.raises(KeyError):
+        _ = IntOption().doc  # an option not in Rules has no text
+
+
 # -- the reference in every language ------------------------------------------------------
 
 
@@ -261,6 +277,40 @@ def test_the_whole_reference_exists_in_every_language(lang: str) -> None:
         assert f"\n### {name}\n" in text
     for key, _ in SOURCES:
         assert tr(f"source.{key}.title") in text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_kabsh_for_either_side_is_described_in_every_language(lang: str) -> None:
+    """000: «un bono de "kabsh" (capot) cuando una pareja gana las 13 bazas sin haberlo
+    reclamado de antemano»: the defenders' kabsh is told, with the engine's score."""
+    tr = translator(lang)
+    original = find_rules("original")
+    either = tr("game.thirteen.kabsh-either", score="+16")
+    assert either not in " ".join(describe_rules(original, lang=lang).split())
+    text = " ".join(describe_rules(original.replace(kabsh_side="either"), lang=lang).split())
+    assert either in text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_both_below_zero_readings_are_described_in_every_language(lang: str) -> None:
+    """002: «Een team kan niet winnen als hun huidige score lager is dan 0»: the score
+    before the deal or after it, each reading told in its own words."""
+    tr = translator(lang)
+    sets = find_rules("levant-sets")
+
+    def text(rules: Rules) -> str:
+        return " ".join(describe_rules(rules, lang=lang).split())
+
+    before = text(sets.replace(no_win_below_zero="before-deal"))
+    assert tr("game.winning.thirteen.any.before-deal") in before
+    assert tr("game.winning.before-deal") in before
+    after = text(sets.replace(no_win_below_zero="after-deal"))
+    assert tr("game.winning.thirteen.any.after-deal") in after
+    assert tr("game.winning.before-deal") not in after
+    # without 13 tricks winning, the before-deal reading still stops a win at the target
+    classic = text(find_rules("classic").replace(target=11, no_win_below_zero="before-deal"))
+    assert tr("game.winning.before-deal") in classic
+    assert tr("game.winning.before-deal") not in text(sets)
 
 
 def test_unknown_language_is_a_typed_error_listing_the_languages() -> None:
@@ -347,6 +397,13 @@ SUMMARY_FACTS: list[tuple[str, dict[str, Any], str]] = [
     ("original", {"bid13_made": 32}, "13 bid and made scores 32"),
     ("syrian400", {"target": 61}, "The 400 of the apps: to 61, "),
     ("syrian400", {"fixed_trump": "spades"}, "own tricks, spades always trump"),
+    ("classic", {"kabsh": 16, "kabsh_side": "either"}, "scores 16, for either side"),
+    (
+        "levant-sets",
+        {"no_win_below_zero": "before-deal"},
+        "a side below zero before a deal cannot win in it",
+    ),
+    ("levant-sets", {"no_win_below_zero": "after-deal"}, "a side below zero cannot win"),
 ]
 
 

@@ -91,7 +91,9 @@ def test_every_option_appears_in_the_table_with_doc_default_and_sources(option: 
 def test_option_sources_follow_the_rules_own_citations() -> None:
     # The options table cites the written sources the Rules fields name.
     assert option_sources("target") == ("es", "nl", "ru")
-    assert option_sources("thirteen_wins") == ("nl",)
+    # the readings' sources count: thirteen_wins' "no" is the Spanish and Russian reading
+    assert option_sources("thirteen_wins") == ("es", "nl", "ru")
+    assert option_sources("sets") == ("nl",)
     assert option_sources("bid_step") == ()
 
 
@@ -269,6 +271,12 @@ CHANGES: list[tuple[str, dict[str, Any], str]] = [
         "bid 13 and take 10: declarers -16, defenders +9",
     ),
     ("classic", {"kabsh": 20}, "take all 13 after bidding 7 (the kabsh): declarers +20"),
+    ("original", {"kabsh_side": "either"}, "defenders take all 13 (the kabsh): defenders +16"),
+    (
+        "levant-sets",
+        {"no_win_below_zero": "before-deal"},
+        "unless the side's score before that deal was below zero",
+    ),
     (
         "classic",
         {"thirteen_wins": "any"},

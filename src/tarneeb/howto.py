@@ -17,11 +17,13 @@ from tarneeb.actions import Strain
 from tarneeb.i18n import Translator
 from tarneeb.rules import (
     AllPass,
+    BelowZero,
     Bidding,
     Count,
     Defenders,
     Doubling,
     Failed,
+    KabshSide,
     Made,
     Rules,
     ThirteenWins,
@@ -220,6 +222,9 @@ def _thirteen(rules: Rules, tr: Translator) -> str:
         kabsh, _ = score_contract(rules, low, 13, 0)
         key = "game.thirteen.kabsh" if rules.kabsh is not None else "game.thirteen.unbid"
         parts.append(tr(key, bid=low, score=signed(kabsh)))
+        if rules.kabsh_side is KabshSide.EITHER:
+            _, defenders13 = score_contract(rules, low, 0, 13)
+            parts.append(tr("game.thirteen.kabsh-either", score=signed(defenders13)))
     return tr("sep.items").join(parts) + "."
 
 
@@ -263,9 +268,11 @@ def _winning(rules: Rules, tr: Translator) -> str:
         rest = tr(f"game.winning.individual.{floor}", target=rules.target)
     else:
         rest = tr("game.winning.target", target=rules.target)
+        if rules.no_win_below_zero is BelowZero.BEFORE_DEAL:
+            rest += " " + tr("game.winning.before-deal")
     if rules.thirteen_wins is ThirteenWins.NO:
         return rest
-    below = ".after-deal" if rules.no_win_below_zero else ""
+    below = "" if rules.no_win_below_zero is BelowZero.NO else f".{rules.no_win_below_zero.value}"
     first = tr(f"game.winning.thirteen.{rules.thirteen_wins.value}{below}")
     return tr("game.winning.otherwise", first=first, rest=rest)
 

@@ -23,6 +23,7 @@ from tarneeb.rules import (
     Defenders,
     Doubling,
     Failed,
+    KabshSide,
     Rules,
     ThirteenWins,
 )
@@ -47,11 +48,14 @@ _PRESETS: dict[str, Rules] = {
     "classic": CLASSIC,
     "lebanese31": CLASSIC.replace(target=31, bid_once=True),
     "tarneeb61": CLASSIC.replace(target=61),
+    # 002: «Als de partij die opgeeft minstens het aantal geboden slagen wint, scoort zij het
+    # aantal slagen dat zij heeft»: 13 bid and made scores the 13 tricks, no bonus.
     "levant-sets": CLASSIC.replace(
         dealing=Dealing.ONE_AT_A_TIME,
         defenders=Defenders.TRICKS_IF_SET,
         thirteen_wins=ThirteenWins.ANY,
         sets=13,
+        bid13_made=None,
     ),
     "original": _ORIGINAL,
     "egyptian": _ORIGINAL.replace(
@@ -63,7 +67,9 @@ _PRESETS: dict[str, Rules] = {
         doubling=Doubling.RAISE,
         double_factor=2,
     ),
-    "saudi": CLASSIC.replace(kabsh=16),
+    # 000: «un bono de "kabsh" (capot) cuando una pareja gana las 13 bazas sin haberlo
+    # reclamado de antemano»: whichever side takes all 13, the defenders too.
+    "saudi": CLASSIC.replace(kabsh=16, kabsh_side=KabshSide.EITHER),
     "sol": CLASSIC.replace(no_trump=True),
     "tarneeb400": CLASSIC.replace(
         count=Count.CARD_POINTS,
@@ -83,7 +89,9 @@ _PRESETS: dict[str, Rules] = {
 
 PRESETS: Mapping[str, Rules] = MappingProxyType(_PRESETS)
 #: Each preset's one-line summary in English, written from its options (see
-#: :func:`tarneeb.summaries.preset_summary` for the other languages).
+#: :func:`tarneeb.summaries.preset_summary` for the other languages and for
+#: a preset with options changed; its tradition's name is the catalogue's
+#: ``preset.NAME.tradition``).
 PRESET_SUMMARIES: Mapping[str, str] = MappingProxyType(
     {name: preset_summary(name, rules) for name, rules in _PRESETS.items()}
 )

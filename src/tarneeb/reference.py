@@ -273,9 +273,17 @@ def _options_section(tr: Translator) -> list[str]:
         if not choices:
             continue
         out += [f"`{option}`:", ""]
-        out += [_bullet(f"`{c}`", tr(f"reading.{option}.{c}")) for c in choices]
+        out += [_bullet(f"`{c}`", _reading_text(option, c, tr)) for c in choices]
         out += [""]
     return out
+
+
+def _reading_text(option: str, value: str, tr: Translator) -> str:
+    """What a reading means, and the note on it where there is one (``note.OPTION.VALUE``)."""
+    text = tr(f"reading.{option}.{value}")
+    if Rules.option_spec(option).reading(value).note:
+        text += ". " + tr(f"note.{option}.{value}")
+    return text
 
 
 def reference_markdown(lang: str = DEFAULT_LANGUAGE) -> str:

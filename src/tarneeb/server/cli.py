@@ -17,8 +17,22 @@ from tarneeb.errors import TarneebError
 __all__ = ["ServeError", "add_serve_parser", "run_serve"]
 
 NEEDS = ("starlette", "uvicorn", "sqlalchemy")
-WS_MAX_SIZE = 65536
-"""Frames past this size close the connection in uvicorn itself; the protocol's own limit is lower."""
+WS_MAX_SIZE = 1 << 20
+"""Frames past this size close the connection in uvicorn itself (code 1009). It is far above
+the protocol's own limit (4 KiB), so an oversized frame is answered with the protocol's
+``too_large`` error frame, and only a huge one is cut off unread."""
+WS_MAX_QUEUE = 4
+"""Frames uvicorn holds for the app of one connection (it reads them one at a time)."""
+MAX_HEADERS = 16384
+"""The largest request head (request line and headers), in bytes: past it, 400 and close."""
+UVICORN_LIMITS: dict[str, Any] = {
+    "http": "h11",  # h11 bounds the request head (httptools, uvicorn's other choice, does not)
+    "h11_max_incomplete_event_size": MAX_HEADERS,
+    "ws_max_size": WS_MAX_SIZE,
+    "ws_max_queue": WS_MAX_QUEUE,
+    "timeout_keep_alive": 5,
+}
+"""How uvicorn runs ``tarneeb serve``: the limits of the transport, before the app."""
 
 
 class ServeError(TarneebError):
@@ -52,7 +66,7 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="ORIGIN",
-        help="a further browser origin allowed to open WebSockets (repeatable)",
+        help="a further browser origin allowed to open WebSockets and send requests (repeatable)",
     )
     serve.add_argument(
         "--bot-delay",
@@ -98,7 +112,7 @@ def run_serve(args: argparse.Namespace) -> int:
         create_app(settings),
         host=args.host,
         port=args.port,
-        ws_max_size=WS_MAX_SIZE,
         log_level=args.log_level,
+        **UVICORN_LIMITS,
     )
     return 0

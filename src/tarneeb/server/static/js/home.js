@@ -176,7 +176,7 @@ export class HomeView {
           t("home.timer"),
           h("select", { id: "create-timer" }, [["", t("home.timer.none")], ["15", "15 s"], ["30", "30 s"], ["60", "60 s"], ["120", "120 s"]].map(([v, label]) => h("option", { value: v }, label))),
         ),
-        h("label", { class: "check" }, h("input", { type: "checkbox", id: "create-public", checked: true }), t("home.public")),
+        h("label", { class: "check" }, h("input", { type: "checkbox", id: "create-public", checked: false }), t("home.public")),
       ),
       h("details", { class: "options" }, h("summary", {}, t("home.options")), h("div", { class: "options-grid", id: "create-options" })),
       h("button", { id: "create-table", class: "primary", type: "submit" }, t("home.create.button")),
