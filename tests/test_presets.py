@@ -39,12 +39,14 @@ from tarneeb import (
 )
 from tarneeb.actions import PASS, REDEAL
 from tarneeb.cards import FULL_MASK, SUIT_MASKS
+from tarneeb.i18n import translator
 from tarneeb.match import SetResult
-from tarneeb.presets import PRESET_SUMMARIES, PRESET_TRADITIONS, preset_summary
+from tarneeb.presets import PRESET_SUMMARIES
 from tarneeb.record import match_to_record, read_record
 from tarneeb.reference import describe_rules
 from tarneeb.rules import KabshSide
-from tarneeb.summary import SummaryFact, fact_text, summary_facts
+from tarneeb.summaries import fact_text, preset_summary
+from tarneeb.summary import SummaryFact, summary_facts
 
 S, E, N, W = Seat.SOUTH, Seat.EAST, Seat.NORTH, Seat.WEST
 PASSES = ["pass", "pass", "pass"]
@@ -142,7 +144,7 @@ def test_the_summaries_are_made_from_the_options() -> None:
     for name in NAMES:
         summary = PRESET_SUMMARIES[name]
         assert summary == preset_summary(name) == preset_summary(name.upper(), PRESETS[name])
-        assert summary.startswith(PRESET_TRADITIONS[name] + ": to ")
+        assert summary.startswith(translator()(f"preset.{name}.tradition") + ": to ")
         assert "seed" not in summary.lower()
         assert f"to {PRESETS[name].target}," in summary
 
@@ -713,7 +715,7 @@ def test_dealer_bids_with_weak_redeal_does_not_always_play_the_deal() -> None:
     assert match.deals[0].thrown_in == ThrowIn.WEAK_HAND
     assert match.dealer is S and len(match.deals) == 2
     text = " ".join(describe_rules(rules).split())
-    assert "so a deal is not always played" in text
+    assert "a deal can still end without play when a weak hand is redealt" in text
     assert "so every deal is played" not in text
     only_forced = " ".join(describe_rules(rules.replace(weak_redeal=False)).split())
     assert "so every deal is played" in only_forced

@@ -656,7 +656,8 @@ def test_spec_sources_of_the_corrected_readings() -> None:
     # 000: «el siguiente jugador reparte»; 003: «карты собираются в колоду и сдаются заново».
     throw_in = option_spec("all_pass").reading("throw-in")
     assert throw_in.sources == ("000", "003")
-    assert "dealt again" in throw_in.note
+    # (the catalogue says it in the reading itself: "... dealt again, by the next dealer (...)")
+    assert "dealt again" in throw_in.doc
     assert "not always played" in option_spec("all_pass").reading("dealer-bids").note
     assert option_spec("kabsh_side").reading("either").sources == ("000",)
     assert option_spec("kabsh_side").reading("declarers").sources == ("003",)

@@ -343,6 +343,10 @@ def test_arabic_page_lays_out_right_to_left_with_arabic_glyphs(
     # the switch changes the language in place, and the choice is kept
     english.select_option("#lang", "ru")
     expect(english.locator("#rules-page h1")).to_have_text("Как играть: Классика (41)")
+    # ... the reference too: the server writes it in the page's language
+    reference = english.locator("#rules-page .reference")
+    expect(reference).to_have_attribute("lang", "ru")
+    expect(reference.locator("h3").first).to_have_text("Как идёт игра")
     english.goto(f"{server}/")
     expect(english.locator("#quick-play")).to_have_text("Играть")
     expect(english.locator("html")).to_have_attribute("lang", "ru")

@@ -5,8 +5,11 @@ Every field of ``Rules`` is declared with one :class:`OptionSpec` (see
 what validation, the flat-dict codec (``Rules.to_dict``/``from_dict``), the
 ``-o KEY=VALUE`` parser, the rules reference and the server's option list
 read. A spec knows its option's kind, how to read a value from text or from a
-plain JSON value, how to write it back, what it means, its readings (for an
-option with named readings: every one, with what it means), and its sources.
+plain JSON value, how to write it back, its readings (for an option with
+named readings: every one), and its sources. What an option and its readings
+mean is player text: it lives once, in the message catalogue
+(:mod:`tarneeb.i18n`, ``option.NAME``, ``reading.NAME.VALUE``,
+``note.NAME.VALUE``), and a spec's ``doc`` reads the English message.
 
 Sources are ids (:data:`SOURCE_IDS`): ``"000"``, ``"002"`` and ``"003"`` are
 the three written rule documents the project follows (the Spanish guide of the
@@ -19,9 +22,11 @@ renders the ids as the names of the traditions.
 The enums (:class:`Bidding`, :class:`Defenders`, ...) are the types of the
 options with named readings; :mod:`tarneeb.rules` re-exports them.
 
->>> spec = IntOption("Points to win.", minimum=1).named("target", 41)
+>>> spec = IntOption(minimum=1).named("target", 41)
 >>> spec.parse("31"), spec.to_plain(31), spec.kind
 (31, 31, 'int')
+>>> spec.doc
+'Points a side needs at the end of a deal to win the set.'
 >>> spec.parse("many")
 Traceback (most recent call last):
 ...
@@ -43,6 +48,7 @@ from typing import Any
 from tarneeb.actions import Strain
 from tarneeb.cards import Suit
 from tarneeb.errors import RulesError
+from tarneeb.i18n import DEFAULT_LANGUAGE, core_catalogue
 
 __all__ = [
     "SOURCE_IDS",
@@ -195,16 +201,38 @@ SUIT_ORDER: tuple[Strain, ...] = (Strain.CLUBS, Strain.DIAMONDS, Strain.HEARTS, 
 
 @dataclass(frozen=True)
 class Reading:
-    """One named reading of an option: its value as written, what it means, where it comes from."""
+    """One named reading of an option: its value as written, where it comes from, what it means.
+
+    What it means is player text, so it lives in the message catalogue
+    (:mod:`tarneeb.i18n`): :attr:`doc` and :attr:`note` read the English
+    messages ``reading.OPTION.VALUE`` and ``note.OPTION.VALUE``; the other
+    languages have the same keys.
+    """
 
     value: str
     """The text used in files, flags and JSON (``"minus-bid"``)."""
-    doc: str
-    """What the reading means, for players (a clause, no capital, no full stop)."""
     sources: tuple[str, ...] = ()
     """Source ids (:data:`SOURCE_IDS`); empty for the project's own choice."""
-    note: str = ""
-    """A sentence more for the reference, where the sources differ in detail (or empty)."""
+    option: str = ""
+    """The option's name (filled in with the spec's, by :meth:`OptionSpec.named`)."""
+
+    @property
+    def key(self) -> str:
+        """The catalogue key of what the reading means: ``reading.OPTION.VALUE``."""
+        return f"reading.{self.option}.{self.value}"
+
+    @property
+    def doc(self) -> str:
+        """What the reading means, for players, in English (a clause, no capital, no full stop).
+
+        :raises KeyError: when the catalogue has no such message.
+        """
+        return core_catalogue(DEFAULT_LANGUAGE)[self.key]
+
+    @property
+    def note(self) -> str:
+        """A sentence more for the reference, where the sources differ in detail (or empty)."""
+        return core_catalogue(DEFAULT_LANGUAGE).get(f"note.{self.option}.{self.value}", "")
 
 
 @dataclass(frozen=True)
@@ -213,10 +241,10 @@ class OptionSpec:
 
     ``name`` and ``default`` are filled in from the ``Rules`` field by
     :meth:`named`; the rest is given where the field is declared.
+    What the option sets is player text, kept in the message catalogue
+    (:mod:`tarneeb.i18n`) as ``option.NAME``; :attr:`doc` reads the English.
     """
 
-    doc: str
-    """What the option sets, for players (a sentence)."""
     sources: tuple[str, ...] = ()
     """Source ids of the option as a whole; for a choice, its readings' sources are added."""
     readings: tuple[Reading, ...] = ()
@@ -235,7 +263,16 @@ class OptionSpec:
         for source in (*self.sources, *(s for r in self.readings for s in r.sources)):
             if source not in SOURCE_IDS:
                 raise ValueError(f"{name}: unknown source {source!r}")
-        return dataclasses.replace(self, name=name, default=default)
+        readings = tuple(dataclasses.replace(r, option=name) for r in self.readings)
+        return dataclasses.replace(self, name=name, default=default, readings=readings)
+
+    @property
+    def doc(self) -> str:
+        """What the option sets, for players, in English (a sentence): ``option.NAME``.
+
+        :raises KeyError: when the catalogue has no such message.
+        """
+        return core_catalogue(DEFAULT_LANGUAGE)[f"option.{self.name}"]
 
     @property
     def all_sources(self) -> tuple[str, ...]:

@@ -27,17 +27,9 @@ from tarneeb.rules import (
     Rules,
     ThirteenWins,
 )
-from tarneeb.summary import summary_text
+from tarneeb.summaries import preset_summary
 
-__all__ = [
-    "DEFAULT_PRESET",
-    "PRESETS",
-    "PRESET_SUMMARIES",
-    "PRESET_TRADITIONS",
-    "find_rules",
-    "preset_name",
-    "preset_summary",
-]
+__all__ = ["DEFAULT_PRESET", "PRESETS", "PRESET_SUMMARIES", "find_rules", "preset_name"]
 
 CLASSIC = Rules()
 
@@ -52,83 +44,57 @@ _ORIGINAL = Rules(
     kabsh=16,
 )
 
-_PRESETS: dict[str, tuple[Rules, str]] = {
-    "classic": (CLASSIC, "The Levant classic"),
-    "lebanese31": (CLASSIC.replace(target=31, bid_once=True), "The Lebanese game"),
-    "tarneeb61": (CLASSIC.replace(target=61), "The long Levant game"),
+_PRESETS: dict[str, Rules] = {
+    "classic": CLASSIC,
+    "lebanese31": CLASSIC.replace(target=31, bid_once=True),
+    "tarneeb61": CLASSIC.replace(target=61),
     # 002: «Als de partij die opgeeft minstens het aantal geboden slagen wint, scoort zij het
     # aantal slagen dat zij heeft»: 13 bid and made scores the 13 tricks, no bonus.
-    "levant-sets": (
-        CLASSIC.replace(
-            dealing=Dealing.ONE_AT_A_TIME,
-            defenders=Defenders.TRICKS_IF_SET,
-            thirteen_wins=ThirteenWins.ANY,
-            sets=13,
-            bid13_made=None,
-        ),
-        "The Levant game in sets",
+    "levant-sets": CLASSIC.replace(
+        dealing=Dealing.ONE_AT_A_TIME,
+        defenders=Defenders.TRICKS_IF_SET,
+        thirteen_wins=ThirteenWins.ANY,
+        sets=13,
+        bid13_made=None,
     ),
-    "original": (_ORIGINAL, "The original game"),
-    "egyptian": (
-        _ORIGINAL.replace(
-            target=41,
-            bidding=Bidding.STRAINS,
-            no_trump=True,
-            failed=Failed.MINUS_BID,
-            bid13_made=16,
-            doubling=Doubling.RAISE,
-            double_factor=2,
-        ),
-        "The Egyptian game",
+    "original": _ORIGINAL,
+    "egyptian": _ORIGINAL.replace(
+        target=41,
+        bidding=Bidding.STRAINS,
+        no_trump=True,
+        failed=Failed.MINUS_BID,
+        bid13_made=16,
+        doubling=Doubling.RAISE,
+        double_factor=2,
     ),
     # 000: «un bono de "kabsh" (capot) cuando una pareja gana las 13 bazas sin haberlo
     # reclamado de antemano»: whichever side takes all 13, the defenders too.
-    "saudi": (CLASSIC.replace(kabsh=16, kabsh_side=KabshSide.EITHER), "The Saudi game"),
-    "sol": (CLASSIC.replace(no_trump=True), "The Levant classic with Sol"),
-    "tarneeb400": (
-        CLASSIC.replace(
-            count=Count.CARD_POINTS,
-            min_bid=60,
-            max_bid=120,
-            bid_step=10,
-            target=400,
-            bid13_made=None,
-        ),
-        "Tarneeb 400 with card points",
+    "saudi": CLASSIC.replace(kabsh=16, kabsh_side=KabshSide.EITHER),
+    "sol": CLASSIC.replace(no_trump=True),
+    "tarneeb400": CLASSIC.replace(
+        count=Count.CARD_POINTS,
+        min_bid=60,
+        max_bid=120,
+        bid_step=10,
+        target=400,
+        bid13_made=None,
     ),
-    "syrian400": (
-        CLASSIC.replace(
-            bidding=Bidding.INDIVIDUAL,
-            fixed_trump=Suit.HEARTS,
-            min_bid=2,
-            bid13_made=None,
-        ),
-        "The 400 of the apps",
+    "syrian400": CLASSIC.replace(
+        bidding=Bidding.INDIVIDUAL,
+        fixed_trump=Suit.HEARTS,
+        min_bid=2,
+        bid13_made=None,
     ),
 }
 
-PRESETS: Mapping[str, Rules] = MappingProxyType({k: v[0] for k, v in _PRESETS.items()})
-PRESET_TRADITIONS: Mapping[str, str] = MappingProxyType({k: v[1] for k, v in _PRESETS.items()})
-"""Each preset's tradition, named in English (the start of its summary)."""
-
-
-def preset_summary(name: str, rules: Rules | None = None) -> str:
-    """The English summary of the preset ``name``, made from ``rules`` (default: the preset's).
-
-    Pass the rules actually played (a preset with options changed) and the
-    summary says their values; :func:`tarneeb.summary.summary_facts` gives the
-    same facts for other languages.
-
-    >>> preset_summary("classic", find_rules("classic").replace(target=31))
-    'The Levant classic: to 31, defenders always score their tricks, 13 bid and made scores 16.'
-
-    :raises RulesError: when there is no such preset.
-    """
-    key = name.strip().lower()
-    base = find_rules(key)
-    return summary_text(base if rules is None else rules, PRESET_TRADITIONS[key])
-
-
+PRESETS: Mapping[str, Rules] = MappingProxyType(_PRESETS)
+#: Each preset's one-line summary in English, written from its options (see
+#: :func:`tarneeb.summaries.preset_summary` for the other languages and for
+#: a preset with options changed; its tradition's name is the catalogue's
+#: ``preset.NAME.tradition``).
+PRESET_SUMMARIES: Mapping[str, str] = MappingProxyType(
+    {name: preset_summary(name, rules) for name, rules in _PRESETS.items()}
+)
 DEFAULT_PRESET = "classic"
 
 
@@ -150,9 +116,3 @@ def preset_name(rules: Rules) -> str | None:
         if preset == rules:
             return name
     return None
-
-
-PRESET_SUMMARIES: Mapping[str, str] = MappingProxyType(
-    {name: preset_summary(name) for name in _PRESETS}
-)
-"""Each preset's English summary (of the preset's own options; see :func:`preset_summary`)."""

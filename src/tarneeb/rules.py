@@ -7,11 +7,14 @@ checked when the value is made. Each option is declared once, as a field with
 its specification (:data:`OPTION_SPECS`, :func:`option_spec`), which the
 codec, the ``-o KEY=VALUE`` parser and the reference all read.
 
-A new option is three things: its field here, declared with
-``option(default, SomeOption(doc, sources, ...))`` (for named readings, an
-enum in :mod:`tarneeb.options` and a ``ChoiceOption`` with one ``Reading``
-per value); its checks against other options in :mod:`tarneeb.validation`;
-and its logic where the game uses it. Its default must play as the game did
+A new option is four things: its field here, declared with
+``option(default, SomeOption(sources, ...))`` (for named readings, an enum
+in :mod:`tarneeb.options` and a ``ChoiceOption`` with one ``Reading`` per
+value); what it and its readings mean, as messages of every catalogue of
+:mod:`tarneeb.i18n` (``option.NAME``, ``reading.NAME.VALUE``, optionally
+``note.NAME.VALUE``: the spec's texts are the English ones); its checks
+against other options in :mod:`tarneeb.validation`; and its logic where the
+game uses it. Its default must play as the game did
 without it, so that stored rules (records) replay as they were played.
 
 >>> rules = Rules(target=31, bid_once=True)
@@ -90,39 +93,22 @@ class Rules:
     """Every rule option of Tarneeb. The defaults are the ``classic`` preset.
 
     Each field is declared with its :class:`~tarneeb.options.OptionSpec`
-    (kind, parsing, meaning, readings, sources); :data:`OPTION_SPECS` is that
-    table. A new option is its field here, with its spec, and its logic.
+    (kind, parsing, readings, sources; its meaning is read from the message
+    catalogue, ``option.NAME``); :data:`OPTION_SPECS` is that table. A new option is its field here, with its spec, and its logic.
 
     :raises RulesError: on a value or combination of options that cannot work;
         the message names the options.
     """
 
-    target: int = option(
-        41,
-        IntOption("Points a side needs at the end of a deal to win the set.", _ALL, minimum=1),
-    )
-    sets: int = option(
-        1,
-        IntOption(
-            "Sets in a match; with more than one, the side with the most points over all sets "
-            "wins.",
-            ("002",),
-            minimum=1,
-        ),
-    )
+    target: int = option(41, IntOption(_ALL, minimum=1))
+    sets: int = option(1, IntOption(("002",), minimum=1))
     dealing: Dealing = option(
         Dealing.PACKETS_4_4_5,
         ChoiceOption(
-            "How the cards are dealt from the shuffled deck (the same shuffle then gives "
-            "other hands).",
             readings=(
-                Reading("one-at-a-time", "one card at a time to each player in turn", _ALL),
-                Reading(
-                    "4-4-5",
-                    "in packets of 4, then 4, then 5 cards to each player in turn",
-                    ("000",),
-                ),
-                Reading("13-at-once", "all 13 cards to each player at once", ("002",)),
+                Reading("one-at-a-time", _ALL),
+                Reading("4-4-5", ("000",)),
+                Reading("13-at-once", ("002",)),
             ),
             enum=Dealing,
         ),
@@ -130,26 +116,10 @@ class Rules:
     bidding: Bidding = option(
         Bidding.TRICKS,
         ChoiceOption(
-            "What the auction bids for.",
             readings=(
-                Reading(
-                    "tricks",
-                    "partnership bids of a number of tricks (or card points); the winner then "
-                    "names trump",
-                    _ALL,
-                ),
-                Reading(
-                    "strains",
-                    "Egyptian: every bid names a number and a strain, and must outrank the last "
-                    "bid",
-                    ("003",),
-                ),
-                Reading(
-                    "individual",
-                    "the 400 of the apps: each player bids once for their own tricks, with a "
-                    "fixed trump suit, and scores alone",
-                    _APPS,
-                ),
+                Reading("tricks", _ALL),
+                Reading("strains", ("003",)),
+                Reading("individual", _APPS),
             ),
             enum=Bidding,
         ),
@@ -157,190 +127,64 @@ class Rules:
     count: Count = option(
         Count.TRICKS,
         ChoiceOption(
-            "What bids, contracts and scores count.",
-            readings=(
-                Reading("tricks", "bids, contracts and scores count tricks", _ALL),
-                Reading(
-                    "card-points",
-                    "bids, contracts and scores count card points won in tricks (A 11, 10 10, "
-                    "K 4, Q 3, J 2; 120 in a deal)",
-                    ("000",),
-                ),
-            ),
-            enum=Count,
+            readings=(Reading("tricks", _ALL), Reading("card-points", ("000",))), enum=Count
         ),
     )
-    min_bid: int = option(7, IntOption("The lowest bid (tricks, or card points).", _ALL))
-    max_bid: int = option(13, IntOption("The highest bid.", _ALL))
-    bid_step: int = option(1, IntOption("Bids go up in steps of this much.", minimum=1))
+    min_bid: int = option(7, IntOption(_ALL))
+    max_bid: int = option(13, IntOption(_ALL))
+    bid_step: int = option(1, IntOption(minimum=1))
     # 000's "once passed, no more bids" and 002's "bid once unless overbid by a later player"
     # come to the same thing: a bidder's turn only comes back after someone has overbid them.
-    bid_once: bool = option(
-        False,
-        BoolOption(
-            "A player may bid only once in an auction. (Otherwise a player who has not passed "
-            "may bid again when overbid.)",
-            _ALL,
-        ),
-    )
+    bid_once: bool = option(False, BoolOption(_ALL))
     all_pass: AllPass = option(
         AllPass.THROW_IN,
         ChoiceOption(
-            "What happens when nobody bids.",
-            readings=(
-                Reading(
-                    "throw-in",
-                    "the deal is thrown in and the next dealer deals",
-                    ("000", "003"),
-                    "The Levant classic has the next dealer deal; the original game says only "
-                    "that the cards are gathered and dealt again.",
-                ),
-                Reading(
-                    "dealer-bids",
-                    "when the first three players have passed, the dealer must bid the lowest bid",
-                    ("003",),
-                    "With weak_redeal, a weak hand may still ask for a redeal (the dealer's too, "
-                    "instead of the forced bid), so a deal is not always played.",
-                ),
-            ),
+            readings=(Reading("throw-in", ("000", "003")), Reading("dealer-bids", ("003",))),
             enum=AllPass,
         ),
     )
-    no_trump: bool = option(
-        False,
-        BoolOption(
-            "No-trump (Sol) bids: a no-trump bid outranks a suit bid of the same number.",
-            ("000", "003"),
-        ),
-    )
-    strain_order: tuple[Strain, ...] = option(
-        SUIT_ORDER,
-        StrainsOption(
-            "Rank of the suits in strain bidding, lowest first (no-trump, where allowed, is "
-            "highest).",
-            ("003", "platforms"),
-        ),
-    )
-    fixed_trump: Suit | None = option(
-        None, SuitOption("A trump suit fixed for every deal; no trump choice.", _APPS)
-    )
-    first_lead_trump: bool = option(
-        False,
-        BoolOption("The first lead must be a trump when the leader holds one.", ("002", "003")),
-    )
+    no_trump: bool = option(False, BoolOption(("000", "003")))
+    strain_order: tuple[Strain, ...] = option(SUIT_ORDER, StrainsOption(("003", "platforms")))
+    fixed_trump: Suit | None = option(None, SuitOption(_APPS))
+    first_lead_trump: bool = option(False, BoolOption(("002", "003")))
     made: Made = option(
         Made.TAKEN,
-        ChoiceOption(
-            "What declarers score for a made contract.",
-            ("003",),
-            readings=(
-                Reading(
-                    "taken", "declarers score what they took: bid 8, take 9, score 9", _ALL[:2]
-                ),
-                Reading("bid", "declarers score their bid: bid 8, take 9, score 8"),
-            ),
-            enum=Made,
-        ),
+        ChoiceOption(("003",), readings=(Reading("taken", _ALL[:2]), Reading("bid")), enum=Made),
     )
     failed: Failed = option(
         Failed.MINUS_BID,
         ChoiceOption(
-            "What declarers score for a failed contract.",
-            readings=(
-                Reading("minus-bid", "declarers lose their bid: bid 9, take 8, score -9", _ALL[:2]),
-                Reading("zero", "declarers score nothing", ("003",)),
-            ),
-            enum=Failed,
+            readings=(Reading("minus-bid", _ALL[:2]), Reading("zero", ("003",))), enum=Failed
         ),
     )
     defenders: Defenders = option(
         Defenders.TRICKS,
         ChoiceOption(
-            "What the defenders score.",
             readings=(
-                Reading(
-                    "tricks", "the defenders always score what they took, made or failed", ("000",)
-                ),
-                Reading(
-                    "tricks-if-set",
-                    "the defenders score what they took only when the contract fails",
-                    ("002",),
-                ),
-                Reading(
-                    "shortfall",
-                    "the defenders score only when the contract fails: the bid minus what the "
-                    "declarers took",
-                    ("003",),
-                ),
+                Reading("tricks", ("000",)),
+                Reading("tricks-if-set", ("002",)),
+                Reading("shortfall", ("003",)),
             ),
             enum=Defenders,
         ),
     )
-    bid13_made: int | None = option(
-        16,
-        OptionalIntOption(
-            "Declarers' points for bidding 13 and taking all 13 (none: the made-contract rule).",
-            ("000", "003"),
-        ),
-    )
-    bid13_failed: int | None = option(
-        None,
-        OptionalIntOption(
-            "Declarers' points for bidding 13 and failing (none: the failed-contract rule).",
-            ("003",),
-        ),
-    )
-    bid13_shortfall_factor: int = option(
-        1,
-        IntOption(
-            "When 13 was bid and failed, the defenders' shortfall points are multiplied by this.",
-            ("003",),
-            minimum=1,
-        ),
-    )
-    kabsh: int | None = option(
-        None,
-        OptionalIntOption(
-            "Points for taking all 13 tricks without having bid 13, instead of the usual score "
-            "(none: no such bonus; kabsh_side says which side can have it).",
-            ("000", "003"),
-        ),
-    )
+    bid13_made: int | None = option(16, OptionalIntOption(("000", "003")))
+    bid13_failed: int | None = option(None, OptionalIntOption(("003",)))
+    bid13_shortfall_factor: int = option(1, IntOption(("003",), minimum=1))
+    kabsh: int | None = option(None, OptionalIntOption(("000", "003")))
     kabsh_side: KabshSide = option(
         KabshSide.DECLARERS,
         ChoiceOption(
-            "Which side scores the kabsh for taking all 13 tricks without having bid them.",
-            readings=(
-                Reading(
-                    "declarers",
-                    "only declarers who bid fewer than 13 and take all 13 score it",
-                    ("003",),
-                ),
-                Reading(
-                    "either",
-                    "whichever side takes all 13 without having bid 13 scores it, the defenders "
-                    "included",
-                    ("000",),
-                ),
-            ),
-            enum=KabshSide,
+            readings=(Reading("declarers", ("003",)), Reading("either", ("000",))), enum=KabshSide
         ),
     )
     thirteen_wins: ThirteenWins = option(
         ThirteenWins.NO,
         ChoiceOption(
-            "Whether taking all 13 tricks wins the set outright.",
             readings=(
-                Reading(
-                    "no", "taking 13 tricks scores, but does not end the set by itself", _ALL[::2]
-                ),
-                Reading("any", "a side that takes all 13 tricks wins the set at once", ("002",)),
-                Reading(
-                    "if-bid",
-                    "declarers who bid 13 and take all 13 win the set at once",
-                    ("002",),
-                    "The Dutch rules give this as the reading of Falamanki, Dubai.",
-                ),
+                Reading("no", _ALL[::2]),
+                Reading("any", ("002",)),
+                Reading("if-bid", ("002",)),
             ),
             enum=ThirteenWins,
         ),
@@ -348,24 +192,10 @@ class Rules:
     no_win_below_zero: BelowZero = option(
         BelowZero.NO,
         ChoiceOption(
-            "Whether a side whose score is below zero can win the set, and which score counts.",
             readings=(
-                Reading("no", "a side can win whatever its score", _ALL[::2]),
-                Reading(
-                    "before-deal",
-                    "a side whose score was below zero before a deal cannot win the set in that "
-                    "deal, neither by 13 tricks nor by reaching the target",
-                    ("002",),
-                    'The Dutch rules say only that a team cannot win while its "current" score '
-                    "is below zero: the score before the deal, or after it.",
-                ),
-                Reading(
-                    "after-deal",
-                    "a side whose score is below zero once the deal is counted cannot win the "
-                    "set (only a win by 13 tricks can be stopped so: a side at the target is "
-                    "above zero)",
-                    ("002",),
-                ),
+                Reading("no", _ALL[::2]),
+                Reading("before-deal", ("002",)),
+                Reading("after-deal", ("002",)),
             ),
             enum=BelowZero,
             # Earlier versions wrote this option as a boolean (true: the after-deal reading).
@@ -375,74 +205,22 @@ class Rules:
     doubling: Doubling = option(
         Doubling.NONE,
         ChoiceOption(
-            "Whether stakes can be multiplied.",
             readings=(
-                Reading("none", "points are never multiplied", _ALL[:2]),
-                Reading(
-                    "raise",
-                    "the only bidder of an auction may raise before play: every point of the "
-                    "deal then counts double_factor times",
-                    ("003",),
-                ),
-                Reading(
-                    "double",
-                    "an opponent of the highest bidder may double instead of passing: if that "
-                    "bid wins the auction, every point of the deal counts double_factor times",
-                    _APPS,
-                ),
+                Reading("none", _ALL[:2]),
+                Reading("raise", ("003",)),
+                Reading("double", _APPS),
             ),
             enum=Doubling,
         ),
     )
-    double_factor: int = option(
-        2,
-        IntOption(
-            "The multiplier of a raised or doubled contract (2, or 4 in some groups).",
-            ("003",),
-            minimum=2,
-        ),
-    )
-    weak_redeal: bool = option(
-        False,
-        BoolOption(
-            "A player whose hand has no ace, no king in a suit of 2+ cards, no queen in a suit "
-            "of 3+ and no jack in a suit of 4+ may ask for a redeal on their first turn; the same "
-            "dealer deals again.",
-            ("003",),
-        ),
-    )
+    double_factor: int = option(2, IntOption(("003",), minimum=2))
+    weak_redeal: bool = option(False, BoolOption(("003",)))
     individual_minimums: tuple[tuple[int, int, int], ...] = option(
-        SYRIAN_MINIMUMS,
-        TableOption(
-            "Individual bidding: rows (score, lowest bid, lowest total): from that score of the "
-            "bidder, the lowest bid; from that highest score at the table, the lowest sum of the "
-            "four bids, below which the cards are redealt.",
-            _APPS,
-        ),
+        SYRIAN_MINIMUMS, TableOption(_APPS)
     )
-    bid_values: tuple[tuple[int, int, int], ...] = option(
-        SYRIAN_BID_VALUES,
-        TableOption(
-            "Individual bidding: rows (bid, value, value from value_threshold): what a made bid "
-            "adds and a failed one takes away.",
-            _APPS,
-        ),
-    )
-    value_threshold: int = option(
-        30,
-        IntOption(
-            "Individual bidding: the bidder's score from which the second value column counts.",
-            _APPS,
-        ),
-    )
-    partner_zero_ok: bool = option(
-        False,
-        BoolOption(
-            "Individual bidding: a side wins when one partner reaches the target while the "
-            "other's score is positive; with this, zero is enough.",
-            _APPS,
-        ),
-    )
+    bid_values: tuple[tuple[int, int, int], ...] = option(SYRIAN_BID_VALUES, TableOption(_APPS))
+    value_threshold: int = option(30, IntOption(_APPS))
+    partner_zero_ok: bool = option(False, BoolOption(_APPS))
 
     def __post_init__(self) -> None:
         validate(self, OPTION_SPECS)
@@ -576,11 +354,13 @@ def option_spec(name: str) -> OptionSpec:
     An :class:`~tarneeb.options.OptionSpec`: ``name``; ``kind`` (``"enum"``,
     ``"int"``, ``"optional-int"``, ``"bool"``, ``"suit"``, ``"strains"`` or
     ``"table"``); ``default`` (the typed classic value); ``doc`` (what it
-    sets, a sentence in English); ``sources`` and ``all_sources`` (source ids
-    of :data:`~tarneeb.options.SOURCE_IDS`; ``all_sources`` adds the
+    sets, a sentence in English: the catalogue's ``option.NAME``);
+    ``sources`` and ``all_sources`` (source ids of
+    :data:`~tarneeb.options.SOURCE_IDS`; ``all_sources`` adds the
     readings'); ``readings`` (for an enum, every value in order, each a
     :class:`~tarneeb.options.Reading` with ``value``, ``doc`` (a clause),
-    ``sources`` and ``note`` (a sentence, or empty)); ``choices`` (the
+    ``sources`` and ``note`` (a sentence, or empty), both English messages of
+    the catalogue); ``choices`` (the
     reading values, ``None`` for other kinds); ``minimum`` (ints); and
     ``parse(value)``, ``parse_text(text)``, ``to_plain(value)``.
 

@@ -163,20 +163,29 @@ def create_app(settings: Settings | None = None, *, metrics_route: bool = True) 
 
     @api
     async def rules(request: Request) -> Response:
+        from tarneeb.i18n import RIGHT_TO_LEFT, accept_language, find_language
         from tarneeb.reference import describe_rules
+        from tarneeb.summaries import preset_summary
 
         name = request.path_params["name"]
         try:
             found = find_rules(name)
         except TarneebError:
             raise ServerError(ErrorCode.NOT_FOUND, f"no preset {name!r}") from None
+        asked = request.query_params.get("lang")
+        # ?lang= (the page's language) first, then the browser's, then English.
+        browser = accept_language(request.headers.get("accept-language"))
+        lang = find_language(asked) if asked else browser or "en"
         return JSONResponse(
             {
                 "name": name,
-                "summary": PRESET_SUMMARIES.get(name, ""),
+                "lang": lang,
+                "dir": "rtl" if lang in RIGHT_TO_LEFT else "ltr",
+                "summary": preset_summary(name.strip().lower(), found, lang),
                 "options": found.to_dict(),
-                "reference": describe_rules(found, name),
-            }
+                "reference": describe_rules(found, name, lang),
+            },
+            headers={"Content-Language": lang, "Vary": "Accept-Language"},
         )
 
     @api
