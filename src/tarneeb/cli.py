@@ -37,7 +37,7 @@ from tarneeb.presets import DEFAULT_PRESET, PRESETS, find_rules
 from tarneeb.reference import describe_rules, reference_markdown
 from tarneeb.rules import parse_rule_changes
 from tarneeb.server.cli import add_serve_parser, run_serve
-from tarneeb.solver.cli import add_analyze_parser, run_analyze
+from tarneeb.solver.cli import add_analyze_parser, add_export_parser, run_analyze, run_export
 from tarneeb.tui.cli import add_play_parser, run_play
 
 __all__ = ["main"]
@@ -102,6 +102,7 @@ def _build_parser() -> _Parser:
     add_arena_parser(commands)
     add_play_parser(commands)
     add_analyze_parser(commands)
+    add_export_parser(commands)
     add_serve_parser(commands)
     return parser
 
@@ -182,6 +183,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_play(args)
         if args.command == "analyze":
             return run_analyze(args)
+        if args.command == "export":
+            return run_export(args)
         if args.command == "serve":
             return run_serve(args)
         parser.print_help()
