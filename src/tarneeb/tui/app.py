@@ -4,11 +4,17 @@ The widgets hold no game logic: they render the human's
 :class:`~tarneeb.view.View` (through :mod:`tarneeb.tui.render`) and pass the
 human's choices to the :class:`~tarneeb.tui.controller.GameController`.
 
-Keys (also in the help screen, ``?``): arrows move the cursor, Enter plays or
-bids; a card can be typed (``qh``, ``10h``, ``th``), a bid too (``8`` Enter,
-``8nt`` Enter), ``p`` passes. A bare letter is a command: ``h`` hint,
-``l`` last trick, ``s`` score sheet, ``r`` rules, ``b`` bot speed, ``?`` help;
-Escape or Ctrl+Q quits (after asking).
+Keys (also in the help screen, ``?``, which lists only what the rules have):
+arrows move the cursor, Enter plays or bids; a card can be typed (``qh``,
+``10h``, ``th``), a bid too (``8`` Enter, ``8nt`` Enter), ``p`` passes, and
+the winner of the auction names trump with ``c d h s``. A bare letter is
+otherwise a command: ``h`` hint, ``l`` last trick, ``s`` score sheet, ``v``
+review, ``r`` rules, ``b`` bot speed, ``?`` help; Escape or Ctrl+Q quits
+(after asking).
+
+Below 80x24 the app says so instead of drawing a cut table; above it the
+table grows with the terminal. Without colour (``NO_COLOR``) suits read by
+their symbols and unplayable cards by their brackets.
 """
 
 from __future__ import annotations
@@ -24,61 +30,42 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
-from tarneeb.actions import Action, Bid, ChooseTrump, Phase, action_id, parse_action
+from tarneeb.actions import Action, Pass, Phase, Stand, action_id, parse_action
 from tarneeb.bots import Bot, Decision
 from tarneeb.cards import Card
 from tarneeb.deal import Deal
 from tarneeb.errors import TarneebError
 from tarneeb.match import Match
-from tarneeb.reference import describe_rules
 from tarneeb.seats import SEATS, Seat
 from tarneeb.tui.controller import DEFAULT_DELAY, DealEnd, GameController, double_dummy_line
 from tarneeb.tui.render import (
+    LEGEND,
+    Look,
     action_label,
     auction_text,
-    card_text,
     hand_order,
-    suit_style,
+    help_text,
     table_text,
     trick_text,
 )
+from tarneeb.tui.review import ReviewScreen
+from tarneeb.tui.screens import QuestionScreen, RulesScreen, TextScreen, rules_markdown
 from tarneeb.view import View
 
 __all__ = ["TarneebApp", "screen_text"]
 
 TABLE_WIDTH = 46
+MIN_SIZE = (80, 24)
+"""The smallest terminal the table fits in; below it the app asks to enlarge it."""
 RANKS = set("23456789tjqka")
 SUITS = set("cdhs")
 STRAIN_LETTERS = set("cdhsnt")
-
-HELP = """\
-How to play
-
-Your hand is at the bottom, sorted by suit; the cards you may not play are dimmed.
-Play goes to the right (counter-clockwise): South, East, North, West.
-
-  Left/Right, Up/Down   move the cursor over your cards or the bidding box
-  Enter                 play the card or make the bid under the cursor
-  a card, e.g. qh 10h   play it at once (t or 10 for a ten)
-  a bid, e.g. 8 8nt 8h  then Enter; p passes, x doubles
-  mouse                 click a card or a bid
-
-  h   hint: what the bot would do, and why
-  l   the last trick again
-  s   the score sheet
-  r   the rules of this game
-  b   bots instant / bots pause
-  ?   this help (F1 too)
-  Esc or Ctrl+Q   quit (the match is saved: tarneeb play --resume FILE)
-
-A bare letter is a command; after a rank or a number it is a suit.
-"""
 
 
 def screen_text(app: App[object]) -> str:
@@ -116,7 +103,9 @@ class Chip(Static):
         self.display = item is not None
         if item is None:
             return
-        self.update(item.label)
+        # Brackets mark what may not be chosen, so that it reads without colour too.
+        label = Text(" ") + item.label if item.legal else Text("(") + item.label + Text(")")
+        self.update(label)
         self.set_class(not item.legal, "-illegal")
         self.set_class(cursor, "-cursor")
 
@@ -194,76 +183,15 @@ class Picker(Widget):
                 self._draw()
 
 
-class TextScreen(ModalScreen[None]):
-    """A scrollable page of text (help, rules, score sheet, last trick, deal summary)."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,enter,space,q", "close", "close"),
-    ]
-
-    def __init__(self, title: str, body: Text | str, name: str = "text", note: str = "") -> None:
-        super().__init__(name=name)
-        self.title_text = title
-        self.body = body
-        self.note = note
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Static(Text(self.title_text, style="bold"), id="dialog-title")
-            with VerticalScroll(id="dialog-body"):
-                yield Static(self.body, markup=False, id="dialog-text")
-                yield Static(Text(self.note), id="dialog-note")
-            yield Static(Text("Enter or Esc to close", style="dim"), id="dialog-keys")
-
-    def set_note(self, note: str) -> None:
-        """Show ``note`` under the text (e.g. the double-dummy line, once solved)."""
-        self.note = note  # read by compose, if it has not run yet
-        for widget in self.query("#dialog-note").results(Static):
-            widget.update(Text(note))
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-
-class QuestionScreen(ModalScreen[bool]):
-    """A yes/no question, answered by a key.
-
-    The first word of ``yes`` (and Enter, with ``enter_is_yes``) answers True;
-    the first word of ``no``, and Escape, answer False.
-    """
-
-    def __init__(
-        self, title: str, body: str, yes: str, no: str, name: str, enter_is_yes: bool = False
-    ) -> None:
-        super().__init__(name=name)
-        self.title_text = title
-        self.body = body
-        self.yes = yes
-        self.no = no
-        self.yes_keys = {yes.split()[0], *(("enter",) if enter_is_yes else ())}
-        self.no_keys = {no.split()[0], "escape"}
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Static(Text(self.title_text, style="bold"), id="dialog-title")
-            yield Static(Text(self.body), id="dialog-text")
-            yield Static(Text(f"{self.yes} / {self.no}", style="bold"), id="dialog-keys")
-
-    def on_key(self, event: events.Key) -> None:
-        event.stop()
-        if event.key in self.yes_keys:
-            self.dismiss(True)
-        elif event.key in self.no_keys:
-            self.dismiss(False)
-
-
 class TableScreen(Screen[None]):
     """The table: who sits where, the trick, the auction, the hand and the bidding box."""
 
-    def __init__(self, game: GameController, unicode: bool) -> None:
+    def __init__(self, game: GameController, unicode: bool, look: Look | None = None) -> None:
         super().__init__(name="table")
         self.game = game
         self.unicode = unicode
+        self.look = look if look is not None else Look(unicode)
+        game.unicode = unicode
         self.typed = ""
         self.message = ""
         self._bot_timer_set = False
@@ -277,6 +205,7 @@ class TableScreen(Screen[None]):
     # -- layout ---------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        yield Static(id="too-small")
         yield Static(id="header")
         with Horizontal(id="main"):
             yield Static(id="table")
@@ -289,7 +218,7 @@ class TableScreen(Screen[None]):
         yield Static(id="status")
         yield Static(
             Text(
-                "h hint  l last trick  s scores  r rules  b speed  ? help  Esc quit",
+                "h hint  l last trick  s scores  v review  r rules  b speed  ? help  Esc quit",
                 style="dim",
             ),
             id="keys",
@@ -307,32 +236,59 @@ class TableScreen(Screen[None]):
     def names(self, seat: Seat) -> str:
         return self.game.describe(seat)
 
+    def too_small(self) -> bool:
+        """Whether the terminal is below :data:`MIN_SIZE` (then only a request to enlarge it shows)."""
+        width, height = self.app.size
+        return width < MIN_SIZE[0] or height < MIN_SIZE[1]
+
+    def _fit(self) -> bool:
+        small = self.too_small()
+        self.set_class(small, "-small")
+        if small:
+            self.query_one("#bidbox", Picker).display = False
+            width, height = self.app.size
+            self.query_one("#too-small", Static).update(
+                Text(
+                    f"Enlarge the terminal to {MIN_SIZE[0]}x{MIN_SIZE[1]} "
+                    f"(it is {width}x{height} now)",
+                    style="bold",
+                )
+                + Text("\n\nThe match is saved; Esc quits.", style="dim")
+            )
+        self.app.set_class(self.app.size[0] >= 110, "-wide")
+        return not small
+
     def refresh_all(self) -> None:
+        if not self._fit():
+            return
         game = self.game
         view = game.view()
         rules = game.rules
         match = game.match
+        dot = " · " if self.unicode else " | "
         header = Text(" Tarneeb ", style="bold reverse")
         name = self.app.sub_title or "custom"
-        header.append(f" {name} · target {rules.target}")
+        header.append(f" {name}{dot}target {rules.target}")
         if rules.sets > 1:
-            header.append(f" · set {match.set_number}/{rules.sets}")
+            header.append(f"{dot}set {match.set_number}/{rules.sets}")
         ns, ew = match.team_scores
-        header.append(f" · NS {ns}  EW {ew}", style="bold")
-        header.append(f" · deal {len(match.deals)}")
+        header.append(f"{dot}NS {ns}  EW {ew}", style="bold")
+        header.append(f"{dot}deal {len(match.deals)}")
         if game.bot_delay == 0:
-            header.append(" · bots instant", style="dim")
+            header.append(f"{dot}bots instant", style="dim")
         self.query_one("#header", Static).update(header)
         table = self.query_one("#table", Static)
         room = table.content_size.width or TABLE_WIDTH
-        width = max(TABLE_WIDTH, min(room, 64))
-        drawn = table_text(view, self.names, width, self.unicode)
-        margin = max(0, (room - width) // 2)
-        if margin:
-            drawn = Text("\n").join(Text(" " * margin) + line for line in drawn.split("\n"))
+        rows = table.content_size.height or 12
+        width = max(TABLE_WIDTH, room)
+        gap = max(1, min(4, (rows - 12) // 2))
+        drawn = table_text(view, self.names, width, look=self.look, gap=gap)
+        if rows >= 11 + 2 * gap:
+            drawn.append("\n")
+            drawn.append_text(Text(LEGEND, style="dim"))
         table.update(drawn)
         self.query_one("#auction", Static).update(
-            Text("Auction\n", style="bold") + auction_text(view, self.unicode)
+            Text("Auction\n", style="bold") + auction_text(view, look=self.look)
         )
         self.query_one("#scorebox", Static).update(self._scorebox(view))
         self._draw_hand(view)
@@ -346,11 +302,17 @@ class TableScreen(Screen[None]):
         ns, ew = match.team_scores
         text.append(f"\nNS {ns:>4}   EW {ew:>4}   to {game.rules.target}")
         if game.rules.is_individual:
-            seats = "  ".join(
-                f"{s.letter} {p}" for s, p in zip(SEATS, match.seat_scores, strict=True)
-            )
-            text.append(f"\n{seats}")
-        rows = game.score_rows()
+            text.append("\n    bid took score", style="dim")
+            for seat in SEATS:
+                bid = view.bids[seat]
+                text.append(
+                    f"\n{seat.letter}  {'-' if bid is None else bid:>3} "
+                    f"{view.tricks_taken[seat]:>4} {match.seat_scores[seat]:>5}"
+                )
+            total = sum(b for b in view.bids if b is not None)
+            least = game.rules.total_minimum(max(view.scores))
+            text.append(f"\nbids {total}, at least {least}")
+        rows = game.score_rows(self.unicode)
         if rows:
             number, _dealer, what, pns, pew = rows[-1]
             text.append(f"\nlast: #{number} {what} {pns or '-'}/{pew or '-'}", style="dim")
@@ -361,7 +323,7 @@ class TableScreen(Screen[None]):
         playing = view.phase is Phase.PLAY and view.is_my_turn
         legal = {action_id(a) for a in view.legal_actions} if playing else set()
         items = [
-            Item(int(card), card_text(card, self.unicode), not playing or int(card) in legal)
+            Item(int(card), self.look.card(card), not playing or int(card) in legal)
             for card in hand_order(list(view.hand))
         ]
         # Cards are dimmed only while the human is to play and may not play them.
@@ -376,6 +338,11 @@ class TableScreen(Screen[None]):
         if bidding:
             items = [Item(action_id(a), self._bid_label(a), True) for a in view.legal_actions]
             box.set_items(items, keep=False)
+            # The cursor starts on the safe choice: stand (not raise), pass (not a bid).
+            for safe in (Stand(), Pass()):
+                if safe in view.legal_actions:
+                    box.point_at(action_id(safe))
+                    break
             box.set_active(True)
             title.update(Text(self._box_title(view.phase), style="bold"))
         else:
@@ -384,20 +351,15 @@ class TableScreen(Screen[None]):
 
     def _bid_label(self, action: Action) -> Text:
         text = Text(action_label(action, self.unicode))
-        if isinstance(action, ChooseTrump):
-            text.stylize(suit_style(action.suit))
-        elif (
-            isinstance(action, Bid) and action.strain is not None and action.strain.suit is not None
-        ):
-            text.stylize(suit_style(action.strain.suit))
+        text.stylize(self.look.action(action).style or "")
         return text
 
     @staticmethod
     def _box_title(phase: Phase) -> str:
         if phase is Phase.TRUMP:
-            return "You won the auction: choose trump"
+            return "You won the auction: choose trump (or type c d h s)"
         if phase is Phase.RAISE:
-            return "Nobody bid against you: raise to double stakes, or stand?"
+            return "Nobody bid against you: stand, or raise to double the stakes?"
         return "Your bid"
 
     def _draw_status(self, view: View) -> None:
@@ -405,10 +367,8 @@ class TableScreen(Screen[None]):
         if self.typed:
             text.append(f"typed: {self.typed}  ", style="bold cyan")
         if self.message:
-            text.append(self.message)
-            self.query_one("#status", Static).update(text)
-            return
-        if view.history and view.history[-1][0] != view.seat:
+            text.append(self.message + "  ")
+        elif view.history and view.history[-1][0] != view.seat:
             seat, action = view.history[-1]
             text.append(f"{seat.name.title()}: ")
             text.append(action_label(action, self.unicode), style="bold")
@@ -419,10 +379,14 @@ class TableScreen(Screen[None]):
         elif self.game.match.is_over():
             text.append("The match is over.")
         elif view.to_act is not None and view.to_act == self._thinking:
-            text.append(f"{self.names(view.to_act)} is thinking…", style="dim")
+            text.append(f"{self.names(view.to_act)} is thinking{self._dots}", style="dim")
         elif view.to_act is not None:
-            text.append(f"{self.names(view.to_act)} to act…", style="dim")
+            text.append(f"{self.names(view.to_act)} to act{self._dots}", style="dim")
         self.query_one("#status", Static).update(text)
+
+    @property
+    def _dots(self) -> str:
+        return "…" if self.unicode else "..."
 
     def say(self, message: str) -> None:
         self.message = message
@@ -439,7 +403,7 @@ class TableScreen(Screen[None]):
         try:
             ended = self.game.play(action)
         except TarneebError as exc:
-            self.say(f"Not allowed: {exc}")
+            self.say(str(exc))
             return
         self.message = ""
         self.refresh_all()
@@ -511,6 +475,7 @@ class TableScreen(Screen[None]):
         except TarneebError as exc:  # the match moved on meanwhile: nothing to take
             self.say(f"{self.names(seat)}'s move came too late: {exc}")
             return
+        self.message = ""  # the table moved on: what was said is stale
         self.refresh_all()
         if ended is not None:
             self.show_deal_end(ended)
@@ -525,7 +490,7 @@ class TableScreen(Screen[None]):
                 body.append(f"{self.names(seat):<17}")
                 cards = hand_order(_cards(deal.dealt[seat]))
                 for card in cards:
-                    body.append_text(card_text(card, self.unicode))
+                    body.append_text(self.look.card(card))
                     body.append(" ")
                 body.append("\n")
         ns, ew = self.game.match.team_scores
@@ -537,11 +502,17 @@ class TableScreen(Screen[None]):
             and contract is not None
             and contract.strain is not None
         )
+        number = ended.number
         screen = TextScreen(
-            f"Deal {ended.number} is over",
+            f"Deal {number} is over",
             body,
             name="deal-end",
-            note="Double dummy: solving…" if solve else "",
+            note=f"Double dummy: solving{self._dots}" if solve else "",
+            keys={}
+            if deal.thrown_in is not None
+            else {
+                "v": ("v review this deal", lambda: self.show_review(number)),
+            },
         )
         self.app.push_screen(screen, self._after_deal_end)
         if solve:
@@ -549,7 +520,7 @@ class TableScreen(Screen[None]):
 
     def _double_dummy(self, deal: Deal, screen: TextScreen) -> None:
         """In a worker thread: the solver may take seconds without DDS."""
-        line = double_dummy_line(deal)
+        line = double_dummy_line(deal, self.unicode)
         self.app.call_from_thread(screen.set_note, line or "")
 
     def _after_deal_end(self, _result: None) -> None:
@@ -571,6 +542,10 @@ class TableScreen(Screen[None]):
                 "q quit",
                 name="match-end",
                 enter_is_yes=True,
+                keys={
+                    "s": ("s scores", self.show_scores),
+                    "v": ("v review", self.show_review),
+                },
             ),
             self._after_match_end,
         )
@@ -608,7 +583,11 @@ class TableScreen(Screen[None]):
                 if isinstance(app, TarneebApp):
                     app.action_request_quit()
         elif key in ("question_mark", "f1"):
-            self.app.push_screen(TextScreen("Help", HELP, name="help"))
+            self.app.push_screen(
+                TextScreen("Help", help_text(self.game.rules, self.look), name="help")
+            )
+        elif self.too_small():
+            pass  # only Esc (quit) and help while the terminal is too small
         elif char and self._typing(view, char):
             pass
         elif char == "h":
@@ -621,6 +600,8 @@ class TableScreen(Screen[None]):
             self.show_rules()
         elif char == "b":
             self.toggle_speed()
+        elif char == "v":
+            self.show_review()
         else:
             handled = False
         if handled:
@@ -645,7 +626,7 @@ class TableScreen(Screen[None]):
             try:
                 action = parse_action(text, view.phase)
             except TarneebError as exc:
-                self.say(f"Not understood: {exc}")
+                self.say(f"Not understood: {exc}.")
                 return
             self.act(action)
             return
@@ -674,6 +655,9 @@ class TableScreen(Screen[None]):
                 self.act(Card.parse(typed + char))
                 return True
             return False
+        if view.phase is Phase.TRUMP and char in SUITS:
+            self.act(parse_action(char, Phase.TRUMP))
+            return True
         if view.phase is Phase.AUCTION:
             if char.isdigit():
                 self.typed = typed + char
@@ -747,12 +731,12 @@ class TableScreen(Screen[None]):
         number = len(self.game.view().tricks)
         self.app.push_screen(
             TextScreen(
-                f"Trick {number}", trick_text(trick, self.names, self.unicode), name="last-trick"
+                f"Trick {number}", trick_text(trick, self.names, look=self.look), name="last-trick"
             )
         )
 
     def show_scores(self) -> None:
-        rows = [("#", "dealer", "contract", "NS", "EW"), *self.game.score_rows()]
+        rows = [("#", "dealer", "contract", "NS", "EW"), *self.game.score_rows(self.unicode)]
         widths = [max(len(r[i]) for r in rows) for i in range(5)]
         lines = [
             "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)) for row in rows
@@ -770,9 +754,16 @@ class TableScreen(Screen[None]):
 
     def show_rules(self) -> None:
         name = self.app.sub_title or None
-        self.app.push_screen(
-            TextScreen("Rules", describe_rules(self.game.rules, name), name="rules")
-        )
+        self.app.push_screen(RulesScreen(rules_markdown(self.game.rules, name)))
+
+    def show_review(self, number: int | None = None) -> None:
+        """The review of the finished deals, from deal ``number`` (default: the last)."""
+        deals = [(n, deal) for n, deal in enumerate(self.game.match.deals, 1) if deal.is_over()]
+        if not deals:
+            self.say("No deal is over yet: nothing to review.")
+            return
+        start = next((i for i, (n, _d) in enumerate(deals) if n == number), -1)
+        self.app.push_screen(ReviewScreen(deals, self.names, self.look, start))
 
     def toggle_speed(self) -> None:
         game = self.game
@@ -796,21 +787,33 @@ class TarneebApp(App[int]):
     #main { height: 1fr; }
     #table { width: 1fr; height: 1fr; min-width: 46; padding: 0 1; content-align: left middle; }
     #side { width: 32; padding: 0 1; border-left: vkey $primary; }
+    .-wide #side { width: 44; }
+    .-ascii #side { border-left: ascii $primary; }
+    #too-small { display: none; height: 1fr; content-align: center middle; }
+    TableScreen.-small > * { display: none; }
+    TableScreen.-small > #too-small { display: block; }
     #auction { height: 1fr; }
     #scorebox { height: auto; }
     #box-title { height: 1; padding: 0 1; }
     Picker { layout: grid; height: auto; padding: 0 1; }
     #bidbox { grid-size: 13; grid-columns: 6; grid-rows: 1; }
-    #hand { grid-size: 13; grid-columns: 4; grid-rows: 1; }
-    Chip { height: 1; padding: 0 0 0 1; }
-    Chip.-illegal { text-opacity: 40%; }
+    #hand { grid-size: 13; grid-columns: 5; grid-rows: 1; }
+    Chip { height: 1; padding: 0; }
+    Chip.-illegal { text-opacity: 50%; }
     Chip.-cursor { background: $accent; text-style: bold; }
+    .-nocolor Chip.-cursor { text-style: bold reverse; }
     #status { height: 1; padding: 0 1; }
     #keys { height: 1; padding: 0 1; }
-    TextScreen, QuestionScreen { align: center middle; }
+    TextScreen, QuestionScreen, RulesScreen, ReviewScreen { align: center middle; }
     #dialog { width: 78; max-height: 22; height: auto; border: round $primary;
               background: $panel; padding: 0 1; }
+    .-wide #dialog { width: 100; max-height: 36; }
+    .-ascii #dialog { border: ascii $primary; }
     #dialog-body { height: auto; max-height: 17; }
+    .-wide #dialog-body { max-height: 31; }
+    #dialog.-tall { height: 22; }
+    .-wide #dialog.-tall { height: 36; }
+    #dialog.-tall #dialog-body { height: 1fr; max-height: 100%; }
     #dialog-title, #dialog-keys { height: 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -818,20 +821,36 @@ class TarneebApp(App[int]):
     ]
 
     def __init__(
-        self, game: GameController, preset: str | None = None, unicode: bool = True
+        self,
+        game: GameController,
+        preset: str | None = None,
+        unicode: bool = True,
+        review: bool = False,
     ) -> None:
         super().__init__()
         self.game = game
         self.unicode = unicode
+        self.review = review
+        """Only review the match's finished deals (``tarneeb play --review``), then quit."""
         self.sub_title = preset or ""
-        self.table = TableScreen(game, unicode)
+        self.look = Look(unicode, colour=not self.no_color)
+        self.table = TableScreen(game, unicode, self.look)
 
     def on_mount(self) -> None:
+        self.set_class(not self.unicode, "-ascii")
+        self.set_class(self.no_color, "-nocolor")
+        self.set_class(self.size[0] >= 110, "-wide")
+        if self.review:
+            deals = [(n, d) for n, d in enumerate(self.game.match.deals, 1) if d.is_over()]
+            self.push_screen(
+                ReviewScreen(deals, self.game.describe, self.look), lambda _r: self.exit(0)
+            )
+            return
         self.push_screen(self.table)
 
     def action_request_quit(self) -> None:
         """Quit after asking, unless the match is over (it is saved after every action)."""
-        if self.game.match.is_over() or isinstance(self.screen, QuestionScreen):
+        if self.review or self.game.match.is_over() or isinstance(self.screen, QuestionScreen):
             self.exit(0)
             return
         where = (
