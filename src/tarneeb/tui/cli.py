@@ -254,6 +254,8 @@ def run_play(args: argparse.Namespace) -> int:
             game = GameController.resume(saved_match(args.review), None, 0.0)
             preset = preset_name(game.rules)
         else:
+            if args.resume:
+                _check_alone(args, "--resume")
             check_terminal()
             resume = _offer_resume(args)
             if resume is not None:
