@@ -243,6 +243,9 @@ class TableScreen(Screen[None]):
 
     def _fit(self) -> bool:
         small = self.too_small()
+        if small != self.has_class("-small"):
+            # Shown or hidden again: draw once more when the layout has its new sizes.
+            self.call_after_refresh(self.refresh_all)
         self.set_class(small, "-small")
         if small:
             self.query_one("#bidbox", Picker).display = False

@@ -97,7 +97,7 @@ def refusal(view: View, action: Action, unicode: bool = True) -> str:
     >>> deal = Deal(find_rules("classic"), Seat.WEST, ["AKQJT98765432...", ".AKQJT98765432..",
     ...     "..AKQJT98765432.", "...AKQJT98765432"])
     >>> refusal(deal.view(Seat.SOUTH), Card.parse("2H"))
-    'You have no 2♥.'
+    'No card now: it is the auction phase; make a call first.'
     """
 
     def fmt(a: Action) -> str:

@@ -163,8 +163,8 @@ def _shown_trick(view: View) -> tuple[Trick | None, bool]:
 def card_points_taken(view: View) -> tuple[int, int]:
     """The card points (A 11, 10 10, K 4, Q 3, J 2) each side has won in tricks so far.
 
-    >>> from tarneeb import Deal, Seat, find_rules
-    >>> card_points_taken(Deal(find_rules("tarneeb400"), Seat.NORTH).view(Seat.SOUTH))
+    >>> from tarneeb import Match, Seat, find_rules
+    >>> card_points_taken(Match(find_rules("tarneeb400"), seed=1).view(Seat.SOUTH))
     (0, 0)
     """
     points = [0, 0]
@@ -243,11 +243,12 @@ def status_line(view: View, look: Look = PLAIN) -> Text:
         text.append("  trump ")
         text.append_text(look.trump(view.trump))
     if view.phase is Phase.PLAY:
-        taken = view.tricks_taken
-        text.append(f"  tricks NS {taken[0] + taken[2]} EW {taken[1] + taken[3]}")
-        if rules.count is Count.CARD_POINTS:
+        if rules.count is Count.CARD_POINTS:  # what the bid counts; tricks are by the seats
             ns, ew = card_points_taken(view)
             text.append(f"  points NS {ns} EW {ew}")
+        else:
+            taken = view.tricks_taken
+            text.append(f"  tricks NS {taken[0] + taken[2]} EW {taken[1] + taken[3]}")
     return text
 
 
