@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -23,6 +24,7 @@ import tarneeb.tui.cli as play_cli
 from tarneeb import Phase, Seat, find_rules
 from tarneeb.actions import Card, ChooseTrump, Stand, format_action
 from tarneeb.presets import PRESETS
+from tarneeb.tui import review
 from tarneeb.tui.app import TarneebApp, screen_text
 from tarneeb.tui.cli import add_play_parser, run_play
 from tarneeb.tui.controller import GameController
@@ -491,3 +493,54 @@ def test_review_from_the_saved_matches_list(
     assert apps[0].review and apps[0].game.match == game.match
     assert run_play(parse("--review", "9")) == 2
     assert "no saved match number 9" in capsys.readouterr().err
+
+
+def test_the_review_without_any_solver_says_so_and_shows_the_play(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(review, "solver_backend", lambda: None)
+    game = new_game(seed=7)
+    finish_deal(game)
+    seen: dict[str, str] = {}
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        await pilot.press("enter", "v")
+        seen["screen"] = screen_text(app)
+
+    run_app(game, script)
+    assert "No double-dummy solver here" in seen["screen"] and "The play:" in seen["screen"]
+
+
+def test_our_own_solver_reviews_in_a_worker_thread_and_shows_how_long_it_has_been_at_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    gate = threading.Event()
+    threads: list[str] = []
+    real = review.analyse
+    fast = review.solver_backend() or "own"  # DDS where it is here: the test need not wait
+
+    def slow(deal: object, backend: str) -> object:
+        threads.append(threading.current_thread().name)
+        assert backend == "own"
+        gate.wait(10)
+        return real(deal, fast)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(review, "solver_backend", lambda: "own")
+    monkeypatch.setattr(review, "analyse", slow)
+    game = new_game(seed=7)
+    finish_deal(game)
+    seen: list[str] = []
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        await pilot.press("enter", "v")
+        await pilot.pause(1.2)
+        seen.append(screen_text(app))
+        gate.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        seen.append(screen_text(app))
+
+    run_app(game, script)
+    assert "Solving with our own solver" in seen[0] and " 1 s" in seen[0]
+    assert "MainThread" not in threads
+    assert "double-dummy tricks after each card" in seen[1]

@@ -175,7 +175,7 @@ class ReviewScreen(_Page):
         if number in self.analyses:
             return f"Double dummy ({self.backend})."
         seconds = int(time.monotonic() - self._started)
-        which = "DDS" if self.backend == "dds" else "our own solver (no DDS: it takes a while)"
+        which = "DDS" if self.backend == "dds" else "our own solver (no DDS: this takes minutes)"
         dots = "…" if self.look.unicode else "..."
         return f"Solving with {which}{dots} {seconds} s"
 
@@ -216,11 +216,19 @@ class ReviewScreen(_Page):
             self.analyses[number] = found
         else:
             self.problems[number] = problem
+        if not self.is_attached:  # closed while the solver was at it
+            return
         shown = self.deals[self.index][0]
         if self._ticker is not None and number == shown:
             self._ticker.stop()
             self._ticker = None
         self.show()
+
+    def action_close(self) -> None:
+        if self._ticker is not None:
+            self._ticker.stop()
+            self._ticker = None
+        super().action_close()
 
     def action_step(self, step: int) -> None:
         if self.deals:
