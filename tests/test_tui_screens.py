@@ -380,6 +380,7 @@ def test_syrian400_shows_each_player_s_bid_tricks_and_score_and_the_bids_total()
     run_app(game, script, preset="syrian400")
     text = seen["screen"]
     assert "bid took score" in text and "at least 11" in text
+    assert "tricks NS" not in text  # no side's total where each plays alone
     finish_deal(game)
     lines = game.deal_lines(game.match.deals[0], dd=False)
     assert any(line.strip().startswith("South (you)") and "bid  3" in line for line in lines)

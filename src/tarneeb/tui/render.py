@@ -246,7 +246,7 @@ def status_line(view: View, look: Look = PLAIN) -> Text:
         if rules.count is Count.CARD_POINTS:  # what the bid counts; tricks are by the seats
             ns, ew = card_points_taken(view)
             text.append(f"  points NS {ns} EW {ew}")
-        else:
+        elif not rules.is_individual:  # alone, each player's tricks are by their seat
             taken = view.tricks_taken
             text.append(f"  tricks NS {taken[0] + taken[2]} EW {taken[1] + taken[3]}")
     return text
