@@ -563,6 +563,33 @@ def test_plot(tmp_path: Path) -> None:
     assert f"plot written to {path}" in out
 
 
+def test_plot_format_is_checked_before_any_match_is_played(tmp_path: Path) -> None:
+    """Issue 20: `--plot x.txt` played every match, then died in matplotlib."""
+    need("matplotlib", "plot")
+    path = tmp_path / "x.txt"
+    status, out, err = cli(
+        "--bots", "heuristic,random", "--matches", "2", "--workers", "1", "-o", "target=11",
+        "--plot", str(path),
+    )  # fmt: skip
+    assert status == 2 and out == ""
+    assert err.startswith(f"tarneeb: error: --plot {path}: matplotlib cannot write .txt files")
+    assert ".png" in err and "Traceback" not in err and not path.exists()
+
+
+def test_plot_without_an_extension_names_the_file_it_wrote(tmp_path: Path) -> None:
+    """Issue 20: `--plot noext` reported a name it did not write."""
+    need("matplotlib", "plot")
+    path = tmp_path / "noext"
+    status, out, err = cli(
+        "--bots", "heuristic,random", "--matches", "2", "--seed", "3", "--workers", "1",
+        "-o", "target=11", "--plot", str(path),
+    )  # fmt: skip
+    assert (status, err) == (0, "")
+    written = tmp_path / "noext.png"
+    assert f"plot written to {written}" in out
+    assert written.read_bytes()[:4] == b"\x89PNG" and not path.exists()
+
+
 def test_plot_king(tmp_path: Path) -> None:
     need("matplotlib", "plot")
     path = tmp_path / "king.png"

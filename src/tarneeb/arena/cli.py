@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from tarneeb.arena.progress import progress_bar
-from tarneeb.arena.report import format_report, plot_available, save_plot, summarize, write_json
+from tarneeb.arena.report import format_report, plot_path, save_plot, summarize, write_json
 from tarneeb.arena.run import FORMATS, ArenaConfig, ArenaError, play_arena
 from tarneeb.bots import BOTS, make_bot
 from tarneeb.errors import TarneebError
@@ -218,10 +218,7 @@ def run_arena(args: argparse.Namespace) -> int:
             raise ArenaError(f"--workers {workers}: give at least 1")
         _check_output(args.json, "--json")
         _check_output(args.plot, "--plot")
-        if args.plot is not None and not plot_available():
-            raise ArenaError(
-                "--plot needs matplotlib, which is not installed: pip install 'tarneeb[plot]'"
-            )
+        plot = None if args.plot is None else plot_path(args.plot)
         with progress_bar(config.matches, config.labels, not args.no_progress) as done:
             result = play_arena(config, workers=workers, ray_address=args.ray, done=done)
     except TarneebError as exc:
@@ -232,9 +229,9 @@ def run_arena(args: argparse.Namespace) -> int:
         if args.json is not None:
             write_json(result, args.json)
             print(f"results and {len(result.outcomes)} game records written to {args.json}")
-        if args.plot is not None:
-            save_plot(result, args.plot)
-            print(f"plot written to {args.plot}")
+        if plot is not None:
+            save_plot(result, plot)
+            print(f"plot written to {plot}")
     except OSError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 1

@@ -410,13 +410,33 @@ def _write_king(w: Callable[[str], object], s: dict[str, Any], width: int) -> No
 # -- the plot -----------------------------------------------------------------------
 
 
-def plot_available() -> bool:
-    """Whether matplotlib (the ``plot`` extra) can be imported."""
+def plot_path(path: str | Path) -> Path:
+    """The file ``--plot PATH`` writes, checked before any match is played.
+
+    A name without an extension gets ``.png`` (what matplotlib would add, so the
+    name reported is the one written); an extension matplotlib cannot write is
+    an error naming the ones it can.
+
+    :raises ArenaError: for a format matplotlib cannot write, or without matplotlib.
+    """
     try:
         importlib.import_module("matplotlib")
+        backend_bases: Any = importlib.import_module("matplotlib.backend_bases")
     except ImportError:
-        return False
-    return True
+        raise ArenaError(
+            "--plot needs matplotlib, which is not installed: pip install 'tarneeb[plot]'"
+        ) from None
+    target = Path(path)
+    formats = sorted(backend_bases.FigureCanvasBase.get_supported_filetypes())
+    suffix = target.suffix.lower().lstrip(".")
+    if not suffix:
+        return target.with_name(target.name + ".png")
+    if suffix not in formats:
+        raise ArenaError(
+            f"--plot {path}: matplotlib cannot write .{suffix} files; "
+            f"use one of {', '.join('.' + f for f in formats)}"
+        )
+    return target
 
 
 def save_plot(result: ArenaResult, path: str | Path) -> None:
