@@ -24,6 +24,7 @@ from tarneeb.deal import Deal, Trick
 from tarneeb.seats import SEATS, Seat
 from tarneeb.server import wire
 from tarneeb.server.protocol import (
+    error_frame,
     event_json,
     events_json,
     replay_body,
@@ -34,6 +35,7 @@ from tarneeb.server.protocol import (
 from tarneeb.server.table import ErrorCode as TableErrorCode
 from tarneeb.server.table import Event, ServerError, Table, TableConfig
 from tarneeb.server.wire import (
+    MAX_DEPTH,
     MAX_FRAME,
     ActionKind,
     ErrorCode,
@@ -326,7 +328,11 @@ def test_parse_reads_an_action_as_id_object_or_text(action: Any, expected: int |
         ('{"type": "hello", "since": -1}', "malformed", "since"),
         ('{"type": "chat", "text": 1}', "malformed", "text must be a string"),
         ('{"type": "nap"}', "malformed", "unknown frame type"),
-        ('{"type": "ping", "a": ' * 20 + "1" + "}" * 20, "malformed", "nests"),
+        (
+            '{"type": "ping", "a": ' * (MAX_DEPTH + 1) + "1" + "}" * (MAX_DEPTH + 1),
+            "malformed",
+            "nests",
+        ),
         ("[" * 5000 + "]" * 5000, "too_large", "bytes"),
         ("[" * 2000 + "]" * 2000, "malformed", ""),
         ('{"type": "chat", "text": "' + "x" * MAX_FRAME + '"}', "too_large", str(MAX_FRAME)),
@@ -340,10 +346,34 @@ def test_parse_errors_have_specific_codes(text: str, code: str, says: str) -> No
     assert says in info.value.message
     if '"action": {' in text:  # a bad action of a readable act: the error names the act
         assert info.value.extra == {"id": "a"}
-    check(
-        roundtrip({"type": "error", "code": info.value.code, "message": info.value.message}),
-        wire.ErrorFrame,
-    )
+    frame = roundtrip(error_frame(info.value))
+    check(frame, wire.ErrorFrame)
+    assert frame["reference"]  # every error frame names itself for the log
+
+
+def nested(depth: int) -> str:
+    """JSON text of ``depth`` objects, one in the other."""
+    return '{"a": ' * (depth - 1) + "{}" + "}" * (depth - 1)
+
+
+def test_one_nesting_limit_for_frames_and_bodies(tmp_path: Path) -> None:
+    """MAX_DEPTH bounds a frame and a request body alike: one level more is refused, as nesting."""
+    for depth, refused in ((MAX_DEPTH, False), (MAX_DEPTH + 1, True)):
+        with pytest.raises(ServerError) as info:
+            parse_frame('{"type": "ping", "a": ' + nested(depth - 1) + "}")
+        assert ("nests" in info.value.message) is refused, info.value.message
+        assert info.value.code == "malformed"
+    with server(tmp_path) as client:
+        for depth, refused in ((MAX_DEPTH, False), (MAX_DEPTH + 1, True)):
+            body = '{"rules": "classic", "options": ' + nested(depth - 1) + "}"
+            answer = client.post(
+                "/api/tables", content=body, headers={"Content-Type": "application/json"}
+            )
+            assert answer.status_code == 400
+            check(answer.json(), wire.ErrorBody)
+            error = answer.json()["error"]
+            assert ("nests" in error["message"]) is refused, error["message"]
+            assert error["reference"]
 
 
 def test_a_client_sends_the_action_the_state_gave(tmp_path: Path) -> None:

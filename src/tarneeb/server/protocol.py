@@ -19,6 +19,7 @@ hand at all. Nothing here ever reads another seat's cards.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, cast
 
@@ -26,6 +27,7 @@ from tarneeb import __version__
 from tarneeb.cards import Card, CardSet
 from tarneeb.seats import SEATS, Seat
 from tarneeb.server.fairness import commitment
+from tarneeb.server.metrics import count_error
 from tarneeb.server.table import Event, Table, deal_end_data
 from tarneeb.server.wire import (
     MAX_FRAME,
@@ -37,17 +39,20 @@ from tarneeb.server.wire import (
     CallJson,
     Chat,
     CreatedBody,
+    DealsBody,
     DealSummaryJson,
     ErrorBody,
     ErrorFrame,
     EventJson,
     EventKind,
+    HealthBody,
     Hello,
     InfoBody,
     JoinedBody,
     MatchJson,
     Ping,
     PongFrame,
+    ReadyBody,
     ReplayBody,
     RulesBody,
     SeatJson,
@@ -82,15 +87,19 @@ __all__ = [
     "ack_frame",
     "created_body",
     "deal_summary_json",
+    "deals_body",
     "error_body",
     "error_frame",
     "event_json",
     "events_json",
+    "health_body",
     "info_body",
     "info_json",
     "joined_body",
+    "new_reference",
     "parse_frame",
     "pong_frame",
+    "ready_body",
     "replay_body",
     "rules_body",
     "state_json",
@@ -105,12 +114,30 @@ __all__ = [
 # -- frames -----------------------------------------------------------------------------------
 
 
+def new_reference() -> str:
+    """A fresh reference id for one error (what its log line and the client are told)."""
+    return secrets.token_hex(6)
+
+
+def _reference(error: ServerError) -> str:
+    reference = error.extra.get("reference")
+    return reference if isinstance(reference, str) and reference else new_reference()
+
+
 def error_frame(error: ServerError, ref: str | None = None) -> ErrorFrame:
-    """The ``error`` frame of a refusal; ``ref`` is the ``id`` of the ``act`` it answers."""
+    """The ``error`` frame of a refusal, counted in the metrics of the app sending it.
+
+    ``ref`` is the ``id`` of the ``act`` it answers; ``error``'s extra fields
+    (``version`` of a ``duplicate``, the ``reference`` that
+    :func:`.edge.public_error` gave it) go into the frame as they are, and an
+    error without a reference gets a fresh one.
+    """
+    count_error(error.code.value)
     frame: dict[str, Any] = {"type": "error", "code": error.code, "message": error.message}
     if ref is not None:
         frame["id"] = ref
     frame.update(error.extra)
+    frame["reference"] = _reference(error)
     return frame  # type: ignore[return-value]
 
 
@@ -318,7 +345,19 @@ def states_json(
 
 
 def error_body(error: ServerError) -> ErrorBody:
-    return {"error": {"code": error.code, "message": error.message}}
+    """The JSON body of an HTTP error (``error`` as :func:`.edge.public_error` tells it),
+    counted in the metrics of the app serving it."""
+    count_error(error.code.value, "http")
+    return {"error": {"code": error.code, "message": error.message, "reference": _reference(error)}}
+
+
+def health_body() -> HealthBody:
+    return {"status": "ok"}
+
+
+def ready_body(ready: bool, checks: Mapping[str, str]) -> ReadyBody:
+    """The answer of ``/readyz`` (``checks`` from :func:`.metrics.readiness`)."""
+    return {"status": "ready" if ready else "not ready", "checks": dict(checks)}
 
 
 def info_body(presets: Mapping[str, str], bots: list[str], solver: bool) -> InfoBody:
@@ -335,8 +374,20 @@ info_json = info_body
 """The old name of :func:`info_body`."""
 
 
-def rules_body(name: str, summary: str, options: dict[str, Any], reference: str) -> RulesBody:
-    return {"name": name, "summary": summary, "options": options, "reference": reference}
+def rules_body(
+    name: str, lang: str, summary: str, options: dict[str, Any], reference: str
+) -> RulesBody:
+    """A preset's rules (``summary`` and ``reference`` written in ``lang``)."""
+    from tarneeb.i18n import RIGHT_TO_LEFT
+
+    return {
+        "name": name,
+        "lang": lang,
+        "dir": "rtl" if lang in RIGHT_TO_LEFT else "ltr",
+        "summary": summary,
+        "options": options,
+        "reference": reference,
+    }
 
 
 def tables_body(tables: list[TableJson]) -> TablesBody:
@@ -344,14 +395,15 @@ def tables_body(tables: list[TableJson]) -> TablesBody:
 
 
 def created_body(table: Table, seat: Seat, token: str | None, state: TableJson) -> CreatedBody:
-    """The answer to ``POST /api/tables``: the creator's seat and token, and the invites."""
+    """The answer to ``POST /api/tables``: the creator's seat and token, and an invite link
+    (with its secret, :meth:`Table.invite`) for each free seat."""
     return {
         "table": table.id,
         "seat": seat_name(seat),
         "token": token,
         "invites": {
-            seat_name(s): f"/t/{table.id}?seat={seat_name(s)}"
-            for s in SEATS
+            seat_name(s): f"/t/{table.id}?seat={seat_name(s)}&invite={secret}"
+            for s, secret in table.new_invites.items()
             if not table.seats[s].taken
         },
         "spectate": f"/t/{table.id}",
@@ -379,6 +431,11 @@ def deal_summary_json(table: Table, index: int) -> DealSummaryJson:
         "seed": seed,
         "commitment": commitment(seed),
     }
+
+
+def deals_body(table: Table, indices: Iterable[int]) -> DealsBody:
+    """The finished deals ``indices`` of ``table``, in brief."""
+    return {"deals": [deal_summary_json(table, i) for i in indices]}
 
 
 def replay_body(

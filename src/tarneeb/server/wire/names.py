@@ -17,8 +17,8 @@ MAX_FRAME = 4096
 """The largest frame a client may send, in bytes."""
 MAX_BODY = 16384
 """The largest HTTP request body, in bytes."""
-MAX_DEPTH = 8
-"""How deeply a client frame's JSON may nest (objects in objects)."""
+MAX_DEPTH = 32
+"""How deeply JSON from a client (a frame or a request body) may nest (objects and lists)."""
 MAX_CHAT = 300
 """The longest chat line, in characters."""
 MAX_NAME = 40
@@ -90,6 +90,7 @@ class EventKind(_Text):
     """The kinds of the events of a table's log."""
 
     JOINED = "joined"
+    INVITED = "invited"
     LEFT = "left"
     STARTED = "started"
     DEAL = "deal"

@@ -171,6 +171,14 @@ class JoinedEvent(TypedDict):
     bot: str | None
 
 
+class InvitedEvent(TypedDict):
+    """Invites were made for these free seats (their secrets are never sent)."""
+
+    seq: int
+    kind: Literal[EventKind.INVITED]
+    seats: list[SeatName]
+
+
 class LeftEvent(TypedDict):
     seq: int
     kind: Literal[EventKind.LEFT]
@@ -245,6 +253,7 @@ class ReclaimEvent(TypedDict):
 
 EventJson = (
     JoinedEvent
+    | InvitedEvent
     | LeftEvent
     | StartedEvent
     | DealEvent
@@ -336,6 +345,8 @@ class _ErrorFrame(TypedDict):
     type: Literal["error"]
     code: ErrorCode
     message: str
+    reference: str
+    """The error's reference id: the server's log line of it names the same one."""
 
 
 class ErrorFrame(_ErrorFrame, total=False):
@@ -358,6 +369,8 @@ ServerFrame = WelcomeFrame | UpdateFrame | AckFrame | ErrorFrame | PongFrame
 class ErrorDetail(TypedDict):
     code: ErrorCode
     message: str
+    reference: str
+    """The error's reference id: the server's log line of it names the same one."""
 
 
 class ErrorBody(TypedDict):
@@ -379,6 +392,10 @@ class InfoBody(TypedDict):
 
 class RulesBody(TypedDict):
     name: str
+    lang: str
+    """The language of ``summary`` and ``reference`` (``?lang=``, else the browser's, else en)."""
+    dir: Literal["ltr", "rtl"]
+    """The direction that language is written in."""
     summary: str
     options: dict[str, Any]
     reference: str
@@ -428,3 +445,18 @@ class _ReplayBody(DealSummaryJson):
 class ReplayBody(_ReplayBody, total=False):
     analysis: dict[str, Any] | None
     """With ``?analysis=1``: the double-dummy analysis, or null when it cannot run."""
+
+
+class HealthBody(TypedDict):
+    """``GET /healthz``: the process answers (liveness)."""
+
+    status: Literal["ok"]
+
+
+class ReadyBody(TypedDict):
+    """``GET /readyz``: whether the server can take players now (status 503 when not)."""
+
+    status: Literal["ready", "not ready"]
+    checks: dict[str, str]
+    """Each check's outcome: ``database`` (``ok``, ``unavailable``), ``tables`` (``ok``,
+    ``degraded``, ``unknown``)."""

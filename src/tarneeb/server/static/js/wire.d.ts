@@ -6,7 +6,7 @@ export const PROTOCOL_VERSION: 2;
 export const MAX_ACTION_REF: 64;
 export const MAX_BODY: 16384;
 export const MAX_CHAT: 300;
-export const MAX_DEPTH: 8;
+export const MAX_DEPTH: 32;
 export const MAX_FRAME: 4096;
 export const MAX_NAME: 40;
 export const MAX_TOKEN: 200;
@@ -24,7 +24,7 @@ export type TableStatus = "waiting" | "playing" | "finished";
 export type SeatKind = "human" | "bot";
 
 /** The kinds of the events of a table's log. */
-export type EventKind = "joined" | "left" | "started" | "deal" | "action" | "deal_end" | "match_end" | "chat" | "takeover" | "reclaim";
+export type EventKind = "joined" | "invited" | "left" | "started" | "deal" | "action" | "deal_end" | "match_end" | "chat" | "takeover" | "reclaim";
 
 /** Who took an action for a seat. */
 export type ActedBy = "player" | "bot" | "timer";
@@ -182,6 +182,13 @@ export interface JoinedEvent {
   bot: string | null;
 }
 
+/** Invites were made for these free seats (their secrets are never sent). */
+export interface InvitedEvent {
+  seq: number;
+  kind: "invited";
+  seats: SeatName[];
+}
+
 export interface LeftEvent {
   seq: number;
   kind: "left";
@@ -254,7 +261,7 @@ export interface ReclaimEvent {
   seat: SeatName;
 }
 
-export type EventJson = JoinedEvent | LeftEvent | StartedEvent | DealEvent | ActionEvent | DealEndEvent | MatchEndEvent | ChatEvent | TakeoverEvent | ReclaimEvent;
+export type EventJson = JoinedEvent | InvitedEvent | LeftEvent | StartedEvent | DealEvent | ActionEvent | DealEndEvent | MatchEndEvent | ChatEvent | TakeoverEvent | ReclaimEvent;
 
 /** An action named by its id; the other fields of :class:`ActionJson`, if sent, must agree. So a client may send back a legal action exactly as the state gave it. */
 export interface ActionRef {
@@ -321,6 +328,7 @@ export interface ErrorFrame {
   type: "error";
   code: ErrorCode;
   message: string;
+  reference: string;
   /** The ``id`` of the ``act`` it answers. */
   id?: string;
   /** Where a ``duplicate`` action took the table. */
@@ -336,6 +344,8 @@ export type ServerFrame = WelcomeFrame | UpdateFrame | AckFrame | ErrorFrame | P
 export interface ErrorDetail {
   code: ErrorCode;
   message: string;
+  /** The error's reference id: the server's log line of it names the same one. */
+  reference: string;
 }
 
 export interface ErrorBody {
@@ -357,6 +367,10 @@ export interface InfoBody {
 
 export interface RulesBody {
   name: string;
+  /** The language of ``summary`` and ``reference`` (``?lang=``, else the browser's, else en). */
+  lang: string;
+  /** The direction that language is written in. */
+  dir: "ltr" | "rtl";
   summary: string;
   options: Record<string, unknown>;
   reference: string;
@@ -408,4 +422,16 @@ export interface ReplayBody {
   trump: SuitLetter | null;
   /** With ``?analysis=1``: the double-dummy analysis, or null when it cannot run. */
   analysis?: Record<string, unknown> | null;
+}
+
+/** ``GET /healthz``: the process answers (liveness). */
+export interface HealthBody {
+  status: "ok";
+}
+
+/** ``GET /readyz``: whether the server can take players now (status 503 when not). */
+export interface ReadyBody {
+  status: "ready" | "not ready";
+  /** Each check's outcome: ``database`` (``ok``, ``unavailable``), ``tables`` (``ok``, ``degraded``, ``unknown``). */
+  checks: Record<string, string>;
 }
