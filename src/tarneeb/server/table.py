@@ -255,7 +255,13 @@ class Table:
         self.seeds: list[str] = []
         """The seed of each deal, by deal index (secret until the deal is over)."""
         self.acted: dict[tuple[int, str], int] = {}
-        """(seat, action id) -> the version the action made."""
+        """(seat, action id) -> the version the action made, for the actions of players.
+
+        Only ids a client chose are here: the server's own actions (a bot's, the
+        turn timer's) are never looked up by id, so no id a player picks can make
+        one of them a "duplicate" (they are made against a version, and the
+        version check refuses them once the table moved on).
+        """
         self.turn_deadline: float | None = None
         """Set by the hub while a turn timer runs (not part of the log)."""
 
@@ -382,7 +388,7 @@ class Table:
         match = self.match
         if match is None:
             raise ServerError(ErrorCode.NOT_STARTED, "the table has not started")
-        done = self.acted.get((seat, action_ref))
+        done = self.acted.get((seat, action_ref)) if by == "player" else None
         if done is not None:
             raise ServerError(
                 ErrorCode.DUPLICATE, f"action {action_ref!r} was applied already", version=done
@@ -464,7 +470,8 @@ class Table:
             seat = parse_seat_name(data["seat"])
             self.match.push(int(event.secret["id"]))
             self.version += 1
-            self.acted[(seat, str(event.secret["ref"]))] = self.version
+            if data.get("by", "player") == "player":
+                self.acted[(seat, str(event.secret["ref"]))] = self.version
         elif kind == "joined":
             seat = parse_seat_name(data["seat"])
             if data.get("bot"):
