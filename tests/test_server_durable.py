@@ -12,8 +12,14 @@
   hold up the others.
 """
 
+# ruff: noqa: F811 - the fixtures imported from test_server_persistence are parameters here
+
 from __future__ import annotations
 
+import contextlib
+import random
+import sqlite3
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +28,13 @@ import pytest
 import ws_support  # noqa: F401 - skips without the server's dependencies
 from tarneeb.actions import format_action
 from tarneeb.seats import Seat
+from tarneeb.server.hub import Hub
+from tarneeb.server.store import Store
 from tarneeb.server.table import ErrorCode, ServerError, Table, TableConfig
-from ws_support import SEAT_NAMES, Peer, connect, server
+from test_server_persistence import db_url, hubs  # noqa: F401 - their fixtures
+from ws_support import SEAT_NAMES, Peer, Settings, TestClient, choose, connect, create_app, server
+
+sa = pytest.importorskip("sqlalchemy")
 
 # -- action ids: the player's and the server's never meet -------------------------------------
 
@@ -129,3 +140,191 @@ def test_server_made_actions_are_not_looked_up_among_the_players_ids(by: str) ->
             (first.next.next.next, "w1"): start + 4,
         }
     )
+
+
+# -- failed commits: logged, retried, resumed; nothing acked lost --------------------------------
+
+
+@contextlib.contextmanager
+def _app(url: str, **settings: Any) -> Iterator[TestClient]:
+    """The app on ``db_url``, bots at once and no frame rate limit."""
+    fast = {"bot_delay": 0, "rate_per_s": 1e6, "rate_burst": 1e6}
+    with TestClient(create_app(Settings(db_url=url, **{**fast, **settings}))) as client:
+        yield client
+
+
+QUICK_RETRY = {"commit_retry_first": 0.01, "commit_retry_max": 0.05}
+
+
+class Faults:
+    """Faults switched on and off by a test, on every connection the store takes from its pool.
+
+    ``full``: the connection fails as a full disk does (SQLite's own error);
+    ``readonly``: SQLite refuses writes on it (``PRAGMA query_only``); ``kill``:
+    its PostgreSQL backend is terminated (``pg_terminate_backend``) before use.
+    """
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+        self.mode: str | None = None
+        self.hits = 0
+        sa.event.listen(engine, "checkout", self._checkout)
+
+    def _checkout(self, dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
+        sqlite = self.engine.dialect.name == "sqlite"
+        if sqlite:
+            cursor = dbapi_connection.cursor()
+            cursor.execute(f"PRAGMA query_only = {'ON' if self.mode == 'readonly' else 'OFF'}")
+            cursor.close()
+        if self.mode is None:
+            return
+        self.hits += 1
+        if self.mode == "full":
+            raise sqlite3.OperationalError("database or disk is full")
+        if self.mode == "kill":
+            pid = dbapi_connection.info.backend_pid
+            admin = sa.create_engine(self.engine.url, poolclass=sa.pool.NullPool)
+            try:
+                with admin.begin() as conn:
+                    conn.execute(sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+            finally:
+                admin.dispose()
+
+
+def _health(client: Any) -> dict[str, Any]:
+    answer = client.get("/healthz")
+    health: dict[str, Any] = answer.json()
+    assert answer.status_code == (200 if health["status"] == "ok" else 503)
+    return health
+
+
+def _health_until(client: Any, check: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """Ask ``/healthz`` until ``check`` holds (each request lets the server's loop run)."""
+    for _ in range(2000):
+        health = _health(client)
+        if check(health):
+            return health
+    raise AssertionError(f"health never came: {health}")
+
+
+def _outage(
+    client: Any, hub: Hub, fault_on: Callable[[], None], fault_off: Callable[[], None]
+) -> str:
+    """A table goes through a database outage; returns what the health said meanwhile.
+
+    South's own action in the outage gets an error and no ack, and no one hears
+    of it; South leaves, and the bot that takes over its seat (a change the
+    server makes) waits for the database; once it is back the table plays on
+    by itself, and the store holds every event anyone heard.
+    """
+    rng = random.Random(5)
+    seats = {"south": "human", "east": "bot:random", "north": "bot:random", "west": "bot:random"}
+    created = client.post(
+        "/api/tables", json={"name": "Layla", "seats": seats, "takeover_seconds": 0}
+    ).json()
+    table = created["table"]
+    with connect(client, table, "spectator") as spectator:
+        spectator.hello()
+        with connect(client, table, "south") as south:
+            south.hello(created["token"])
+            while not south.my_turn():
+                south.next()
+            acked = []
+            for _ in range(3):  # a few actions acked before the outage
+                ref = south.act(choose(south.match, rng))
+                answer = south.until(lambda f: f["type"] in ("ack", "error"))
+                assert answer == {"type": "ack", "id": ref, "version": answer["version"]}, answer
+                acked.append(ref)
+                south.until_version(answer["version"])
+                while not south.my_turn():
+                    south.next()
+            spectator.until_version(south.version)
+            spectator.sync()
+            assert _health(client) == {"status": "ok", "tables_pending": 0, "last_error": None}
+            fault_on()
+            version = south.version
+            ref = south.act(choose(south.match, rng))
+            error = south.until(lambda f: f["type"] in ("error", "ack"))
+            assert (error["type"], error["code"], error["id"]) == ("error", "internal", ref)
+            assert "INSERT" not in error["message"] and "tarneeb_" not in error["message"]
+            degraded = _health(client)
+            assert degraded["status"] == "degraded"
+            spectator.send({"type": "ping"})
+            assert spectator.next() == {"type": "pong"}  # nobody heard of it
+            assert hub.live[table].table.version == version
+        # South is gone: a bot takes the seat over, which waits for the database.
+        degraded = _health_until(client, lambda h: h["tables_pending"] == 1)
+        assert degraded["status"] == "degraded" and degraded["last_error"]
+        fault_off()
+        spectator.until(
+            lambda f: f["type"] == "update" and any(e["kind"] == "takeover" for e in f["events"])
+        )
+        spectator.until_version(version + 4)  # the bots (South's holder too) play on
+        _health_until(
+            client, lambda h: h == {"status": "ok", "tables_pending": 0, "last_error": None}
+        )
+        heard = list(spectator.events)
+    stored = Store(hub.store.url)
+    try:
+        loaded = stored.load(table)
+        assert loaded is not None
+        assert [e.public() for e in loaded.events[: len(heard)]] == heard
+        # Every acked action is stored, the refused one is not.
+        mine = [e.secret["ref"] for e in loaded.events if e.kind == "action" and e.secret]
+        assert [r for r in mine if r.startswith("south-")] == acked
+    finally:
+        stored.close()
+    return str(degraded["last_error"])
+
+
+def test_a_locked_sqlite_file(tmp_path: Path, hubs: list[Hub]) -> None:
+    """Another connection holds the file's write lock: nothing is stored until it lets go."""
+    path = tmp_path / "locked.db"
+    holder = sqlite3.connect(path, isolation_level=None)
+    with _app(f"sqlite:///{path}?timeout=0.05", **QUICK_RETRY) as client:
+        error = _outage(
+            client,
+            hubs[0],
+            lambda: holder.execute("BEGIN EXCLUSIVE"),
+            lambda: holder.execute("ROLLBACK"),
+        )
+    holder.close()
+    assert error == "OperationalError: database is locked"
+
+
+@pytest.mark.parametrize(
+    ("fault", "said"),
+    [("readonly", "attempt to write a readonly database"), ("full", "database or disk is full")],
+)
+def test_a_read_only_or_full_sqlite_database(
+    tmp_path: Path,
+    hubs: list[Hub],
+    fault: str,
+    said: str,
+) -> None:
+    with server(tmp_path, **QUICK_RETRY) as client:
+        faults = Faults(hubs[0].store.engine)
+        error = _outage(
+            client,
+            hubs[0],
+            lambda: setattr(faults, "mode", fault),
+            lambda: setattr(faults, "mode", None),
+        )
+    assert error == f"OperationalError: {said}"
+
+
+@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
+def test_killed_postgresql_backends(
+    db_url: str,
+    hubs: list[Hub],
+) -> None:
+    """Every connection the server takes has its backend killed under it while the fault is on."""
+    with _app(db_url, **QUICK_RETRY) as client:
+        faults = Faults(hubs[0].store.engine)
+        error = _outage(
+            client,
+            hubs[0],
+            lambda: setattr(faults, "mode", "kill"),
+            lambda: setattr(faults, "mode", None),
+        )
+    assert "terminat" in error or "closed" in error, error

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import time
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -27,22 +26,22 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tarneeb.errors import TarneebError
 from tarneeb.presets import PRESET_SUMMARIES, find_rules
-from tarneeb.record import format_deal, match_to_record
 from tarneeb.seats import SEATS, Seat
-from tarneeb.server.fairness import commitment
+from tarneeb.server.analysis_pool import analyse_deal_text
 from tarneeb.server.hub import Connection, Hub, Settings
+from tarneeb.server.limits import TokenBucket
 from tarneeb.server.protocol import (
     Act,
     Chat,
     Hello,
     Ping,
-    contract_json,
     error_frame,
     info_json,
     parse_frame,
-    result_json,
     table_json,
 )
+from tarneeb.server.results import deal_replay as deal_replay_json
+from tarneeb.server.results import finished_deals
 from tarneeb.server.store import Store, default_db_url
 from tarneeb.server.table import (
     ErrorCode,
@@ -60,6 +59,7 @@ _STATUS = {
     ErrorCode.UNAUTHORIZED: 403,
     ErrorCode.NOT_FOUND: 404,
     ErrorCode.CONFLICT: 409,
+    ErrorCode.RATE_LIMITED: 429,
     ErrorCode.INTERNAL: 500,
 }
 MAX_BODY = 16384
@@ -114,7 +114,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        store = Store(settings.db_url or default_db_url())
+        store = Store(settings.db_url or default_db_url(), settings.db_threads)
         state["hub"] = Hub(store, settings)
         await state["hub"].startup()
         try:
@@ -135,7 +135,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return wrapped
 
     def live_json(table: Table) -> dict[str, Any]:
-        return table_json(table, hub().get(table.id).connected())
+        live = hub().live.get(table.id)
+        return table_json(table, () if live is None else live.connected())
+
+    async def healthz(_request: Request) -> Response:
+        health = hub().health()
+        return JSONResponse(health, status_code=200 if health["status"] == "ok" else 503)
 
     @api
     async def info(_request: Request) -> Response:
@@ -173,7 +178,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         seat = _seat_arg(data.pop("seat", None)) or Seat.SOUTH
         name = data.pop("name", None)
         config = TableConfig.from_dict(data)
-        table, token = hub().create(config, name, seat)
+        table, token = await hub().create(config, name, seat, _client(request))
         invites = {
             seat_name(s): f"/t/{table.id}?seat={seat_name(s)}"
             for s in SEATS
@@ -193,7 +198,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     @api
     async def get_table(request: Request) -> Response:
-        return JSONResponse(live_json(hub().get(request.path_params["id"]).table))
+        table_id = request.path_params["id"]
+        result = await hub().result(table_id)
+        if result is not None:
+            return JSONResponse(result["table"])
+        return JSONResponse(live_json((await hub().open(table_id)).table))
 
     @api
     async def join(request: Request) -> Response:
@@ -202,7 +211,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         _only(data, "name", "seat")
         seat = _seat_arg(data.get("seat"))
         token = await hub().change(table_id, lambda t: t.join(data.get("name"), seat))
-        table = hub().get(table_id).table
+        table = (await hub().open(table_id)).table
         taken = table.seat_of_token(token)
         return JSONResponse({"seat": seat_name(taken), "token": token})
 
@@ -211,78 +220,73 @@ def create_app(settings: Settings | None = None) -> Starlette:
         table_id = request.path_params["id"]
         data = await _body(request)
         _only(data, "token", "bot")
-        table = hub().get(table_id).table
+        table = (await hub().open(table_id)).table
         table.seat_of_token(data.get("token"))
         bot = data.get("bot", "heuristic")
         if not isinstance(bot, str):
             raise ServerError(ErrorCode.MALFORMED, "bot must be a bot spec")
         await hub().change(table_id, lambda t: t.start(bot))
-        return JSONResponse(live_json(hub().get(table_id).table))
+        return JSONResponse(live_json((await hub().open(table_id)).table))
 
     @api
     async def leave(request: Request) -> Response:
         table_id = request.path_params["id"]
         data = await _body(request)
         _only(data, "token")
-        seat = hub().get(table_id).table.seat_of_token(data.get("token"))
+        seat = (await hub().open(table_id)).table.seat_of_token(data.get("token"))
         await hub().change(table_id, lambda t: t.leave(seat))
-        return JSONResponse(live_json(hub().get(table_id).table))
+        return JSONResponse(live_json((await hub().open(table_id)).table))
 
-    def finished_deals(table: Table) -> list[int]:
-        match = table.match
-        if match is None:
-            return []
-        return [i for i, deal in enumerate(match.deals) if deal.is_over()]
-
-    def deal_summary(table: Table, index: int) -> dict[str, Any]:
-        assert table.match is not None
-        deal = table.match.deals[index]
-        seed = table.seeds[index]
+    async def finished(table_id: str) -> dict[str, Any]:
+        """The deals (and record) the API serves of a table: a finished table's stored
+        result, or built from the live table (only its finished deals)."""
+        result = await hub().result(table_id)
+        if result is not None:
+            return result
+        table = (await hub().open(table_id)).table
+        done = finished_deals(table)
         return {
-            "number": index + 1,
-            "dealer": seat_name(deal.dealer),
-            "text": format_deal(deal),
-            "contract": contract_json(deal.contract),
-            "result": result_json(deal),
-            "seed": seed,
-            "commitment": commitment(seed),
+            "deals": {str(i + 1): deal_replay_json(table, i) for i in done},
+            "played": [i + 1 for i in done if table.match and table.match.deals[i].tricks],
+            "record": None,
         }
 
     @api
     async def deals(request: Request) -> Response:
-        table = hub().get(request.path_params["id"]).table
-        return JSONResponse({"deals": [deal_summary(table, i) for i in finished_deals(table)]})
+        result = await finished(request.path_params["id"])
+        summaries = [
+            {k: v for k, v in body.items() if k not in ("hands", "actions")}
+            for body in result["deals"].values()
+        ]
+        return JSONResponse({"deals": summaries})
 
     @api
     async def deal_replay(request: Request) -> Response:
-        table = hub().get(request.path_params["id"]).table
+        table_id = request.path_params["id"]
         try:
             number = int(request.path_params["number"])
         except ValueError:
             raise ServerError(ErrorCode.MALFORMED, "a deal number is a whole number") from None
-        if number - 1 not in finished_deals(table):
+        result = await finished(table_id)
+        body = result["deals"].get(str(number))
+        if body is None:
             raise ServerError(ErrorCode.NOT_FOUND, f"no finished deal {number} at this table")
-        assert table.match is not None
-        deal = table.match.deals[number - 1]
-        from tarneeb.actions import format_action
-        from tarneeb.cards import CardSet
-
-        body = deal_summary(table, number - 1)
-        body["hands"] = {seat_name(s): [str(c) for c in CardSet(deal.dealt[s])] for s in SEATS}
-        body["actions"] = [[seat_name(s), format_action(a)] for s, a in deal.history]
-        if request.query_params.get("analysis") in ("1", "true") and deal.tricks:
-            body["analysis"] = _analysis(deal)
+        body = dict(body)
+        if request.query_params.get("analysis") in ("1", "true") and number in result["played"]:
+            body["analysis"] = await hub().analyses.run(
+                (table_id, number), _client(request), analyse_deal_text, body["text"]
+            )
         return JSONResponse(body)
 
     @api
     async def record(request: Request) -> Response:
-        table = hub().get(request.path_params["id"]).table
-        if table.match is None or not table.match.is_over():
+        table_id = request.path_params["id"]
+        result = await finished(table_id)
+        if result["record"] is None:
             raise ServerError(ErrorCode.CONFLICT, "the record is ready once the match is over")
-        players = {seat_name(s): table.name_of(s) for s in SEATS}
         return JSONResponse(
-            match_to_record(table.match, players),
-            headers={"Content-Disposition": f'attachment; filename="tarneeb-{table.id}.json"'},
+            result["record"],
+            headers={"Content-Disposition": f'attachment; filename="tarneeb-{table_id}.json"'},
         )
 
     async def page(request: Request) -> Response:
@@ -302,6 +306,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/", page),
         Route("/t/{id}", page),
         Route("/api/info", info),
+        Route("/healthz", healthz),
         Route("/api/rules/{name}", rules),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables", create, methods=["POST"]),
@@ -332,17 +337,9 @@ def _page_headers(host: str) -> dict[str, str]:
     }
 
 
-def _analysis(deal: Any) -> Any:
-    """The double-dummy analysis of a played deal (as ``tarneeb analyze --json``), if it runs."""
-    from tarneeb.solver import dds
-    from tarneeb.solver.analysis import analyze_deal
-
-    if not dds.available():  # our own solver takes too long on whole deals for a page
-        return None
-    try:
-        return {"backend": "dds", **analyze_deal(deal, backend="dds").to_dict()}
-    except TarneebError:
-        return None
+def _client(request: Request | WebSocket) -> str | None:
+    """The address of the client (the peer of the connection) that limits count by."""
+    return None if request.client is None else request.client.host
 
 
 def _origin_ok(ws: WebSocket, settings: Settings) -> bool:
@@ -353,25 +350,6 @@ def _origin_ok(ws: WebSocket, settings: Settings) -> bool:
         return True
     host = ws.headers.get("host", "")
     return urlsplit(origin).netloc == host
-
-
-class _Bucket:
-    """A token bucket: ``rate`` frames a second on average, ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.at = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings) -> None:
@@ -387,11 +365,11 @@ async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings) -> None:
             await ws.close(code=CLOSE_POLICY)
 
     try:
-        live = hub.get(table_id)
+        live = await hub.open(table_id)
     except ServerError as exc:
         await refuse(exc, close=True)
         return
-    bucket = _Bucket(settings.rate_per_s, settings.rate_burst)
+    bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)
     conn: Connection | None = None
     strikes = 0
     try:
@@ -442,9 +420,14 @@ async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings) -> None:
                     except ServerError as exc:
                         await refuse(exc, close=True)
                         return
-                conn = Connection(table_id, seat, ws.send_text, lambda code: ws.close(code=code))
+                joining = Connection(table_id, seat, ws.send_text, lambda code: ws.close(code=code))
+                try:
+                    await hub.connect(joining, frame.since)
+                except ServerError as exc:
+                    await refuse(exc, close=True)
+                    return
+                conn = joining
                 conn.start()
-                await hub.connect(conn, frame.since)
                 continue
             await _dispatch(hub, conn, frame)
     except WebSocketDisconnect:
@@ -479,6 +462,6 @@ async def _dispatch(hub: Hub, conn: Connection, frame: object) -> None:
                 (conn, lambda version: {"type": "ack", "id": frame.ref, "version": version}),
             )
         elif isinstance(frame, Chat):
-            await hub.change(conn.table_id, lambda t: t.chat(seat, frame.text))
+            await hub.chat(conn.table_id, seat, frame.text)
     except ServerError as exc:
         conn.push(error_frame(exc, frame.ref if isinstance(frame, Act) else None))
