@@ -341,6 +341,11 @@ def start_server(db: str, port: int, log: Path) -> subprocess.Popen[bytes]:
         db,
         "--bot-delay",
         "0",
+        # Every bench table comes from this one address: no per-client table limits.
+        "--tables-per-minute",
+        "0",
+        "--open-tables-per-client",
+        "0",
         "--log-level",
         "warning",
     ]

@@ -16,10 +16,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
 import random
 import sqlite3
+import threading
+import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +33,8 @@ import pytest
 import ws_support  # noqa: F401 - skips without the server's dependencies
 from tarneeb.actions import format_action
 from tarneeb.seats import Seat
-from tarneeb.server.hub import Hub
+from tarneeb.server import app as app_module
+from tarneeb.server.hub import Connection, Hub
 from tarneeb.server.store import Store
 from tarneeb.server.table import ErrorCode, ServerError, Table, TableConfig
 from test_server_persistence import db_url, hubs  # noqa: F401 - their fixtures
@@ -328,3 +334,209 @@ def test_killed_postgresql_backends(
             lambda: setattr(faults, "mode", None),
         )
     assert "terminat" in error or "closed" in error, error
+
+
+def test_a_bots_and_the_turn_timers_failed_commits_are_tried_again(tmp_path: Path) -> None:
+    """The first commits of a bot's action and of the timer's fail; each is stored on a retry.
+
+    Before, the bot's or timer's task ended on the error and the table waited for ever.
+    """
+    store = Store(f"sqlite:///{tmp_path / 'hub.db'}")
+    fails = {"bot": 2, "timer": 2}
+    append = store.append
+
+    def failing(table_id: str, events: Any, status: str, result: Any = None) -> None:
+        for event in events:
+            by = event.data.get("by") if event.kind == "action" else None
+            if fails.get(by):
+                fails[by] -= 1
+                refusal = sqlite3.OperationalError("database is locked")
+                raise sa.exc.OperationalError("INSERT ...", {}, refusal)
+        append(table_id, events, status, result)
+
+    store.append = failing  # type: ignore[method-assign]
+
+    async def scenario() -> tuple[Hub, str, list[dict[str, Any]]]:
+        hub = Hub(store, Settings(bot_delay=0, **QUICK_RETRY))
+        await hub.startup()
+        seats = {
+            "south": "human",
+            "east": "bot:random",
+            "north": "bot:random",
+            "west": "bot:random",
+        }
+        config = TableConfig.from_dict({"seats": seats, "turn_seconds": 0.05})
+        table, _token = await hub.create(config, "Layla", Seat.SOUTH)
+        heard: list[dict[str, Any]] = []
+        done = asyncio.Event()
+
+        async def send(text: str) -> None:
+            frame = json.loads(text)
+            heard.extend(frame.get("events") or [])
+            by = {e["by"] for e in heard if e["kind"] == "action"}
+            if {"bot", "timer"} <= by and not any(fails.values()):
+                done.set()
+
+        spectator = Connection(table.id, None, send)  # someone watches: the bots play
+        spectator.start()
+        await hub.connect(spectator, None)
+        await asyncio.wait_for(done.wait(), 20)
+        health = hub.health()
+        await hub.disconnect(spectator)
+        await hub.shutdown()
+        assert health == {"status": "ok", "tables_pending": 0, "last_error": None}
+        return hub, table.id, heard
+
+    try:
+        _hub, table_id, heard = asyncio.run(scenario())
+        stored = store.load(table_id)
+        assert stored is not None
+        assert [e.public() for e in stored.events][: len(heard)] == heard
+    finally:
+        store.close()
+
+
+# -- nothing slow on the event loop ------------------------------------------------------------
+
+
+def _respond_time(client: Any, path: str = "/api/tables") -> float:
+    start = time.perf_counter()
+    assert client.get(path).status_code == 200
+    return time.perf_counter() - start
+
+
+def test_a_slow_commit_does_not_hold_up_the_event_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A commit that takes its time (held until the test lets it go, five seconds at most):
+    meanwhile the server answers others at once, and the action's ack and update wait for it."""
+    entered, release = threading.Event(), threading.Event()
+    slowing = [False]
+    append = Store.append
+
+    def slow(self: Store, *args: Any, **kwargs: Any) -> None:
+        if slowing[0]:
+            entered.set()
+            release.wait(5)
+        append(self, *args, **kwargs)
+
+    monkeypatch.setattr(Store, "append", slow)
+    rng = random.Random(2)
+    with server(tmp_path) as client:
+        table, tokens = _all_human(client)
+        with connect(client, table, "spectator") as spectator:
+            spectator.hello()
+            first = spectator.state["match"]["to_act"]  # type: ignore[index]
+            with connect(client, table, first) as mover:
+                mover.hello(tokens[first])
+                spectator.sync()
+                slowing[0] = True
+                ref = mover.act(choose(mover.match, rng))
+                assert entered.wait(5)
+                waited = _respond_time(client)
+                release.set()
+                ack = mover.until(lambda f: f["type"] in ("ack", "error"))
+                assert ack["type"] == "ack" and ack["id"] == ref
+                spectator.until_version(1)
+    assert waited < 1.0, waited
+
+
+def _finished_deal(client: Any, target: int = 1) -> tuple[str, str]:
+    """A table of one player and three bots whose first deal is over (the match too, for
+    a target of 1); its id and the player's token."""
+    seats = {"south": "human", "east": "bot:random", "north": "bot:random", "west": "bot:random"}
+    body = {"name": "Layla", "seats": seats, "options": {"target": target}}
+    created = client.post("/api/tables", json=body).json()
+    rng = random.Random(8)
+    with connect(client, created["table"], "south") as south:
+        south.hello(created["token"])
+        for _ in range(2000):
+            match = south.match
+            if match["over"] or match["deal_number"] > 1:
+                break
+            if south.my_turn():
+                ref = south.act(choose(match, rng))
+                south.until(lambda f, ref=ref: f.get("id") == ref)
+            south.next()
+        south.sync()
+    return created["table"], created["token"]
+
+
+def test_analyses_run_in_a_bounded_pool_one_per_client_and_are_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    entered, release = threading.Event(), threading.Event()
+    calls: list[str] = []
+
+    def slow_analysis(text: str) -> dict[str, Any]:
+        calls.append(text)
+        entered.set()
+        release.wait(5)
+        return {"backend": "fake", "deal": text[:20]}
+
+    monkeypatch.setattr(app_module, "analyse_deal_text", slow_analysis)
+    with server(tmp_path) as client:
+        table, _token = _finished_deal(client, target=31)
+        path = f"/api/tables/{table}/deals/1?analysis=1"
+        with ThreadPoolExecutor(1) as pool:
+            first = pool.submit(client.get, path)
+            assert entered.wait(5)
+            waited = _respond_time(client)
+            # The same client again while its analysis runs: refused, clearly.
+            again = client.get(path)
+            assert again.status_code == 429
+            assert again.json()["error"]["code"] == "rate_limited"
+            assert "one analysis at a time" in again.json()["error"]["message"]
+            release.set()
+            answer = first.result(10)
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["analysis"]["backend"] == "fake"
+        # Kept: asked again, the deal is not analysed again.
+        assert client.get(path).json()["analysis"] == answer.json()["analysis"]
+        assert len(calls) == 1
+        # Without analysis=1, no analysis at all.
+        assert "analysis" not in client.get(f"/api/tables/{table}/deals/1").json()
+    assert waited < 1.0, waited
+
+
+def test_a_real_double_dummy_analysis_through_the_pool(tmp_path: Path) -> None:
+    pytest.importorskip("endplay")
+    with server(tmp_path) as client:
+        table, _token = _finished_deal(client, target=31)
+        body = client.get(f"/api/tables/{table}/deals/1?analysis=1").json()
+    if body["result"] and "thrown_in" in body["result"]:
+        assert "analysis" not in body
+    else:
+        assert body["analysis"]["backend"] == "dds"
+
+
+def test_a_finished_table_is_served_from_its_stored_result(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once stored, a finished table's API answers never replay its log; a table finished
+    before results were stored (an older database) is replayed once and its result stored."""
+    db = tmp_path / "server.db"
+    with server(tmp_path) as client:
+        table, _token = _finished_deal(client)
+        paths = [f"/api/tables/{table}{p}" for p in ("", "/deals", "/deals/1", "/record")]
+        before = {path: client.get(path).json() for path in paths}
+    assert before[paths[0]]["status"] == "finished"
+    restores: list[str] = []
+    restore = Table.restore.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[Table], table_id: str, *args: Any) -> Table:
+        restores.append(table_id)
+        return restore(cls, table_id, *args)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(Table, "restore", classmethod(counted))
+    with server(tmp_path) as client:  # a restart on the same database
+        for _ in range(3):
+            assert {path: client.get(path).json() for path in paths} == before
+    assert restores == []
+    # An older database: no stored results.
+    with sqlite3.connect(db) as conn:
+        conn.execute("DROP TABLE tarneeb_results")
+    for _ in range(2):
+        with server(tmp_path) as client:
+            assert {path: client.get(path).json() for path in paths} == before
+    assert restores == [table]

@@ -56,6 +56,15 @@ class AnalysisPool:
         self._cache: OrderedDict[Hashable, Any] = OrderedDict()
         self._running: dict[Hashable, asyncio.Future[Any]] = {}
         self._clients: set[str] = set()
+        self._solver: asyncio.Future[bool] | None = None
+
+    async def solver_available(self) -> bool:
+        """Whether DDS loads here; loading it takes seconds, so it is done once, in a thread."""
+        if self._solver is None:
+            from tarneeb.solver import dds
+
+            self._solver = asyncio.ensure_future(asyncio.to_thread(dds.available))
+        return await asyncio.shield(self._solver)
 
     def close(self) -> None:
         if self._executor is not None:

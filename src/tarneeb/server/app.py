@@ -145,9 +145,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     @api
     async def info(_request: Request) -> Response:
         from tarneeb.bots.registry import BOTS
-        from tarneeb.solver import dds
 
-        solver = dds.available()
+        # Loading DDS takes seconds: done once, in a thread, never on the event loop.
+        solver = await hub().analyses.solver_available()
         return JSONResponse(info_json(dict(PRESET_SUMMARIES), sorted(BOTS), solver))
 
     @api

@@ -88,9 +88,8 @@ class Hub:
             settings.analysis_workers, settings.analysis_queue, settings.analysis_cache
         )
         self._clock = clock
-        self._creates: Buckets[str] = Buckets(
-            settings.tables_per_minute / 60.0, max(1.0, settings.tables_per_minute), clock
-        )
+        per_minute = max(0.0, settings.tables_per_minute)
+        self._creates: Buckets[str] = Buckets(per_minute / 60.0, max(1.0, per_minute), clock)
         self.db_health = DatabaseHealth()
         self._results: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._opening: dict[str, asyncio.Future[_Live]] = {}
@@ -108,6 +107,7 @@ class Hub:
             self._schedule(live)
         if self.settings.waiting_table_ttl is not None:
             self._spawn(self._expire_forever(self.settings.waiting_table_ttl))
+        self._spawn(self.analyses.solver_available())  # DDS loads in seconds: start now
 
     async def shutdown(self) -> None:
         for background in list(self._background):
@@ -176,13 +176,13 @@ class Hub:
                 for live in self.live.values()
                 if live.creator == client and live.table.status != "finished"
             )
-            if mine >= self.settings.open_tables_per_client:
+            if 0 < self.settings.open_tables_per_client <= mine:
                 raise ServerError(
                     ErrorCode.RATE_LIMITED,
                     f"you have {mine} open tables, the most one client may have: "
                     "play or leave one first",
                 )
-            if not self._creates.take(client):
+            if self.settings.tables_per_minute > 0 and not self._creates.take(client):
                 raise ServerError(
                     ErrorCode.RATE_LIMITED,
                     f"at most {self.settings.tables_per_minute:g} new tables a minute "

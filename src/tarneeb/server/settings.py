@@ -38,9 +38,10 @@ class Settings:
     commit_retry_max: float = 10.0
     """... up to this many seconds between tries."""
     tables_per_minute: float = 10.0
-    """New tables one client may create a minute (a burst of as many, then one every 60/N s)."""
+    """New tables one client may create a minute (a burst of as many, then one every 60/N s);
+    0: no limit."""
     open_tables_per_client: int = 20
-    """Tables one client may have created that have not finished (nor expired)."""
+    """Tables one client may have created that have not finished (nor expired); 0: no limit."""
     waiting_table_ttl: float | None = 3600.0
     """Seconds a table that has not started may sit with nobody connected and no change
     before it expires (its seats and links go; a restart does not bring it back). ``None``: never."""
