@@ -202,7 +202,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         result = await hub().result(table_id)
         if result is not None:
             return JSONResponse(result["table"])
-        return JSONResponse(live_json((await hub().open(table_id)).table))
+        return JSONResponse(await hub().table_json(table_id))
 
     @api
     async def join(request: Request) -> Response:

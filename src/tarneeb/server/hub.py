@@ -302,6 +302,12 @@ class Hub:
             if task is not None:
                 task.cancel()
 
+    async def table_json(self, table_id: str) -> dict[str, Any]:
+        """A table's public facts as stored: read under its lock, never mid-commit."""
+        live = await self.open(table_id)
+        async with live.lock:
+            return _table(live)
+
     def tables(self) -> list[Table]:
         return [
             live.table

@@ -116,6 +116,9 @@ class Store:
             options = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
         elif not sqlite:
             options = {"pool_pre_ping": True}  # a killed backend is found before its use
+            if parsed.get_backend_name() == "postgresql" and "connect_timeout" not in parsed.query:
+                # A database that does not answer fails a commit in seconds, not minutes.
+                options["connect_args"] = {"connect_timeout": 10}
         self.engine: Engine = sa.create_engine(url, future=True, **options)
         if sqlite:
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
