@@ -540,3 +540,22 @@ def test_a_finished_table_is_served_from_its_stored_result(
         with server(tmp_path) as client:
             assert {path: client.get(path).json() for path in paths} == before
     assert restores == [table]
+
+
+def test_the_health_is_ok_again_once_the_database_is_back_with_nothing_to_store(
+    tmp_path: Path, hubs: list[Hub]
+) -> None:
+    """A failed create (no retry: the client was told) makes the server degraded; it is ok
+    again once the database answers, though nothing else is stored meanwhile."""
+    with server(tmp_path, **QUICK_RETRY) as client:
+        faults = Faults(hubs[0].store.engine)
+        faults.mode = "full"
+        refused = client.post("/api/tables", json={"name": "Layla"})
+        assert refused.status_code == 500
+        assert refused.json()["error"]["code"] == "internal"
+        assert "INSERT" not in refused.text and "token" not in refused.text
+        assert _health(client)["status"] == "degraded"
+        assert client.get("/api/tables").json() == {"tables": []}
+        faults.mode = None
+        _health_until(client, lambda h: h["status"] == "ok")
+        assert client.post("/api/tables", json={"name": "Layla"}).status_code == 201

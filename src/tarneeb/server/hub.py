@@ -108,6 +108,7 @@ class Hub:
         if self.settings.waiting_table_ttl is not None:
             self._spawn(self._expire_forever(self.settings.waiting_table_ttl))
         self._spawn(self.analyses.solver_available())  # DDS loads in seconds: start now
+        self._spawn(self._watch_database())
 
     async def shutdown(self) -> None:
         for background in list(self._background):
@@ -408,6 +409,16 @@ class Hub:
                 "slow down",
             )
         await self.change(table_id, lambda t: t.chat(seat, text))
+
+    async def _watch_database(self) -> None:
+        """While writes fail, ask the database now and then, so the health says ``ok``
+        again once it is back even if no table changes meanwhile."""
+        while True:
+            await asyncio.sleep(max(0.01, self.settings.commit_retry_max))
+            if self.db_health.failing:
+                with contextlib.suppress(ServerError):
+                    await self._check_database()
+                    self.db_health.stored()
 
     # -- expiry -----------------------------------------------------------------------------
 
