@@ -8,34 +8,27 @@
   welcome), not a frame to everyone already watching.
 """
 
+# ruff: noqa: F811 - the fixture imported from test_server_persistence is a parameter here
+
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import random
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import ws_support  # noqa: F401 - skips without the server's dependencies
-from tarneeb.server import app as app_module
+from tarneeb.server.analysis_pool import AnalysisPool
 from tarneeb.server.hub import Connection, Hub
+from tarneeb.server.table import ErrorCode, ServerError
+from test_server_persistence import hubs  # noqa: F401 - its fixture
 from ws_support import Closed, choose, connect, open_peer, server
 
 ONE_HUMAN = {"south": "human", "east": "bot:random", "north": "bot:random", "west": "bot:random"}
-
-
-@pytest.fixture
-def hubs(monkeypatch: pytest.MonkeyPatch) -> list[Hub]:
-    made: list[Hub] = []
-
-    class RecordedHub(Hub):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            made.append(self)
-
-    monkeypatch.setattr(app_module, "Hub", RecordedHub)
-    return made
 
 
 def _create(client: Any, **body: Any) -> Any:
@@ -229,3 +222,45 @@ def test_250_spectators_join_in_one_frame_each(
         finally:
             for peer in peers:
                 peer.close()
+
+
+# -- the analysis pool -------------------------------------------------------------------------
+
+
+def test_the_analysis_pool_is_bounded_shares_a_running_analysis_and_keeps_answers() -> None:
+    """Two workers and one waiting place: a fourth analysis at once is refused; a request
+    for one already running waits for it instead of starting another."""
+    gate = threading.Event()
+    calls: list[int] = []
+
+    def work(n: int) -> int:
+        calls.append(n)
+        gate.wait(5)
+        return n * 10
+
+    async def scenario() -> list[Any]:
+        pool = AnalysisPool(workers=2, queue=1, cache=2)
+        try:
+            running = [asyncio.ensure_future(pool.run(n, f"client{n}", work, n)) for n in range(3)]
+            await asyncio.sleep(0)
+            refusals = []
+            with pytest.raises(ServerError) as busy:
+                await pool.run(3, "client3", work, 3)
+            refusals.append(busy.value.code)
+            with pytest.raises(ServerError) as again:  # the same client, its first one running
+                await pool.run(9, "client0", work, 9)
+            refusals.append(again.value.code)
+            shared = asyncio.ensure_future(pool.run(1, "client7", work, 1))
+            await asyncio.sleep(0)
+            gate.set()
+            answers = [await task for task in [*running, shared]]
+            kept = await pool.run(2, "client0", work, 2)  # kept: not run again
+            return [refusals, answers, kept, pool.in_flight]
+        finally:
+            pool.close()
+
+    refusals, answers, kept, in_flight = asyncio.run(scenario())
+    assert refusals == [ErrorCode.RATE_LIMITED, ErrorCode.RATE_LIMITED]
+    assert answers == [0, 10, 20, 10]
+    assert kept == 20 and in_flight == 0
+    assert sorted(calls) == [0, 1, 2]

@@ -209,6 +209,74 @@ def test_store_round_trips_tables_and_events(db_url: str) -> None:
         again.close()
 
 
+OLD_SCHEMA = (
+    "CREATE TABLE tarneeb_tables (id VARCHAR(32) NOT NULL, created VARCHAR(32) NOT NULL, "
+    "config TEXT NOT NULL, status VARCHAR(16) NOT NULL, PRIMARY KEY (id))",
+    "CREATE INDEX ix_tarneeb_tables_status ON tarneeb_tables (status)",
+    "CREATE TABLE tarneeb_events (table_id VARCHAR(32) NOT NULL, seq INTEGER NOT NULL, "
+    "kind VARCHAR(16) NOT NULL, data TEXT NOT NULL, secret TEXT, PRIMARY KEY (table_id, seq), "
+    "FOREIGN KEY(table_id) REFERENCES tarneeb_tables (id))",
+)
+"""The schema of the first version of the store, as it created it (no results table)."""
+
+
+def test_a_database_of_the_first_schema_opens_and_its_tables_load(db_url: str) -> None:
+    """Tables written by the first version (no ``tarneeb_results``) load; the new table is added."""
+    playing = Table.new("old1", TableConfig(seats=("human", "bot:random", "bot:random", "human")))
+    playing.join("Layla", Seat.SOUTH)
+    playing.join("Omar", Seat.WEST)
+    waiting = Table.new("old2", TableConfig())
+    waiting.join("Nour", Seat.NORTH)
+    engine = sa.create_engine(db_url)
+    try:
+        with engine.begin() as conn:
+            for statement in OLD_SCHEMA:
+                conn.execute(sa.text(statement))
+            for table in (playing, waiting):
+                conn.execute(
+                    sa.text("INSERT INTO tarneeb_tables VALUES (:id, :created, :config, :status)"),
+                    {
+                        "id": table.id,
+                        "created": table.created,
+                        "config": json.dumps(table.config.to_dict()),
+                        "status": table.status,
+                    },
+                )
+                for e in table.events:
+                    conn.execute(
+                        sa.text(
+                            "INSERT INTO tarneeb_events VALUES (:t, :seq, :kind, :data, :secret)"
+                        ),
+                        {
+                            "t": table.id,
+                            "seq": e.seq,
+                            "kind": e.kind,
+                            "data": json.dumps(dict(e.data)),
+                            "secret": None if e.secret is None else json.dumps(dict(e.secret)),
+                        },
+                    )
+    finally:
+        engine.dispose()
+    store = Store(db_url)
+    try:
+        assert sorted(t.id for t in store.load_unfinished()) == ["old1", "old2"]
+        loaded = store.load("old1")
+        assert loaded is not None
+        _same_table(loaded.restore(), playing)
+        assert store.load_result("old1") is None
+        assert sa.inspect(store.engine).has_table("tarneeb_results")
+        # An expired waiting table stays stored, and is no longer brought back.
+        assert store.expire("old2") is True
+        assert store.expire("old1") is False  # it is playing: it does not expire
+        assert [t.id for t in store.load_unfinished()] == ["old1"]
+        assert store.status("old2") == "expired"
+        store.save_result("old1", {"version": 1})
+        store.save_result("old1", {"version": 2})  # the first one stays
+        assert store.load_result("old1") == {"version": 1}
+    finally:
+        store.close()
+
+
 def test_the_database_refuses_a_second_event_with_the_same_seq(db_url: str) -> None:
     table = Table.new("dupes1", TableConfig())
     table.join("Layla", Seat.SOUTH)
