@@ -8,8 +8,11 @@
   cannot be committed gets an error, never an ack, and nothing acked is lost
   (on SQLite: a locked file, a read-only file, a full database; on PostgreSQL:
   a killed backend);
+* the health is ``ok`` again once the database answers, even with nothing to store;
 * nothing slow runs on the event loop: a slow commit of one table does not
-  hold up the others.
+  hold up the server; analyses run in a bounded pool, one per client, kept
+  once made; a finished table is served from its stored result, never
+  replayed (one of an older database is replayed once, and its result stored).
 """
 
 # ruff: noqa: F811 - the fixtures imported from test_server_persistence are parameters here
