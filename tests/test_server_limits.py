@@ -264,3 +264,37 @@ def test_the_analysis_pool_is_bounded_shares_a_running_analysis_and_keeps_answer
     assert answers == [0, 10, 20, 10]
     assert kept == 20 and in_flight == 0
     assert sorted(calls) == [0, 1, 2]
+
+
+# -- a seat that comes and goes ----------------------------------------------------------------
+
+
+def test_a_seat_that_comes_and_goes_stores_one_takeover_a_gap(
+    tmp_path: Path, hubs: list[Hub]
+) -> None:
+    """Each takeover and each return is a stored event: reconnecting in a loop stored two
+    events a cycle; now the bot takes the seat again only ``takeover_gap`` after a return."""
+    with server(tmp_path, takeover_gap=3600) as client:
+        created = _create(client, seats=ONE_HUMAN, takeover_seconds=0).json()
+        table, token = created["table"], created["token"]
+        live = hubs[-1].live[table]
+        with connect(client, table, "spectator") as spectator:  # watched: the bots play
+            spectator.hello()
+            for cycle in range(4):
+                with connect(client, table, "south") as south:
+                    south.hello(token)
+                    if cycle == 1:  # back after the first takeover
+                        spectator.until(
+                            lambda f: any(e["kind"] == "reclaim" for e in f.get("events") or [])
+                        )
+                if cycle == 0:
+                    spectator.until(
+                        lambda f: any(e["kind"] == "takeover" for e in f.get("events") or [])
+                    )
+                else:  # the seat stays the player's: give the loop the time a takeover took
+                    for _ in range(20):
+                        spectator.sync()
+                        if live.table.seats[0].held_by is not None:
+                            break
+            kinds = [e.kind for e in live.table.events if e.kind in ("takeover", "reclaim")]
+    assert kinds == ["takeover", "reclaim"]

@@ -70,6 +70,8 @@ class _Live:
     """When the table last changed or was left by its last connection (the hub's clock)."""
     expired: bool = False
     chat: Buckets[Seat] | None = None
+    reclaimed: dict[Seat, float] = field(default_factory=dict)
+    """When each seat's player last came back to a seat a bot held (the hub's clock)."""
 
     def connected(self) -> set[Seat]:
         return {c.seat for c in self.connections if c.seat is not None}
@@ -516,6 +518,7 @@ class Hub:
                 }
             )
         if seat is not None and live.table.seats[seat].held_by is not None:
+            live.reclaimed[seat] = self._clock()
             self._spawn(self._server_change(conn.table_id, lambda t: t.reclaim(seat), "a reclaim"))
         elif live.connected() != before:
             self._presence(live)
@@ -538,11 +541,17 @@ class Hub:
         self._release(live)
 
     def _seat_left(self, live: _Live, seat: Seat) -> None:
-        """Start the clock after which a bot holds the seat of an absent player."""
+        """Start the clock after which a bot holds the seat of an absent player.
+
+        Not sooner than ``takeover_gap`` seconds after the player last came
+        back: a seat that comes and goes stores a takeover and a reclaim at most
+        once a gap, however fast it reconnects.
+        """
         table = live.table
         if table.seats[seat].kind != "human" or table.status != "playing" or seat in live.away:
             return
-        delay = table.config.takeover_seconds
+        since = self._clock() - live.reclaimed.get(seat, float("-inf"))
+        delay = max(table.config.takeover_seconds, self.settings.takeover_gap - since)
 
         async def take_over() -> None:
             await asyncio.sleep(delay)

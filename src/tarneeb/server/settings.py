@@ -48,6 +48,9 @@ class Settings:
     bots_play_unwatched: bool = False
     """Whether bots (and turn timers) play at a table nobody is connected to; by default
     they wait until someone (a player or a spectator) connects."""
+    takeover_gap: float = 10.0
+    """Seconds after a player came back to a seat a bot held before a bot may take it
+    over again (each takeover and return is a stored event)."""
     chat_per_minute: float = 20.0
     """Chat lines one seat of a table may send a minute, whatever its connections ..."""
     chat_burst: float = 5.0
