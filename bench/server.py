@@ -346,6 +346,8 @@ def start_server(db: str, port: int, log: Path) -> subprocess.Popen[bytes]:
         "0",
         "--open-tables-per-client",
         "0",
+        "--connections-per-client",
+        "0",
         "--log-level",
         "warning",
     ]

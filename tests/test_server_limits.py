@@ -201,7 +201,7 @@ def test_250_spectators_join_in_one_frame_each(
         push(self, frame)
 
     monkeypatch.setattr(Connection, "push", counted)
-    with server(tmp_path) as client:
+    with server(tmp_path, connections_per_client=0) as client:  # all from one address here
         created = _create(client).json()
         table = created["table"]
         peers = []
@@ -298,3 +298,21 @@ def test_a_seat_that_comes_and_goes_stores_one_takeover_a_gap(
                             break
             kinds = [e.kind for e in live.table.events if e.kind in ("takeover", "reclaim")]
     assert kinds == ["takeover", "reclaim"]
+
+
+def test_connections_per_client(tmp_path: Path) -> None:
+    with server(tmp_path, connections_per_client=3) as client:
+        tables = [_create(client).json()["table"] for _ in range(2)]
+        with contextlib.ExitStack() as stack:
+            for n in range(3):  # over two tables: the limit is the client's, not a table's
+                stack.enter_context(connect(client, tables[n % 2], f"p{n}")).hello()
+            with connect(client, tables[1], "one too many") as late:
+                late.send({"type": "hello", "protocol": 1})
+                error = late.next()
+                assert (error["type"], error["code"]) == ("error", "rate_limited")
+                assert "3 connections" in error["message"]
+                with pytest.raises(Closed):
+                    late.next()
+        # All closed: the client may connect again.
+        with connect(client, tables[0], "again") as again:
+            assert again.hello()["type"] == "welcome"

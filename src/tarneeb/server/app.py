@@ -420,7 +420,9 @@ async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings) -> None:
                     except ServerError as exc:
                         await refuse(exc, close=True)
                         return
-                joining = Connection(table_id, seat, ws.send_text, lambda code: ws.close(code=code))
+                joining = Connection(
+                    table_id, seat, ws.send_text, lambda code: ws.close(code=code), _client(ws)
+                )
                 try:
                     await hub.connect(joining, frame.since)
                 except ServerError as exc:

@@ -75,6 +75,13 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="N",
         help="unfinished tables one client address may have created (default 20; 0: no limit)",
     )
+    serve.add_argument(
+        "--connections-per-client",
+        type=int,
+        default=100,
+        metavar="N",
+        help="WebSocket connections one client address may hold at once (default 100; 0: no limit)",
+    )
     serve.add_argument("--log-level", default="info", help="uvicorn's log level (default info)")
     return serve
 
@@ -100,14 +107,18 @@ def run_serve(args: argparse.Namespace) -> int:
     except (sqlalchemy.exc.SQLAlchemyError, ImportError, ValueError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ServeError(f"cannot open the database {url!r}: {first}") from None
-    if args.tables_per_minute < 0 or args.open_tables_per_client < 0:
-        raise ServeError("--tables-per-minute and --open-tables-per-client cannot be negative")
+    if min(args.tables_per_minute, args.open_tables_per_client, args.connections_per_client) < 0:
+        raise ServeError(
+            "--tables-per-minute, --open-tables-per-client and --connections-per-client "
+            "cannot be negative"
+        )
     settings = Settings(
         db_url=url,
         bot_delay=args.bot_delay,
         allowed_origins=tuple(args.allow_origin),
         tables_per_minute=args.tables_per_minute,
         open_tables_per_client=args.open_tables_per_client,
+        connections_per_client=args.connections_per_client,
     )
     # A game server holds many long-lived small objects (every table's events): collect the
     # young generation less often, so full collections do not pause every table for long.

@@ -33,9 +33,14 @@ class Connection:
         seat: Seat | None,
         send: Callable[[str], Awaitable[Any]],
         abort: Callable[[int], Coroutine[Any, Any, Any]] | None = None,
+        client: str | None = None,
     ) -> None:
         self.table_id = table_id
         self.seat = seat
+        self.client = client
+        """The client's address, that the hub counts connections by."""
+        self.counted = False
+        """Whether the hub counts this connection among its client's."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._send = send
         self._abort = abort

@@ -96,6 +96,8 @@ class Hub:
         self._results: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._opening: dict[str, asyncio.Future[_Live]] = {}
         self._background: set[asyncio.Task[Any]] = set()
+        self._per_client: dict[str, int] = {}
+        """Client address -> its connections now."""
 
     # -- life -------------------------------------------------------------------------------
 
@@ -476,10 +478,17 @@ class Hub:
         A spectator joins in one frame, its welcome: what others are shown does
         not change (presence is about seats), so they hear nothing.
 
-        :raises ServerError: ``conflict`` when a spectator finds the table full of them.
+        :raises ServerError: ``conflict`` when a spectator finds the table full of them;
+            ``rate_limited`` when the client holds all the connections it may.
         """
         live = await self.open(conn.table_id)
         seat = conn.seat
+        most = self.settings.connections_per_client
+        if conn.client is not None and 0 < most <= self._per_client.get(conn.client, 0):
+            raise ServerError(
+                ErrorCode.RATE_LIMITED,
+                f"at most {most} connections at once from one client: close one first",
+            )
         if seat is None and live.spectators >= self.settings.max_spectators:
             raise ServerError(
                 ErrorCode.CONFLICT,
@@ -495,6 +504,9 @@ class Hub:
             live.connections.add(conn)
             if seat is None:
                 live.spectators += 1
+            if conn.client is not None:
+                self._per_client[conn.client] = self._per_client.get(conn.client, 0) + 1
+                conn.counted = True
             if live.timer is None:
                 self._schedule(live)  # wake the bots and timers of a table nobody watched
             table = live.table
@@ -524,6 +536,13 @@ class Hub:
             self._presence(live)
 
     async def disconnect(self, conn: Connection) -> None:
+        if conn.client is not None and conn.counted:
+            conn.counted = False
+            left = self._per_client.get(conn.client, 1) - 1
+            if left > 0:
+                self._per_client[conn.client] = left
+            else:
+                self._per_client.pop(conn.client, None)
         live = self.live.get(conn.table_id)
         if live is None or conn not in live.connections:
             await conn.close()

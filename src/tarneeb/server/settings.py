@@ -55,6 +55,8 @@ class Settings:
     """Chat lines one seat of a table may send a minute, whatever its connections ..."""
     chat_burst: float = 5.0
     """... and at once."""
+    connections_per_client: int = 100
+    """WebSocket connections one client may hold at once, over all tables; 0: no limit."""
     max_spectators: int = 300
     """Spectator connections a table takes; one more is refused (``conflict``)."""
     analysis_workers: int = 1
