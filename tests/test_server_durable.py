@@ -346,18 +346,19 @@ def test_a_bots_and_the_turn_timers_failed_commits_are_tried_again(tmp_path: Pat
     """
     store = Store(f"sqlite:///{tmp_path / 'hub.db'}")
     fails = {"bot": 2, "timer": 2}
-    append = store.append
+    append_many = store.append_many
 
-    def failing(table_id: str, events: Any, status: str, result: Any = None) -> None:
-        for event in events:
-            by = event.data.get("by") if event.kind == "action" else None
-            if fails.get(by):
-                fails[by] -= 1
-                refusal = sqlite3.OperationalError("database is locked")
-                raise sa.exc.OperationalError("INSERT ...", {}, refusal)
-        append(table_id, events, status, result)
+    def failing(changes: Any) -> None:
+        for _table_id, events, _status, _result in changes:
+            for event in events:
+                by = event.data.get("by") if event.kind == "action" else None
+                if fails.get(by):
+                    fails[by] -= 1
+                    refusal = sqlite3.OperationalError("database is locked")
+                    raise sa.exc.OperationalError("INSERT ...", {}, refusal)
+        append_many(changes)
 
-    store.append = failing  # type: ignore[method-assign]
+    store.append_many = failing  # type: ignore[method-assign]
 
     async def scenario() -> tuple[Hub, str, list[dict[str, Any]]]:
         hub = Hub(store, Settings(bot_delay=0, **QUICK_RETRY))
@@ -415,15 +416,15 @@ def test_a_slow_commit_does_not_hold_up_the_event_loop(
     meanwhile the server answers others at once, and the action's ack and update wait for it."""
     entered, release = threading.Event(), threading.Event()
     slowing = [False]
-    append = Store.append
+    append_many = Store.append_many
 
     def slow(self: Store, *args: Any, **kwargs: Any) -> None:
         if slowing[0]:
             entered.set()
             release.wait(5)
-        append(self, *args, **kwargs)
+        append_many(self, *args, **kwargs)
 
-    monkeypatch.setattr(Store, "append", slow)
+    monkeypatch.setattr(Store, "append_many", slow)
     rng = random.Random(2)
     with server(tmp_path) as client:
         table, tokens = _all_human(client)

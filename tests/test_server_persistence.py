@@ -28,6 +28,7 @@ import random
 import secrets
 import signal
 import subprocess
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -273,6 +274,53 @@ def test_a_database_of_the_first_schema_opens_and_its_tables_load(db_url: str) -
         store.save_result("old1", {"version": 1})
         store.save_result("old1", {"version": 2})  # the first one stays
         assert store.load_result("old1") == {"version": 1}
+    finally:
+        store.close()
+
+
+def test_commits_waiting_together_are_grouped_and_one_tables_fault_stays_its_own(
+    db_url: str,
+) -> None:
+    """Commits that wait at once go in one transaction; refused for one table's data
+    (an event written twice), the others are stored all the same."""
+    tables = [Table.new(f"group{n}", TableConfig()) for n in range(3)]
+    store = Store(db_url)
+    try:
+        for table in tables:
+            store.create(table)
+        starts = [t.seq for t in tables]
+        for n, table in enumerate(tables):
+            table.join(f"Player {n}", Seat.SOUTH)
+        groups: list[int] = []
+        append_many = store.append_many
+
+        def counted(changes: Any) -> None:
+            if not groups:  # the first commit waits until the others wait behind it
+                for _ in range(500):
+                    if len(store._queue) >= 3:
+                        break
+                    time.sleep(0.01)
+            groups.append(len(changes))
+            append_many(changes)
+
+        store.append_many = counted  # type: ignore[method-assign]
+
+        async def commit_all() -> list[BaseException | None]:
+            commits = [
+                store.commit(t.id, t.events[start:], t.status)
+                for t, start in zip(tables, starts, strict=True)
+            ]
+            twice = store.commit(tables[1].id, tables[1].events[:1], "waiting")  # seq 1 again
+            outcomes = await asyncio.gather(*commits, twice, return_exceptions=True)
+            return [o if isinstance(o, BaseException) else None for o in outcomes]
+
+        outcomes = asyncio.run(commit_all())
+        assert outcomes[:3] == [None, None, None]
+        assert isinstance(outcomes[3], sa.exc.IntegrityError)
+        assert groups[:2] == [1, 3]  # the three waiting went together (then each alone)
+        for table in tables:
+            loaded = store.load(table.id)
+            assert loaded is not None and loaded.events == tuple(table.events)
     finally:
         store.close()
 
@@ -589,7 +637,7 @@ def test_a_failed_commit_answers_internal_and_keeps_the_stored_table(
             }
             failing = _Failing()
             with monkeypatch.context() as patch:
-                patch.setattr(Store, "append", failing)
+                patch.setattr(Store, "append_many", failing)
                 if database_down:
                     patch.setattr(Store, "load", failing)
                 to_act.ws.send_text(json.dumps(act))

@@ -362,7 +362,12 @@ class Hub:
                     first[0].push(first[1](result))
                 return result
             try:
-                finished = await self.store.run(_commit, self.store, table, new)
+                finished = (
+                    await asyncio.to_thread(table_result, table)
+                    if table.status == "finished"
+                    else None
+                )
+                await self.store.commit(table.id, new, table.status, finished)
             except Exception as exc:
                 self.db_health.failed(table.id, f"{len(new)} new events", exc)
                 # Back to the last committed event, from memory (the database may be down,
@@ -681,13 +686,6 @@ class Hub:
 
 RESULTS_KEPT = 64
 """Results of finished tables kept in memory."""
-
-
-def _commit(store: Store, table: Table, new: Sequence[Event]) -> dict[str, Any] | None:
-    """Store a change's events (in a thread of the store); the result of a table they finish."""
-    result = table_result(table) if table.status == "finished" else None
-    store.append(table.id, new, table.status, result)
-    return result
 
 
 def _retrieved(task: asyncio.Task[Any]) -> None:

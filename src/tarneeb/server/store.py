@@ -16,7 +16,8 @@ tables get their result on first reading.
 
 The server runs the store's work in threads of its own (:meth:`Store.run`),
 never on its event loop: one thread for SQLite (which has one writer at a
-time anyway), a few for other databases.
+time anyway), a few for other databases; the changes of different tables
+that wait at once are committed together (:meth:`Store.commit`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -39,6 +41,11 @@ from tarneeb.server.table import Event, Table, TableConfig
 __all__ = ["EXPIRED", "FINISHED", "Store", "StoredTable", "default_db_url"]
 
 T = TypeVar("T")
+
+Change = tuple[str, Sequence[Event], str, "Mapping[str, Any] | None"]
+"""One table's change to store: its id, its new events, its status, its result if finished."""
+_MAX_GROUP = 500
+"""Changes committed in one transaction at most."""
 
 FINISHED = "finished"
 EXPIRED = "expired"
@@ -123,6 +130,9 @@ class Store:
         if sqlite:
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
         _metadata.create_all(self.engine)
+        self._queue: list[tuple[Change, asyncio.Future[None], asyncio.AbstractEventLoop]] = []
+        self._queue_lock = threading.Lock()
+        self._draining = False
         self._executor = ThreadPoolExecutor(
             max_workers=1 if sqlite else max(1, threads), thread_name_prefix="tarneeb-store"
         )
@@ -165,21 +175,33 @@ class Store:
         ``result``, the result of a table these events finish, is written in
         the same transaction.
 
+        :raises sqlalchemy.exc.DBAPIError: (such as ``IntegrityError`` for an
+            event written twice) when the database refuses; nothing is written then.
+        """
+        self.append_many([(table_id, events, status, result)])
+
+    def append_many(self, changes: Sequence[Change]) -> None:
+        """:meth:`append` of several changes (of different tables), in one transaction.
+
         This runs for every action, so where the driver's parameter style is
-        known (SQLite, psycopg) it goes straight to the driver: the same two
+        known (SQLite, psycopg) it goes straight to the driver: the same
         statements in one transaction, without SQLAlchemy's per-statement work
         (a quarter of the time).
 
-        :raises sqlalchemy.exc.DBAPIError: (such as ``IntegrityError`` for an
-            event written twice) when the database refuses; nothing is written then.
+        :raises sqlalchemy.exc.DBAPIError: when the database refuses; nothing is written then.
         """
         marker = _MARKERS.get(self.engine.dialect.paramstyle)
         if marker is None:
             with self.engine.begin() as conn:
-                self._insert(conn, table_id, events)
-                conn.execute(_tables.update().where(_tables.c.id == table_id).values(status=status))
-                if result is not None:
-                    conn.execute(_results.insert().values(table_id=table_id, data=_dump(result)))
+                for table_id, events, status, result in changes:
+                    self._insert(conn, table_id, events)
+                    conn.execute(
+                        _tables.update().where(_tables.c.id == table_id).values(status=status)
+                    )
+                    if result is not None:
+                        conn.execute(
+                            _results.insert().values(table_id=table_id, data=_dump(result))
+                        )
             return
         insert = (
             f"INSERT INTO {_events.name} (table_id, seq, kind, data, secret) "
@@ -194,7 +216,14 @@ class Store:
                 _dump(dict(e.data)),
                 None if e.secret is None else _dump(dict(e.secret)),
             )
+            for table_id, events, _status, _result in changes
             for e in events
+        ]
+        statuses = [(status, table_id) for table_id, _events, status, _result in changes]
+        results = [
+            (table_id, _dump(result))
+            for table_id, _events, _status, result in changes
+            if result is not None
         ]
         dbapi_error = self.engine.dialect.loaded_dbapi.Error
         raw = self.engine.raw_connection()
@@ -203,11 +232,11 @@ class Store:
             try:
                 if rows:
                     cursor.executemany(insert, rows)
-                cursor.execute(update, (status, table_id))
-                if result is not None:
-                    cursor.execute(
+                cursor.executemany(update, statuses)
+                if results:
+                    cursor.executemany(
                         f"INSERT INTO {_results.name} (table_id, data) VALUES ({marker}, {marker})",
-                        (table_id, _dump(result)),
+                        results,
                     )
             finally:
                 cursor.close()
@@ -226,6 +255,60 @@ class Store:
             raise
         finally:
             raw.close()  # back to the pool
+
+    async def commit(
+        self,
+        table_id: str,
+        events: Sequence[Event],
+        status: str,
+        result: Mapping[str, Any] | None = None,
+    ) -> None:
+        """:meth:`append`, in the store's thread, grouped with the commits of other tables
+        that wait meanwhile (one transaction for them all: under load, many actions
+        cost one commit, not one each).
+
+        Should the group be refused for its data (an event written twice, say),
+        each change of it is tried alone, so one table's fault is its own; a
+        database that refuses everything (locked, full, down) fails them all.
+
+        :raises Exception: what :meth:`append` raises for this change.
+        """
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        with self._queue_lock:
+            self._queue.append(((table_id, list(events), status, result), done, loop))
+            start = not self._draining
+            self._draining = True
+        if start:
+            self._executor.submit(self._drain)
+        await done
+
+    def _drain(self) -> None:
+        """Commit every change that waits, in groups, until none does (in the store's thread)."""
+        while True:
+            with self._queue_lock:
+                if not self._queue:
+                    self._draining = False
+                    return
+                group = self._queue[:_MAX_GROUP]
+                del self._queue[:_MAX_GROUP]
+            outcomes: list[BaseException | None]
+            try:
+                self.append_many([change for change, _done, _loop in group])
+                outcomes = [None] * len(group)
+            except sa.exc.IntegrityError:
+                outcomes = []
+                for change, _done, _loop in group:
+                    try:
+                        self.append_many([change])
+                        outcomes.append(None)
+                    except Exception as exc:
+                        outcomes.append(exc)
+            except Exception as exc:
+                outcomes = [exc] * len(group)
+            for (_change, done, loop), outcome in zip(group, outcomes, strict=True):
+                with contextlib.suppress(RuntimeError):  # its loop closed meanwhile
+                    loop.call_soon_threadsafe(_settle, done, outcome)
 
     @staticmethod
     def _insert(conn: sa.Connection, table_id: str, events: Sequence[Event]) -> None:
@@ -323,3 +406,12 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+def _settle(done: asyncio.Future[None], outcome: BaseException | None) -> None:
+    if done.done():
+        return
+    if outcome is None:
+        done.set_result(None)
+    else:
+        done.set_exception(outcome)
