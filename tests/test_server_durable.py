@@ -200,17 +200,18 @@ class Faults:
                 admin.dispose()
 
 
-def _health(client: Any) -> dict[str, Any]:
-    answer = client.get("/healthz")
-    health: dict[str, Any] = answer.json()
-    assert answer.status_code == (200 if health["status"] == "ok" else 503)
+def _health(client: Any, hub: Hub) -> dict[str, Any]:
+    """:meth:`Hub.health` of the app's hub, asked on its event loop (after a request,
+    which lets the loop run what waits)."""
+    assert client.get("/api/tables").status_code == 200
+    health: dict[str, Any] = client.portal.call(hub.health)
     return health
 
 
-def _health_until(client: Any, check: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
-    """Ask ``/healthz`` until ``check`` holds (each request lets the server's loop run)."""
+def _health_until(client: Any, hub: Hub, check: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """Ask the hub's health until ``check`` holds (each time a request lets the loop run)."""
     for _ in range(2000):
-        health = _health(client)
+        health = _health(client, hub)
         if check(health):
             return health
     raise AssertionError(f"health never came: {health}")
@@ -249,20 +250,20 @@ def _outage(
                     south.next()
             spectator.until_version(south.version)
             spectator.sync()
-            assert _health(client) == {"status": "ok", "tables_pending": 0, "last_error": None}
+            assert _health(client, hub) == {"status": "ok", "tables_pending": 0, "last_error": None}
             fault_on()
             version = south.version
             ref = south.act(choose(south.match, rng))
             error = south.until(lambda f: f["type"] in ("error", "ack"))
             assert (error["type"], error["code"], error["id"]) == ("error", "internal", ref)
             assert "INSERT" not in error["message"] and "tarneeb_" not in error["message"]
-            degraded = _health(client)
+            degraded = _health(client, hub)
             assert degraded["status"] == "degraded"
             spectator.send({"type": "ping"})
             assert spectator.next() == {"type": "pong"}  # nobody heard of it
             assert hub.live[table].table.version == version
         # South is gone: a bot takes the seat over, which waits for the database.
-        degraded = _health_until(client, lambda h: h["tables_pending"] == 1)
+        degraded = _health_until(client, hub, lambda h: h["tables_pending"] == 1)
         assert degraded["status"] == "degraded" and degraded["last_error"]
         fault_off()
         spectator.until(
@@ -270,7 +271,7 @@ def _outage(
         )
         spectator.until_version(version + 4)  # the bots (South's holder too) play on
         _health_until(
-            client, lambda h: h == {"status": "ok", "tables_pending": 0, "last_error": None}
+            client, hub, lambda h: h == {"status": "ok", "tables_pending": 0, "last_error": None}
         )
         heard = list(spectator.events)
     stored = Store(hub.store.url)
@@ -552,14 +553,15 @@ def test_the_health_is_ok_again_once_the_database_is_back_with_nothing_to_store(
     """A failed create (no retry: the client was told) makes the server degraded; it is ok
     again once the database answers, though nothing else is stored meanwhile."""
     with server(tmp_path, **QUICK_RETRY) as client:
-        faults = Faults(hubs[0].store.engine)
+        hub = hubs[0]
+        faults = Faults(hub.store.engine)
         faults.mode = "full"
         refused = client.post("/api/tables", json={"name": "Layla"})
         assert refused.status_code == 500
         assert refused.json()["error"]["code"] == "internal"
         assert "INSERT" not in refused.text and "token" not in refused.text
-        assert _health(client)["status"] == "degraded"
+        assert _health(client, hub)["status"] == "degraded"
         assert client.get("/api/tables").json() == {"tables": []}
         faults.mode = None
-        _health_until(client, lambda h: h["status"] == "ok")
+        _health_until(client, hub, lambda h: h["status"] == "ok")
         assert client.post("/api/tables", json={"name": "Layla"}).status_code == 201
