@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import random
 import sqlite3
@@ -37,6 +38,7 @@ import ws_support  # noqa: F401 - skips without the server's dependencies
 from tarneeb.actions import format_action
 from tarneeb.seats import Seat
 from tarneeb.server import app as app_module
+from tarneeb.server import table as table_module
 from tarneeb.server.hub import Connection, Hub
 from tarneeb.server.store import Store
 from tarneeb.server.table import ErrorCode, ServerError, Table, TableConfig
@@ -65,7 +67,9 @@ def _bids(match: dict[str, Any]) -> list[str]:
     return [a for a in match["legal"] if a not in ("pass", "double", "redeal")]
 
 
-def test_a_player_cannot_take_the_turn_timers_action_id(tmp_path: Path) -> None:
+def test_a_player_cannot_take_the_turn_timers_action_id(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The timer names its action ``timer-V``; a player who used that id before does not stop it.
 
     The first to speak bids naming its action as the timer will name its next
@@ -73,6 +77,7 @@ def test_a_player_cannot_take_the_turn_timers_action_id(tmp_path: Path) -> None:
     the other two pass: the first speaker is to act again, says nothing, and
     its turn timer acts for it.
     """
+    monkeypatch.setattr(table_module, "TURN_SECONDS", (0.1, 600))  # a timer of 0.5 s
     with server(tmp_path) as client:
         table, tokens = _all_human(client, turn_seconds=0.5)
         peers: dict[str, Peer] = {}
@@ -370,7 +375,8 @@ def test_a_bots_and_the_turn_timers_failed_commits_are_tried_again(tmp_path: Pat
             "north": "bot:random",
             "west": "bot:random",
         }
-        config = TableConfig.from_dict({"seats": seats, "turn_seconds": 0.05})
+        # a timer far below the API's floor (TURN_SECONDS), as a test would have it
+        config = dataclasses.replace(TableConfig.from_dict({"seats": seats}), turn_seconds=0.05)
         table, _token = await hub.create(config, "Layla", Seat.SOUTH)
         heard: list[dict[str, Any]] = []
         done = asyncio.Event()

@@ -56,17 +56,20 @@ from tarneeb.record import (
 )
 from tarneeb.rules import (
     AllPass,
+    BelowZero,
     Bidding,
     Count,
     Defenders,
     Doubling,
     Failed,
+    KabshSide,
     Made,
     Rules,
     ThirteenWins,
 )
 from tarneeb.scoring import DealResult
 from tarneeb.seats import SEATS, Seat, Team, parse_seat
+from tarneeb.tournament import KingOfTheTable, Pairing, SetPlayed, TournamentError
 from tarneeb.view import View
 
 __version__ = "0.1.0"
@@ -77,6 +80,7 @@ __all__ = [
     "SEATS",
     "Action",
     "AllPass",
+    "BelowZero",
     "Bid",
     "Bidding",
     "Card",
@@ -93,9 +97,12 @@ __all__ = [
     "Failed",
     "IllegalActionError",
     "InvalidActionError",
+    "KabshSide",
+    "KingOfTheTable",
     "LegalActions",
     "Made",
     "Match",
+    "Pairing",
     "Pass",
     "Phase",
     "Raise",
@@ -106,6 +113,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "Seat",
+    "SetPlayed",
     "SetResult",
     "Stand",
     "Strain",
@@ -114,6 +122,7 @@ __all__ = [
     "Team",
     "ThirteenWins",
     "ThrowIn",
+    "TournamentError",
     "Trick",
     "View",
     "__version__",

@@ -6,7 +6,8 @@ file, a full disk, a killed PostgreSQL backend, ...), :class:`DatabaseHealth`
 notes it and logs it, in one line with the driver's own message and never
 the statement or its values; :func:`retry` tries a change the server makes
 itself again, with a doubling pause up to a cap, until it is stored or
-refused for good; :meth:`DatabaseHealth.report` is what ``/healthz`` serves.
+refused for good; :meth:`DatabaseHealth.report` is ``Hub.health()``, whose
+``status`` ``/readyz`` serves as its ``tables`` check.
 
 >>> health = DatabaseHealth()
 >>> health.report()
@@ -50,10 +51,17 @@ def short_error(exc: BaseException) -> str:
     return text[:200]
 
 
-def not_stored() -> ServerError:
-    """The error of a change the database did not take (nothing changed)."""
+def not_stored(exc: BaseException) -> ServerError:
+    """The error of a change the database did not take (nothing changed), ``exc`` what it
+    said: an ``internal`` error, whose message goes to the log under its reference
+    only (:func:`.edge.public_error`), never to the client.
+
+    >>> not_stored(OSError("database or disk is full")).message
+    'the server could not store this change, so nothing changed (OSError: database or disk is full)'
+    """
     return ServerError(
-        ErrorCode.INTERNAL, "the server could not store this change, so nothing changed: try again"
+        ErrorCode.INTERNAL,
+        f"the server could not store this change, so nothing changed ({short_error(exc)})",
     )
 
 
@@ -89,7 +97,9 @@ class DatabaseHealth:
         """Note a failed read; the error to answer with."""
         self.last_error = short_error(exc)
         _log.error("could not read %s: %s", what, self.last_error)
-        return ServerError(ErrorCode.INTERNAL, "the server cannot read its database now")
+        return ServerError(
+            ErrorCode.INTERNAL, f"the server cannot read its database now ({self.last_error})"
+        )
 
     def stored(self) -> None:
         if self.failing:

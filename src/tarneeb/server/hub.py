@@ -41,7 +41,15 @@ from tarneeb.server.protocol import state_json, states_json, table_json
 from tarneeb.server.results import RESULT_VERSION, table_result
 from tarneeb.server.settings import Settings
 from tarneeb.server.store import EXPIRED, Store
-from tarneeb.server.table import ErrorCode, Event, ServerError, Table, TableConfig, seat_name
+from tarneeb.server.table import (
+    ErrorCode,
+    Event,
+    ServerError,
+    Table,
+    TableConfig,
+    check_chat,
+    seat_name,
+)
 from tarneeb.view import View
 
 __all__ = ["CLOSE_BEHIND", "MAX_BACKLOG", "Connection", "Hub", "Settings"]
@@ -159,7 +167,7 @@ class Hub:
             await self.store.run(self.store.ping)
         except Exception as exc:
             self.db_health.last_error = short_error(exc)
-            raise not_stored() from None
+            raise not_stored(exc) from None
 
     # -- tables -----------------------------------------------------------------------------
 
@@ -195,12 +203,13 @@ class Hub:
                 )
         table = Table.new(secrets.token_urlsafe(9), config)
         token = table.join(name if name is not None else "Player", seat)
+        table.invite()  # the secrets are in table.new_invites, for the creator's answer
         await self._check_database()
         try:
             await self.store.run(self.store.create, table)
         except Exception as exc:
             self.db_health.failed(table.id, "a new table", exc)
-            raise not_stored() from None
+            raise not_stored(exc) from None
         self.db_health.stored()
         live = self._new_live(table, client)
         self.live[table.id] = live
@@ -377,7 +386,7 @@ class Hub:
                 )
                 restored.turn_deadline = table.turn_deadline
                 live.table = restored
-                raise not_stored() from None
+                raise not_stored(exc) from None
             self.db_health.stored()
             if finished is not None:
                 self._keep_result(table.id, finished)
@@ -407,8 +416,11 @@ class Hub:
     async def chat(self, table_id: str, seat: Seat, text: object) -> None:
         """A chat line from ``seat``, within the seat's own limit (all its connections together).
 
+        A line refused for its text costs nothing of that limit.
+
         :raises ServerError: ``rate_limited`` past it; as :meth:`Table.chat`.
         """
+        line = check_chat(text)
         live = await self.open(table_id)
         assert live.chat is not None
         if not live.chat.take(seat):
@@ -417,7 +429,7 @@ class Hub:
                 f"at most {self.settings.chat_per_minute:g} chat lines a minute from a seat: "
                 "slow down",
             )
-        await self.change(table_id, lambda t: t.chat(seat, text))
+        await self.change(table_id, lambda t: t.chat(seat, line))
 
     async def _watch_database(self) -> None:
         """While writes fail, ask the database now and then, so the health says ``ok``

@@ -37,6 +37,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
 
 from tarneeb.server.table import Event, Table, TableConfig
+from tarneeb.server.text import scrub
 
 __all__ = ["EXPIRED", "FINISHED", "Store", "StoredTable", "default_db_url"]
 
@@ -385,13 +386,13 @@ class Store:
         return StoredTable(
             row.id,
             row.created,
-            TableConfig.from_dict(json.loads(row.config)),
+            TableConfig.load(scrub(json.loads(row.config))),
             row.status,
             tuple(
                 Event(
                     e.seq,
                     e.kind,
-                    json.loads(e.data),
+                    scrub(json.loads(e.data)),  # text stored before the edge checked it
                     None if e.secret is None else json.loads(e.secret),
                 )
                 for e in events
