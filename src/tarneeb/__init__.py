@@ -6,6 +6,7 @@ records. Standard library only.
 
 from __future__ import annotations
 
+from tarneeb._version import __version__
 from tarneeb.actions import (
     Action,
     Bid,
@@ -61,6 +62,7 @@ from tarneeb.rules import (
     Defenders,
     Doubling,
     Failed,
+    Ladder,
     Made,
     Rules,
     ThirteenWins,
@@ -68,8 +70,6 @@ from tarneeb.rules import (
 from tarneeb.scoring import DealResult
 from tarneeb.seats import SEATS, Seat, Team, parse_seat
 from tarneeb.view import View
-
-__version__ = "0.1.0"
 
 __all__ = [
     "DECK",
@@ -93,6 +93,7 @@ __all__ = [
     "Failed",
     "IllegalActionError",
     "InvalidActionError",
+    "Ladder",
     "LegalActions",
     "Made",
     "Match",

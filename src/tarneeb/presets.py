@@ -23,6 +23,7 @@ from tarneeb.rules import (
     Defenders,
     Doubling,
     Failed,
+    Ladder,
     Rules,
     ThirteenWins,
 )
@@ -70,6 +71,7 @@ _PRESETS: dict[str, tuple[Rules, str]] = {
         _ORIGINAL.replace(
             target=41,
             bidding=Bidding.STRAINS,
+            ladder=Ladder.STRAIN_AND_NUMBER,
             no_trump=True,
             failed=Failed.MINUS_BID,
             bid13_made=16,

@@ -33,6 +33,7 @@ from tarneeb.rules import (
     Defenders,
     Doubling,
     Failed,
+    Ladder,
     Made,
     Rules,
     ThirteenWins,
@@ -87,6 +88,12 @@ _CHOICE_DOCS: dict[str, dict[str, str]] = {
         "throw-in": "the deal is thrown in and the next dealer deals",
         "dealer-bids": "when the first three players have passed, the dealer must bid the lowest "
         "bid",
+    },
+    "ladder": {
+        "strain-and-number": "each later bid names a higher strain and a higher number (after 7C: "
+        "8D or above; nothing outranks a no-trump bid)",
+        "number-or-strain": "a bid names a higher number, or the same number in a higher strain "
+        "(7C, 7D, ... 7NT, 8C)",
     },
     "made": {
         "taken": "declarers score what they took: bid 8, take 9, score 9",
@@ -277,8 +284,14 @@ def _auction(rules: Rules) -> str:
             head
             + f"bids a number of {unit} {levels} together with a strain (a trump suit"
             + (" or no-trump" if rules.no_trump else "")
-            + "). A bid must outrank the last one: a higher number, or the same number in a "
-            f"higher strain; strains rank {' < '.join(strains)}. A player who passes is out of "
+            + "). A bid must outrank the last one: "
+            + (
+                "a higher number and a higher strain at once, so that nothing outranks a bid in "
+                "the highest strain"
+                if rules.ladder is Ladder.STRAIN_AND_NUMBER
+                else "a higher number, or the same number in a higher strain"
+            )
+            + f"; strains rank {' < '.join(strains)}. A player who passes is out of "
             "the auction, which ends when the three others have passed after a bid."
         )
     text = head + f"bids a number of {unit} {levels}, higher than the last bid."

@@ -39,6 +39,7 @@ __all__ = [
     "Defenders",
     "Doubling",
     "Failed",
+    "Ladder",
     "Made",
     "Rules",
     "ThirteenWins",
@@ -65,6 +66,23 @@ class Bidding(_Choice):
     """Egyptian: every bid names its strain, and a bid must outrank the last (003)."""
     INDIVIDUAL = "individual"
     """Syrian 400: each player bids for their own tricks, once, with a fixed trump."""
+
+
+class Ladder(_Choice):
+    """Which bids outrank the last one where every bid names its strain (Egyptian).
+
+    The strains rank as ``strain_order`` gives them, lowest first, with
+    no-trump (where allowed) above them all.
+    """
+
+    STRAIN_AND_NUMBER = "strain-and-number"
+    """Each later bid names a higher strain and a higher number (003: «каждая последующая ставка
+    помимо смены масти, должна быть в количественном отношении выше, чем предыдущая»). The
+    strains do not wrap: after a no-trump bid, or a bid at the top of both ladders, nobody can
+    overbid (003 walks clubs, diamonds, hearts, spades «и наконец в бескозырной», no-trump last)."""
+    NUMBER_OR_STRAIN = "number-or-strain"
+    """The bridge ladder of the app platforms: a higher number, or the same number in a higher
+    strain (7C, 7D, ... 7NT, 8C, ...). Records written before this option was made play it."""
 
 
 class Count(_Choice):
@@ -198,6 +216,12 @@ class Rules:
         "003",
     )
     all_pass: AllPass = _opt(AllPass.THROW_IN, "What happens when nobody bids.", "000 003")
+    ladder: Ladder = _opt(
+        Ladder.NUMBER_OR_STRAIN,
+        "With bidding='strains': which bids outrank the last (the seed's strain-and-number, or "
+        "the app platforms' number-or-strain).",
+        "003",
+    )
     no_trump: bool = _opt(
         False,
         "No-trump (Sol) bids: a no-trump bid outranks a suit bid of the same number.",
@@ -397,6 +421,7 @@ _ENUM_FIELDS: dict[str, type[_Choice] | type[Dealing]] = {
     "bidding": Bidding,
     "count": Count,
     "all_pass": AllPass,
+    "ladder": Ladder,
     "made": Made,
     "failed": Failed,
     "defenders": Defenders,
@@ -574,6 +599,11 @@ def _validate(rules: Rules) -> None:
         )
     if r.bidding is Bidding.STRAINS and r.fixed_trump is not None:
         raise RulesError("fixed_trump cannot go with bidding='strains': the bids name the trump")
+    if r.bidding is not Bidding.STRAINS and r.ladder is not Ladder.NUMBER_OR_STRAIN:
+        raise RulesError(
+            f"ladder={r.ladder.value!r} needs bidding='strains': only strain bids climb a ladder "
+            "of strains"
+        )
     if r.is_individual:
         _validate_individual(r)
     elif r.partner_zero_ok:
