@@ -55,7 +55,7 @@ from tarneeb.cards import (
 )
 from tarneeb.errors import IllegalActionError, InvalidActionError
 from tarneeb.notation import deal_line
-from tarneeb.play import Trick, legal_cards, legal_mask, play_out, winning_index
+from tarneeb.play import STRENGTH_TABLES, Trick, legal_cards, legal_mask, play_out
 from tarneeb.rules import Doubling, Rules
 from tarneeb.scoring import DealResult
 from tarneeb.seats import SEATS, Seat
@@ -345,7 +345,9 @@ class Deal(TrickBook):
             n = len(played) & 3
             if n:
                 return legal_cards(self._hands[self._to_act], played[-n] // 13)
-            return legal_cards(self._hands[self._to_act], *self._lead_rule())
+            if played or not self.rules.first_lead_trump:
+                return legal_cards(self._hands[self._to_act])
+            return legal_cards(self._hands[self._to_act], -1, self._trump)
         if phase is _AUCTION:
             return self._auction.legal_ids(self._hands[self._to_act])
         if phase is Phase.TRUMP:
@@ -523,7 +525,17 @@ class Deal(TrickBook):
 
     def _end_trick(self) -> None:
         played = self._played
-        winner = (self._leader + winning_index(played[-4:], self._trump)) & 3
+        # play.winning_index for four cards, unrolled over its strength table (the hot loop).
+        c0, c1, c2, c3 = played[-4:]
+        table = STRENGTH_TABLES[c0 // 13 * 5 + self._trump + 1]
+        index, top = 0, table[c0]
+        if table[c1] > top:
+            index, top = 1, table[c1]
+        if table[c2] > top:
+            index, top = 2, table[c2]
+        if table[c3] > top:
+            index = 3
+        winner = (self._leader + index) & 3
         self._winners.append(winner)
         self._tricks[winner] += 1
         self._leader = winner

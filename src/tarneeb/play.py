@@ -102,7 +102,7 @@ def legal_mask(hand: int, lead: int = -1, must_lead: int = -1) -> int:
 
 def legal_cards(hand: int, lead: int = -1, must_lead: int = -1) -> tuple[int, ...]:
     """The cards of :func:`legal_mask`, as card ids from the lowest up."""
-    cards = suit_cards()
+    cards = _SUIT_CARDS or suit_cards()
     suit = lead if lead >= 0 else must_lead
     if suit >= 0:
         follow = cards[suit][hand >> SHIFTS[suit] & 0x1FFF]

@@ -26,7 +26,7 @@ from typing import Protocol
 from tarneeb.actions import Action, Phase
 from tarneeb.auction import Contract, ThrowIn
 from tarneeb.cards import SUIT_MASKS, CardSet, Suit
-from tarneeb.play import Trick
+from tarneeb.play import Trick, must_lead_suit
 from tarneeb.rules import Rules
 from tarneeb.scoring import DealResult
 from tarneeb.seats import SEATS, Seat
@@ -158,9 +158,10 @@ class View:
                 if card.suit != led:
                     out[trick.seat_of(i)].add(led)
         first = tricks[0].cards if tricks else ()
-        trump = self.trump
-        if self.rules.first_lead_trump and trump is not None and first and first[0].suit != trump:
-            out[tricks[0].leader].add(trump)
+        trump = -1 if self.trump is None else int(self.trump)
+        must = must_lead_suit(self.rules.first_lead_trump, trump, 0)  # the first lead's rule
+        if must >= 0 and first and first[0].suit != must:
+            out[tricks[0].leader].add(Suit(must))
         return frozenset(out[0]), frozenset(out[1]), frozenset(out[2]), frozenset(out[3])
 
     def voids(self, seat: Seat | int) -> frozenset[Suit]:
