@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import itertools
 import json
 import random
@@ -20,6 +21,7 @@ from tarneeb import (
     RulesError,
     Seat,
     Strain,
+    ThrowIn,
     find_rules,
     format_action,
     read_record,
@@ -183,3 +185,16 @@ def test_max_auction_actions_bounds_random_auctions(name: str) -> None:
         deal = Deal.from_seed(rules, seed % 4, seed)
         deal.playout(random.Random(seed))
         assert len([a for a in deal.action_ids if a >= 52]) <= bound
+
+
+def test_throw_in_is_an_enum_with_the_old_text() -> None:
+    """Records and the wire keep the text: str(), f-strings and JSON give the old values."""
+    assert isinstance(ThrowIn.ALL_PASS, enum.Enum)
+    assert [t.value for t in ThrowIn] == ["all-pass", "weak-hand", "low-total"]
+    assert str(ThrowIn.WEAK_HAND) == f"{ThrowIn.WEAK_HAND}" == "weak-hand"
+    assert json.dumps({"thrown_in": ThrowIn.LOW_TOTAL}) == '{"thrown_in": "low-total"}'
+    assert ThrowIn("all-pass") is ThrowIn.ALL_PASS and ThrowIn.ALL_PASS == "all-pass"
+    deal = Deal.from_seed(find_rules("classic"), W, 1)
+    for _ in range(4):
+        deal.push("pass")
+    assert deal.thrown_in is ThrowIn.ALL_PASS

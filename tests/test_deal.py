@@ -35,7 +35,7 @@ from tarneeb import (
     seeded_rng,
 )
 from tarneeb.actions import PASS, action_id
-from tarneeb.record import format_deal
+from tarneeb.record import format_deal, parse_deal
 from tarneeb.rules import AllPass, Doubling
 from tarneeb.scoring import score_contract
 
@@ -762,3 +762,18 @@ def test_history_names_each_seat_and_action() -> None:
         (Seat.SOUTH, Card.parse("2H")),
     )
     assert deal.action_ids == (Bid(7).id, PASS, PASS, PASS, 60, int(Card.parse("2H")))
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_repr_pastes_back_to_an_equal_deal(name: str) -> None:
+    """repr(deal) is a parse_deal call: evaluated, it gives an equal deal, at any point."""
+    rng = random.Random(name)
+    deal = Deal.from_seed(find_rules(name), rng.randrange(4), seed=name, scores=(3, -2, 3, -2))
+    states = 0
+    while True:
+        assert eval(repr(deal), {"parse_deal": parse_deal}) == deal
+        states += 1
+        if deal.is_over() or states > 30:
+            break
+        deal.push(rng.choice(deal.legal_action_ids()))
+    assert repr(deal).startswith("parse_deal('tarneeb-deal/1 rules=")

@@ -309,35 +309,26 @@ def _all13(tricks: list[int]) -> Team | None:
 class PartnershipAuction(Auction):
     """Bid in turn until all but the highest bidder have passed (trick or strain bids)."""
 
-    __slots__ = ("_over", "_pass_or_higher", "_plain")
+    __slots__ = ("_over", "_plain")
 
     _over: dict[int, tuple[int, ...]]
-    _plain: bool
-    _pass_or_higher: dict[int, tuple[int, ...]]
+    _plain: dict[int, tuple[int, ...]] | None
+    """Pass or any higher bid, by the highest bid so far, where that is the whole choice."""
 
     def __init__(self, rules: Rules, dealer: int, scores: tuple[int, int, int, int]) -> None:
         super().__init__(rules, dealer, scores)
-        self._over = _over(rules)
-        self._pass_or_higher = _pass_or_higher(rules)
-        # The common auction (no redeal claims, doubles, forced dealer or bid-once).
-        self._plain = (
-            not rules.weak_redeal
-            and not rules.bid_once
-            and rules.all_pass is AllPass.THROW_IN
-            and rules.doubling is not Doubling.DOUBLE
-        )
+        self._over, self._plain = _partnership_tables(rules)
 
     def copy(self) -> Auction:
         other = super().copy()
         assert isinstance(other, PartnershipAuction)
         other._over = self._over
         other._plain = self._plain
-        other._pass_or_higher = self._pass_or_higher
         return other
 
     def legal_ids(self, hand: int) -> tuple[int, ...]:
-        if self._plain:
-            return self._pass_or_higher[self.high]
+        if self._plain is not None:
+            return self._plain[self.high]
         rules = self.rules
         seat = self.to_act
         out: list[int] = []
@@ -428,9 +419,19 @@ class PartnershipAuction(Auction):
 
 
 @functools.lru_cache(maxsize=64)
-def _pass_or_higher(rules: Rules) -> dict[int, tuple[int, ...]]:
-    """Pass or any bid outranking each highest bid so far, ready-made for the plain auction."""
-    return {high: (PASS, *bids) for high, bids in _over(rules).items()}
+def _partnership_tables(
+    rules: Rules,
+) -> tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]] | None]:
+    """The bids over each bid, and, for the common auction (no redeal claims, doubles,
+    forced dealer or bid-once), pass or any higher bid ready-made for each highest bid."""
+    over = _over(rules)
+    plain = (
+        not rules.weak_redeal
+        and not rules.bid_once
+        and rules.all_pass is AllPass.THROW_IN
+        and rules.doubling is not Doubling.DOUBLE
+    )
+    return over, ({high: (PASS, *bids) for high, bids in over.items()} if plain else None)
 
 
 class IndividualAuction(Auction):

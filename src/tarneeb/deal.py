@@ -55,7 +55,16 @@ from tarneeb.cards import (
 )
 from tarneeb.errors import IllegalActionError, InvalidActionError
 from tarneeb.notation import deal_line
-from tarneeb.play import STRENGTH_TABLES, Trick, legal_cards, legal_mask, play_out
+from tarneeb.play import (
+    SHIFTS,
+    STRENGTH_TABLES,
+    SUIT_CARDS,
+    Trick,
+    legal_cards,
+    legal_mask,
+    play_out,
+    suit_cards,
+)
 from tarneeb.rules import Doubling, Rules
 from tarneeb.scoring import DealResult
 from tarneeb.seats import SEATS, Seat
@@ -67,6 +76,8 @@ __all__ = ["Contract", "Deal", "LegalActions", "ThrowIn", "Trick", "is_weak_hand
 _PLAY = Phase.PLAY
 _AUCTION = Phase.AUCTION
 _SEAT_NAMES = ("South", "East", "North", "West")
+_FOLLOW = SUIT_CARDS  # filled by suit_cards() when the play starts
+_SHIFTS = SHIFTS
 _TRUMPS = (TRUMP_BASE, TRUMP_BASE + 1, TRUMP_BASE + 2, TRUMP_BASE + 3)
 
 
@@ -161,11 +172,12 @@ class Deal(TrickBook):
         self._winners = []
         self._tricks = [0, 0, 0, 0]
         self._result = None
-        self._start_auction()
+        self._start_auction(fresh=True)
 
-    def _start_auction(self) -> None:
+    def _start_auction(self, fresh: bool = False) -> None:
         """The state before the first action (what :meth:`pop` replays the auction from)."""
-        self._auction.reset()
+        if not fresh:
+            self._auction.reset()
         self._phase = Phase.AUCTION
         self._to_act = (self.dealer + 1) & 3
         self._declarer = -1
@@ -344,7 +356,10 @@ class Deal(TrickBook):
             played = self._played
             n = len(played) & 3
             if n:
-                return legal_cards(self._hands[self._to_act], played[-n] // 13)
+                # play.legal_cards' follow-suit lookup, inlined over its table (the hot loop).
+                hand = self._hands[self._to_act]
+                suit = played[-n] // 13
+                return _FOLLOW[suit][hand >> _SHIFTS[suit] & 0x1FFF] or legal_cards(hand)
             if played or not self.rules.first_lead_trump:
                 return legal_cards(self._hands[self._to_act])
             return legal_cards(self._hands[self._to_act], -1, self._trump)
@@ -519,6 +534,7 @@ class Deal(TrickBook):
         self._start_play()
 
     def _start_play(self) -> None:
+        suit_cards()  # the table legal_action_ids reads
         self._phase = Phase.PLAY
         self._first = self._leader = self._auction.first_leader()
         self._to_act = self._leader

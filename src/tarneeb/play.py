@@ -41,6 +41,7 @@ __all__ = [
     "POINTS",
     "SHIFTS",
     "STRENGTH_TABLES",
+    "SUIT_CARDS",
     "Trick",
     "beats",
     "legal_cards",
@@ -64,6 +65,8 @@ POINTS: tuple[int, ...] = tuple(
 """The card points of each card (A 11, 10 10, K 4, Q 3, J 2; 120 in the deck)."""
 
 _SUIT_CARDS: list[list[tuple[int, ...]]] = []
+SUIT_CARDS = _SUIT_CARDS
+"""The table of :func:`suit_cards`, filled in place by its first call (for inlined loops)."""
 
 
 def suit_cards() -> list[list[tuple[int, ...]]]:
