@@ -17,6 +17,7 @@ from tarneeb import (
     Deal,
     IllegalActionError,
     Phase,
+    RecordError,
     Rules,
     RulesError,
     Seat,
@@ -24,6 +25,7 @@ from tarneeb import (
     ThrowIn,
     find_rules,
     format_action,
+    parse_deal,
     read_record,
 )
 from tarneeb.actions import BID_BASE
@@ -198,3 +200,24 @@ def test_throw_in_is_an_enum_with_the_old_text() -> None:
     for _ in range(4):
         deal.push("pass")
     assert deal.thrown_in is ThrowIn.ALL_PASS
+
+
+def test_an_old_egyptian_deal_line_replays_under_the_bridge_ladder() -> None:
+    """A tarneeb-deal/1 line written before the ladder option says rules=egyptian and bids the
+    bridge ladder (7C, then 7D); it still reads, and a line that is wrong either way still fails."""
+    hands = " ".join(
+        f"{seat.letter}={text}"
+        for seat, text in zip(
+            Seat,
+            ("AKQJT98765432...", ".AKQJT98765432..", "..AKQJT98765432.", "...AKQJT98765432"),
+            strict=True,
+        )
+    )
+    old = parse_deal(f"tarneeb-deal/1 rules=egyptian dealer=W {hands} actions=7C,7D,pass")
+    assert old.rules == BRIDGE
+    assert [str(a) for _, a in old.history] == ["7C", "7D", "pass"]
+    new = parse_deal(f"tarneeb-deal/1 rules=egyptian dealer=W {hands} actions=7C,8D,pass")
+    assert new.rules == EGYPTIAN
+    with pytest.raises(RecordError, match="action 2"):
+        parse_deal(f"tarneeb-deal/1 rules=egyptian dealer=W {hands} actions=7C,7C")
+    assert parse_deal(repr(new)[12:-2]) == new

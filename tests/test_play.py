@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tarneeb import Card, CardSet, Deal, Seat, find_rules
+from tarneeb.game import DenseActions, game_info, max_game_length, utility_bound
 from tarneeb.play import (
     POINTS,
     beats,
@@ -178,3 +179,25 @@ def test_core_modules_are_under_600_lines() -> None:
         if path.exists() and module not in ("rules",):  # rules.py: the option table's (issue 18)
             lines = len(path.read_text(encoding="utf-8").splitlines())
             assert lines <= 650, f"{module}.py has {lines} lines"
+
+
+@pytest.mark.parametrize("name", ["classic", "sol", "egyptian", "tarneeb400", "syrian400"])
+def test_game_metadata_holds_over_random_deals(name: str) -> None:
+    """game.py's figures bound what deals do: length, points, and every action has a dense id."""
+    rules = find_rules(name)
+    info = game_info(rules)
+    space = DenseActions(rules)
+    assert info.num_players == 4 and info.num_actions == space.num_actions
+    assert info.min_utility == -info.max_utility == -utility_bound(rules)
+    rng = random.Random(name)
+    for seed in range(60):
+        deal = Deal.from_seed(rules, seed % 4, seed)
+        while not deal.is_over():
+            for a in deal.legal_action_ids():
+                dense = space.to_dense[a]
+                assert 0 <= dense < space.num_actions and space.to_engine[dense] == a
+            deal.push(rng.choice(deal.legal_action_ids()))
+        assert len(deal.action_ids) <= info.max_game_length == max_game_length(rules)
+        if deal.result is not None:
+            ns, ew = deal.result.team_points
+            assert abs(ns - ew) <= info.max_utility

@@ -200,9 +200,11 @@ class Deal(TrickBook):
     ) -> Deal:
         """Shuffle with ``rng`` and deal by the rules' dealing pattern."""
         deal = object.__new__(cls)
-        deal._setup(
-            rules, Seat(dealer), deal_masks(shuffled_deck(rng), dealer, rules.dealing), scores
-        )
+        if type(dealer) is Seat:
+            seat = dealer
+        else:
+            seat = SEATS[dealer] if type(dealer) is int and 0 <= dealer < 4 else Seat(dealer)
+        deal._setup(rules, seat, deal_masks(shuffled_deck(rng), seat, rules.dealing), scores)
         return deal
 
     @classmethod
