@@ -483,8 +483,9 @@ PROCEDURES: dict[Bidding, type[Auction]] = {
     Bidding.INDIVIDUAL: IndividualAuction,
 }
 """The auction procedure of each kind of bidding."""
+_PROCEDURE_OF = {bidding._value_: kind for bidding, kind in PROCEDURES.items()}
 
 
 def auction_for(rules: Rules, dealer: int, scores: tuple[int, int, int, int]) -> Auction:
     """A new auction under ``rules``, by the procedure ``rules.bidding`` names."""
-    return PROCEDURES[rules.bidding](rules, dealer, scores)
+    return _PROCEDURE_OF[rules.bidding._value_](rules, dealer, scores)

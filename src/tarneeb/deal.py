@@ -44,7 +44,6 @@ from tarneeb.actions import (
 )
 from tarneeb.auction import Auction, Contract, ThrowIn, auction_for, is_weak_hand, level_of
 from tarneeb.cards import (
-    FULL_MASK,
     SUIT_MASKS,
     CardSet,
     Suit,
@@ -60,6 +59,7 @@ from tarneeb.play import (
     STRENGTH_TABLES,
     SUIT_CARDS,
     Trick,
+    hand_masks,
     legal_cards,
     legal_mask,
     play_out,
@@ -78,6 +78,7 @@ _AUCTION = Phase.AUCTION
 _SEAT_NAMES = ("South", "East", "North", "West")
 _FOLLOW = SUIT_CARDS  # filled by suit_cards() when the play starts
 _SHIFTS = SHIFTS
+_NO_SCORES: tuple[int, int, int, int] = (0, 0, 0, 0)
 _TRUMPS = (TRUMP_BASE, TRUMP_BASE + 1, TRUMP_BASE + 2, TRUMP_BASE + 3)
 
 
@@ -140,18 +141,7 @@ class Deal(TrickBook):
         hands: Sequence[int | CardSet | str],
         scores: Sequence[int] = (0, 0, 0, 0),
     ) -> None:
-        masks = tuple(_hand_mask(h) for h in hands)
-        if len(masks) != 4:
-            raise InvalidActionError(f"a deal needs 4 hands, not {len(masks)}")
-        union = 0
-        for seat, mask in enumerate(masks):
-            if mask.bit_count() != 13:
-                raise InvalidActionError(
-                    f"{_SEAT_NAMES[seat]}'s hand has {mask.bit_count()} cards, not 13"
-                )
-            if union & mask:
-                raise InvalidActionError(f"{_SEAT_NAMES[seat]}'s hand repeats another hand's card")
-            union |= mask
+        masks = hand_masks(hands)
         if len(scores) != 4:
             raise InvalidActionError("scores must give one number per seat")
         self._setup(rules, Seat(dealer), masks, scores)
@@ -162,7 +152,11 @@ class Deal(TrickBook):
         self.rules = rules
         self.dealer = dealer
         self.dealt = (masks[0], masks[1], masks[2], masks[3])
-        self.scores = (int(scores[0]), int(scores[1]), int(scores[2]), int(scores[3]))
+        self.scores = (
+            _NO_SCORES
+            if scores is _NO_SCORES
+            else (int(scores[0]), int(scores[1]), int(scores[2]), int(scores[3]))
+        )
         self._auction = auction_for(rules, dealer, self.scores)
         self._hands = list(masks)
         self._history = []
@@ -196,7 +190,7 @@ class Deal(TrickBook):
         rules: Rules,
         dealer: Seat | int,
         rng: random.Random,
-        scores: Sequence[int] = (0, 0, 0, 0),
+        scores: Sequence[int] = _NO_SCORES,
     ) -> Deal:
         """Shuffle with ``rng`` and deal by the rules' dealing pattern."""
         deal = object.__new__(cls)
@@ -425,6 +419,9 @@ class Deal(TrickBook):
         ):
             self.push_unchecked(action)
             return
+        elif type(action) is int and self._to_act >= 0 and action in self.legal_action_ids():
+            self.push_unchecked(action)  # the raise and the trump choice
+            return
         if self.is_over():
             shown = action if isinstance(action, str) else format_action(action)
             raise IllegalActionError(
@@ -635,13 +632,3 @@ class Deal(TrickBook):
 
 
 _SLOTS = TrickBook.__slots__ + Deal.__slots__
-
-
-def _hand_mask(hand: int | CardSet | str) -> int:
-    if isinstance(hand, CardSet):
-        return hand.mask
-    if isinstance(hand, str):
-        return CardSet.parse(hand).mask
-    if isinstance(hand, int) and 0 <= hand <= FULL_MASK:
-        return hand
-    raise InvalidActionError(f"{hand!r} is not a hand")

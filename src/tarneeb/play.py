@@ -34,7 +34,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tarneeb.cards import SUIT_MASKS, Card
+from tarneeb.cards import FULL_MASK, SUIT_MASKS, Card, CardSet
+from tarneeb.errors import InvalidActionError
 from tarneeb.seats import Seat
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
     "SUIT_CARDS",
     "Trick",
     "beats",
+    "hand_masks",
     "legal_cards",
     "legal_mask",
     "must_lead_suit",
@@ -203,25 +205,48 @@ def play_out(
     """
     cards = suit_cards()
     c0, c1, c2, c3 = cards
-    strength_of = _STRENGTH
+    by_lead = [_STRENGTH[lead * 5 + trump + 1] for lead in range(4)]  # this trump's tables
     first = first_lead_trump and trump >= 0 and not played
-    total = len(played)
-    n = total & 3
-    lead = top = best_seat = 0
+    append = played.append
+    n = len(played) & 3
+    top = best_seat = shift = 0
     table: tuple[int, ...] = ()
+    follow: list[tuple[int, ...]] = c0
     if n:
         # Resume a trick under way: its suit led and the card winning it so far.
         lead = played[-n] // 13
-        table = strength_of[lead * 5 + trump + 1]
+        follow, shift, table = cards[lead], SHIFTS[lead], by_lead[lead]
         i = winning_index(played[-n:], trump)
         top = table[played[-n + i]]
         best_seat = (leader + i) & 3
-    while total < 52:
+    for _ in range(52 - len(played)):
         hand = hands[seat]
-        legal: tuple[int, ...] = ()
         if n:
-            legal = cards[lead][hand >> SHIFTS[lead] & 0x1FFF]
-        elif first:
+            legal = follow[hand >> shift & 0x1FFF]
+            if not legal:
+                legal = (
+                    c0[hand & 0x1FFF]
+                    + c1[hand >> 13 & 0x1FFF]
+                    + c2[hand >> 26 & 0x1FFF]
+                    + c3[hand >> 39]
+                )
+            card = legal[int(rand() * len(legal))]
+            hands[seat] = hand ^ (1 << card)
+            append(card)
+            if table[card] > top:
+                top = table[card]
+                best_seat = seat
+            if n == 3:
+                winners.append(best_seat)
+                tricks[best_seat] += 1
+                seat = best_seat
+                n = 0
+            else:
+                seat = (seat + 1) & 3
+                n += 1
+            continue
+        legal = ()
+        if first:
             legal = cards[trump][hand >> SHIFTS[trump] & 0x1FFF]
             first = False
         if not legal:
@@ -233,25 +258,43 @@ def play_out(
             )
         card = legal[int(rand() * len(legal))]
         hands[seat] = hand ^ (1 << card)
-        played.append(card)
-        total += 1
-        if not n:
-            lead = card // 13
-            table = strength_of[lead * 5 + trump + 1]
-            top = table[card]
-            best_seat = seat
-        elif table[card] > top:
-            top = table[card]
-            best_seat = seat
-        n += 1
-        if n == 4:
-            winners.append(best_seat)
-            tricks[best_seat] += 1
-            seat = best_seat
-            n = 0
-        else:
-            seat = (seat + 1) & 3
+        append(card)
+        lead = card // 13
+        follow, shift, table = cards[lead], SHIFTS[lead], by_lead[lead]
+        top = table[card]
+        best_seat = seat
+        seat = (seat + 1) & 3
+        n = 1
     return seat
+
+
+def hand_masks(hands: Sequence[int | CardSet | str]) -> tuple[int, ...]:
+    """The four hands of a deal as masks (from masks, card sets or text), checked.
+
+    :raises InvalidActionError: unless they are 13 cards each of one deck.
+    """
+    masks = tuple(_hand_mask(h) for h in hands)
+    if len(masks) != 4:
+        raise InvalidActionError(f"a deal needs 4 hands, not {len(masks)}")
+    union = 0
+    for seat, mask in enumerate(masks):
+        name = Seat(seat).name.title()
+        if mask.bit_count() != 13:
+            raise InvalidActionError(f"{name}'s hand has {mask.bit_count()} cards, not 13")
+        if union & mask:
+            raise InvalidActionError(f"{name}'s hand repeats another hand's card")
+        union |= mask
+    return masks
+
+
+def _hand_mask(hand: int | CardSet | str) -> int:
+    if isinstance(hand, CardSet):
+        return hand.mask
+    if isinstance(hand, str):
+        return CardSet.parse(hand).mask
+    if isinstance(hand, int) and 0 <= hand <= FULL_MASK:
+        return hand
+    raise InvalidActionError(f"{hand!r} is not a hand")
 
 
 STRENGTH_TABLES: tuple[tuple[int, ...], ...] = tuple(_STRENGTH)
