@@ -16,6 +16,7 @@ from tarneeb import (
     Defenders,
     Doubling,
     Failed,
+    Ladder,
     Made,
     Rules,
     RulesError,
@@ -51,6 +52,7 @@ NON_DEFAULT: dict[str, tuple[dict[str, Any], Any]] = {
     "all_pass": ({}, AllPass.DEALER_BIDS),
     "no_trump": ({}, True),
     "strain_order": (STRAINS, (Strain.CLUBS, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS)),
+    "ladder": (STRAINS, Ladder.STRAIN_AND_NUMBER),
     "fixed_trump": ({}, Suit.HEARTS),
     "first_lead_trump": ({}, True),
     "made": ({}, Made.BID),
@@ -465,7 +467,7 @@ def test_option_names() -> None:
     names = Rules.option_names()
     assert isinstance(names, tuple)
     assert names[:4] == ("target", "sets", "dealing", "bidding")
-    assert len(names) == len(set(names)) == 30
+    assert len(names) == len(set(names)) == 31
     assert "partner_zero_ok" in names
     assert list(Rules().to_dict()) == list(names)
 
@@ -509,7 +511,7 @@ def test_every_choice_is_accepted(name: str) -> None:
         return
     needs = {"individual": INDIVIDUAL, "card-points": CARD_POINTS}
     for choice in choices:
-        base = _plain(needs.get(choice, {}))
+        base = _plain(needs.get(choice, STRAINS if name == "ladder" else {}))
         rules = Rules.from_dict({**base, name: choice})
         assert rules.to_dict()[name] == choice
 
