@@ -27,13 +27,31 @@ this process's own event loop ran (``client loop lag``): when it is high the
 clients, not the server, add to the latency (``--timeline`` shows it second by
 second).
 Target (docs: ../shared/DESIGN.md): 250 tables, 1,000 clients on 2 cores,
-p99 <= 100 ms. The last line is one JSON object with the figures.
+p99 <= 100 ms.
+
+Then (``--mode``, default ``both``: ``normal`` is the above alone, ``hostile``
+the below alone) the same tables go on under attack, and a second window of
+the same length measures them again (target p99 <= 150 ms):
+
+* ``--analysts`` clients (default 4) ask ``GET /api/tables/ID/deals/N?analysis=1``
+  over and over, for the finished deals of a table that a scripted player and
+  three bots play first (double-dummy analysis, the server's slowest answer);
+* ``--spectators`` (default 200) watch the tables, one a table in turn;
+* ``--flooders`` (default 20) extra connections, each with a seat's token of a
+  table of its own, send chat lines as fast as ``--flood-rate`` (default 20 a
+  second each) and reconnect when they are closed.
+
+Refusals of the attackers (``rate_limited`` frames, 429 answers, closed
+sockets) are counted apart from the honest clients' errors. The last line is
+one JSON object with the figures: ``p99_ms`` of the normal window,
+``hostile_p99_ms`` of the hostile one.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import contextlib
 import json
 import os
@@ -48,6 +66,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
@@ -63,11 +82,14 @@ CONNECT_AT_ONCE = 50
 """WebSocket handshakes in flight at a time while the clients connect."""
 
 
-class Stats:
-    """What every client measured, and when the measured window is."""
+class Window:
+    """What the honest clients measured over one window of time."""
 
-    def __init__(self) -> None:
-        self.window: tuple[float, float] = (float("inf"), float("inf"))
+    def __init__(self, name: str, start: float, seconds: float) -> None:
+        self.name = name
+        self.start = start
+        self.end = start + seconds
+        self.seconds = seconds
         self.latencies: list[float] = []
         self.timeline: list[tuple[float, float]] = []
         self.lags: list[tuple[float, float]] = []
@@ -76,15 +98,48 @@ class Stats:
         self.error_frames: dict[str, int] = {}
         self.failed_connections = 0
         self.closed_by_server = 0
-        self.matches_over = 0
-        self.stopping = False
-
-    def measuring(self, at: float) -> bool:
-        return self.window[0] <= at < self.window[1]
+        self.cpu: dict[str, float] = {"server_cpu": 0.0, "client_cpu": 0.0}
 
     @property
     def errors(self) -> int:
         return sum(self.error_frames.values()) + self.failed_connections + self.closed_by_server
+
+
+class Stats:
+    """What every client measured, window by window."""
+
+    def __init__(self) -> None:
+        self.windows: list[Window] = []
+        self.matches_over = 0
+        self.stopping = False
+        self.outside = Window("outside", float("-inf"), float("inf"))
+        """Errors that happen outside every window (while connecting, say)."""
+
+    def window(self, at: float) -> Window | None:
+        """The window ``at`` falls in, if any."""
+        for window in self.windows:
+            if window.start <= at < window.end:
+                return window
+        return None
+
+    def now(self) -> Window:
+        """The window of the present moment, or :attr:`outside`."""
+        return self.window(time.perf_counter()) or self.outside
+
+
+class Attack:
+    """What the hostile clients did, and how the server answered them."""
+
+    def __init__(self) -> None:
+        self.analysis: dict[str, int] = {}
+        """Answers to analysis requests, by HTTP status (or the failure)."""
+        self.analysis_latencies: list[float] = []
+        self.spectators = 0
+        self.spectator_frames = 0
+        self.spectators_refused = 0
+        self.chat_sent = 0
+        self.chat_refused: dict[str, int] = {}
+        self.flooders_closed = 0
 
 
 def choose(match: dict[str, Any], rng: random.Random) -> str:
@@ -123,7 +178,7 @@ class Client:
             self.ws = await connect(self.ws_url, open_timeout=60, max_size=2**20)
             await self.ws.send(json.dumps({"type": "hello", "protocol": 1, "token": self.token}))
         except (OSError, asyncio.TimeoutError, ConnectionClosed):
-            self.stats.failed_connections += 1
+            self.stats.now().failed_connections += 1
             return False
         return True
 
@@ -144,22 +199,25 @@ class Client:
                         e["kind"] == "action" and e["version"] == frame["version"]
                         for e in frame["events"]
                     )
-                    if mine and self.stats.measuring(sent):
-                        self.stats.latencies.append(now - sent)
-                        self.stats.timeline.append((sent, now - sent))
+                    window = None if sent is None or not mine else self.stats.window(sent)
+                    if sent is not None and window is not None:
+                        window.latencies.append(now - sent)
+                        window.timeline.append((sent, now - sent))
                     self.on_state(frame["state"])
                 elif kind == "ack":
-                    if self.stats.measuring(now):
-                        self.stats.actions += 1
+                    window = self.stats.window(now)
+                    if window is not None:
+                        window.actions += 1
                 elif kind == "error":
                     code = frame["code"]
-                    self.stats.error_frames[code] = self.stats.error_frames.get(code, 0) + 1
+                    errors = self.stats.now().error_frames
+                    errors[code] = errors.get(code, 0) + 1
                 if self.over.is_set():
                     return
         except ConnectionClosed:
             pass
         if not self.stats.stopping and not self.over.is_set():
-            self.stats.closed_by_server += 1
+            self.stats.now().closed_by_server += 1
         self.over.set()
 
     def on_state(self, state: dict[str, Any]) -> None:
@@ -217,8 +275,10 @@ def new_table(base: str, rules: str) -> tuple[str, list[str]]:
     created = _http(base, "POST", "/api/tables", body)
     table = created["table"]
     tokens = [created["token"]]
-    for name in NAMES[1:]:
-        joined = _http(base, "POST", f"/api/tables/{table}/join", {"name": f"bench {name}"})
+    for name in NAMES[1:]:  # a private table: each seat by its invite's secret
+        invite = parse_qs(urlsplit(created["invites"][name]).query)["invite"][0]
+        body = {"name": f"bench {name}", "invite": invite}
+        joined = _http(base, "POST", f"/api/tables/{table}/join", body)
         tokens.append(joined["token"])
     return table, tokens
 
@@ -229,10 +289,15 @@ class Bench:
         self.base = base
         self.ws_base = "ws" + base[len("http") :]
         self.stats = Stats()
+        self.attack = Attack()
         self.rng = random.Random(args.seed)
         self.connected = 0
         self.all_connected = asyncio.Event()
         self.gate = asyncio.Semaphore(CONNECT_AT_ONCE)
+        self.places: dict[int, tuple[str, list[str]]] = {}
+        """Where each place plays now: its table and the four seat tokens."""
+        self.http = concurrent.futures.ThreadPoolExecutor(max(1, args.analysts))
+        """The analysts' threads (apart from the default pool, which creates the tables)."""
 
     async def table(self, index: int) -> None:
         """Play tables one after another at this place, until the bench stops."""
@@ -241,8 +306,9 @@ class Bench:
             try:
                 table, tokens = await asyncio.to_thread(new_table, self.base, self.args.rules)
             except (OSError, urllib.error.URLError, ValueError):
-                self.stats.failed_connections += 4
+                self.stats.now().failed_connections += 4
                 return
+            self.places[index] = (table, tokens)
             clients = [
                 Client(
                     f"{self.ws_base}/ws/{table}",
@@ -278,10 +344,143 @@ class Bench:
             before = time.perf_counter()
             await asyncio.sleep(0.01)
             now = time.perf_counter()
-            if self.stats.measuring(before):
-                self.stats.lags.append((before, now - before - 0.01))
+            window = self.stats.window(before)
+            if window is not None:
+                window.lags.append((before, now - before - 0.01))
 
-    async def run(self, server_pid: int | None) -> dict[str, Any]:
+    # -- the attack -----------------------------------------------------------------------------
+
+    async def played_deals(self, deals: int = 2) -> tuple[str, int]:
+        """A table where a scripted South and three bots finished ``deals`` deals (or the match)."""
+        body = {
+            "rules": self.args.rules,
+            "seats": {"east": "bot:random", "north": "bot:random", "west": "bot:random"},
+            "public": False,
+            "takeover_seconds": 3600,
+            "name": "bench analyst",
+        }
+        created = await asyncio.to_thread(_http, self.base, "POST", "/api/tables", body)
+        table = created["table"]
+        rng = random.Random(self.args.seed + 1)
+        acted = -1
+        finished = 0
+        async with connect(f"{self.ws_base}/ws/{table}", max_size=2**20) as ws:
+            await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": created["token"]}))
+            async for raw in ws:
+                frame = json.loads(raw)
+                if frame["type"] not in ("welcome", "update"):
+                    continue
+                state = frame["state"]
+                match = state["match"]
+                finished = match["deal_number"] - 1 + (1 if match["over"] else 0)
+                if finished >= deals or match["over"]:
+                    break
+                if match["to_act"] == "south" and match["legal"] and state["version"] > acted:
+                    acted = state["version"]
+                    act = {"type": "act", "id": f"a{acted}", "version": acted}
+                    await ws.send(json.dumps({**act, "action": choose(match, rng)}))
+        return table, max(1, finished)
+
+    async def analyst(self, table: str, deals: int, index: int) -> None:
+        """Ask for the analysis of the finished deals in turn, ``--analysis-rate`` a second."""
+        loop = asyncio.get_running_loop()
+        pause = 1 / self.args.analysis_rate
+        number = index
+        while not self.stats.stopping:
+            number = number % deals + 1
+            path = f"/api/tables/{table}/deals/{number}?analysis=1"
+            start = time.perf_counter()
+            answer = await loop.run_in_executor(self.http, _status, self.base, path)
+            self.attack.analysis[answer] = self.attack.analysis.get(answer, 0) + 1
+            if self.stats.window(start) is not None:
+                self.attack.analysis_latencies.append(time.perf_counter() - start)
+            await asyncio.sleep(pause)
+
+    async def spectator(self, index: int) -> None:
+        """Watch one table until the bench stops (or the server turns this spectator away)."""
+        table, _tokens = self.places[index % len(self.places)]
+        try:
+            async with self.gate:
+                ws = await connect(f"{self.ws_base}/ws/{table}", open_timeout=60, max_size=2**20)
+            async with ws:
+                await ws.send(json.dumps({"type": "hello", "protocol": 1}))
+                self.attack.spectators += 1
+                async for _raw in ws:
+                    self.attack.spectator_frames += 1
+        except (OSError, asyncio.TimeoutError, ConnectionClosed):
+            pass
+        if not self.stats.stopping:
+            self.attack.spectators_refused += 1
+
+    async def flooder(self, index: int) -> None:
+        """A seat's second connection that sends chat lines as fast as it may, reconnecting."""
+        pause = 1 / self.args.flood_rate
+        sent = 0
+        while not self.stats.stopping:
+            table, tokens = self.places[index % len(self.places)]
+            hello = {"type": "hello", "protocol": 1, "token": tokens[1]}
+            try:
+                async with connect(
+                    f"{self.ws_base}/ws/{table}", open_timeout=60, max_size=2**20
+                ) as ws:
+                    await ws.send(json.dumps(hello))
+                    reader = asyncio.create_task(self._count_refusals(ws))
+                    try:
+                        while not reader.done():
+                            sent += 1
+                            await ws.send(json.dumps({"type": "chat", "text": f"flood {sent}"}))
+                            self.attack.chat_sent += 1
+                            await asyncio.sleep(pause)
+                    finally:
+                        reader.cancel()
+            except (OSError, asyncio.TimeoutError, ConnectionClosed):
+                pass
+            if not self.stats.stopping:
+                self.attack.flooders_closed += 1
+                await asyncio.sleep(0.5)
+
+    async def _count_refusals(self, ws: ClientConnection) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            async for raw in ws:
+                frame = json.loads(raw)
+                if frame["type"] == "error":
+                    refused = self.attack.chat_refused
+                    refused[frame["code"]] = refused.get(frame["code"], 0) + 1
+
+    async def start_attack(self) -> list[asyncio.Task[None]]:
+        args = self.args
+        tasks: list[asyncio.Task[None]] = []
+        if args.analysts > 0:
+            table, deals = await self.played_deals()
+            print(f"  attack: {args.analysts} analysts on {deals} finished deals of table {table}")
+            tasks += [
+                asyncio.create_task(self.analyst(table, deals, i)) for i in range(args.analysts)
+            ]
+        tasks += [asyncio.create_task(self.spectator(i)) for i in range(args.spectators)]
+        tasks += [asyncio.create_task(self.flooder(i)) for i in range(args.flooders)]
+        print(
+            f"  attack: {args.spectators} spectators, {args.flooders} chat flooders at "
+            f"{args.flood_rate:g} lines/s each"
+        )
+        return tasks
+
+    # -- the run --------------------------------------------------------------------------------
+
+    async def measure(self, name: str, server_pid: int | None) -> None:
+        """Warm up, then measure one window of ``--seconds``."""
+        args = self.args
+        await asyncio.sleep(args.warmup)
+        window = Window(name, time.perf_counter(), args.seconds)
+        self.stats.windows.append(window)
+        server_cpu = _process_cpu(server_pid)
+        client_cpu = time.process_time()
+        await asyncio.sleep(args.seconds)
+        window.cpu = {
+            "server_cpu": _process_cpu(server_pid) - server_cpu,
+            "client_cpu": time.process_time() - client_cpu,
+        }
+
+    async def run(self, server_pid: int | None) -> None:
         args = self.args
         start = time.perf_counter()
         watch = asyncio.create_task(self.watch_loop())
@@ -292,22 +491,32 @@ class Bench:
         print(
             f"  {self.connected} tables and {4 * self.connected} clients connected "
             f"in {setup:.1f} s; warm-up {args.warmup:.0f} s, then {args.seconds:.0f} s measured"
+            + (", then the same under attack" if args.mode == "both" else "")
         )
-        await asyncio.sleep(args.warmup)
-        window_start = time.perf_counter()
-        self.stats.window = (window_start, window_start + args.seconds)
-        server_cpu = _process_cpu(server_pid)
-        client_cpu = time.process_time()
-        await asyncio.sleep(args.seconds)
-        server_cpu = _process_cpu(server_pid) - server_cpu
-        client_cpu = time.process_time() - client_cpu
+        if args.mode in ("normal", "both"):
+            await self.measure("normal", server_pid)
+        if args.mode in ("hostile", "both") and self.places:
+            tasks += await self.start_attack()
+            await self.measure("hostile", server_pid)
         # Let the updates of the actions sent in the window arrive before stopping.
         await asyncio.sleep(min(2.0, max(0.5, args.think)))
         self.stats.stopping = True
         for task in [*tasks, watch]:
             task.cancel()
         await asyncio.gather(*tasks, watch, return_exceptions=True)
-        return {"server_cpu": server_cpu, "client_cpu": client_cpu}
+        self.http.shutdown(wait=False, cancel_futures=True)
+
+
+def _status(base: str, path: str) -> str:
+    """The HTTP status of ``GET path`` as text, or the name of the failure."""
+    try:
+        with urllib.request.urlopen(f"{base}{path}", timeout=60) as answer:
+            answer.read()
+            return str(answer.status)
+    except urllib.error.HTTPError as exc:
+        return str(exc.code)
+    except (OSError, urllib.error.URLError) as exc:
+        return type(exc).__name__
 
 
 def _process_cpu(pid: int | None) -> float:
@@ -369,15 +578,15 @@ def start_server(db: str, port: int, log: Path) -> subprocess.Popen[bytes]:
     raise SystemExit(f"tarneeb serve did not answer: {log.read_text()[-2000:]}")
 
 
-def _print_timeline(stats: Stats) -> None:
+def _print_timeline(window: Window) -> None:
     """Each second of the window: actions sent, their worst latency, this loop's worst lag."""
-    start = stats.window[0]
+    start = window.start
     print(f"    (the window starts at {start:.2f} s of the monotonic clock)")
     seconds: dict[int, list[float]] = {}
-    for sent, latency in stats.timeline:
+    for sent, latency in window.timeline:
         seconds.setdefault(int(sent - start), []).append(latency)
     lags: dict[int, float] = {}
-    for at, lag in stats.lags:
+    for at, lag in window.lags:
         second = int(at - start)
         lags[second] = max(lags.get(second, 0.0), lag)
     for second in sorted(seconds):
@@ -395,16 +604,120 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
+def _round(value: float) -> float | None:
+    return None if value != value else round(value, 1)  # NaN (nothing measured): null
+
+
+TARGETS = {"normal": 100, "hostile": 150}
+"""The p99 each window must hold, in milliseconds."""
+
+
+def report(
+    window: Window, extra: Window | None, args: argparse.Namespace, server: bool
+) -> dict[str, Any]:
+    """Print one window's figures; return them (``extra``: errors outside every window)."""
+    lat = [x * 1000 for x in window.latencies]
+    p50, p90, p99 = (_percentile(lat, q) for q in (0.5, 0.9, 0.99))
+    worst = max(lat) if lat else float("nan")
+    rate = window.actions / window.seconds
+    frames = dict(window.error_frames)
+    failed, closed = window.failed_connections, window.closed_by_server
+    if extra is not None:
+        for code, count in extra.error_frames.items():
+            frames[code] = frames.get(code, 0) + count
+        failed += extra.failed_connections
+        closed += extra.closed_by_server
+    errors = sum(frames.values()) + failed + closed
+    print(f"  {window.name} window:")
+    print(
+        f"    actions:            {window.actions} in {window.seconds:.0f} s = {rate:.1f} actions/s"
+    )
+    print(
+        f"    action-to-update:   p50 {p50:.1f} ms, p90 {p90:.1f} ms, p99 {p99:.1f} ms, "
+        f"max {worst:.1f} ms ({len(lat)} actions; target p99 <= {TARGETS[window.name]} ms)"
+    )
+    print(
+        f"    errors:             {errors} (error frames {frames or 0}, "
+        f"failed connections {failed}, closed by the server {closed})"
+    )
+    lags = [1000 * lag for _at, lag in window.lags]
+    lag_p99 = _percentile(lags, 0.99)
+    lag_max = max(lags) if lags else float("nan")
+    print(f"    client loop lag:    p99 {lag_p99:.1f} ms, max {lag_max:.1f} ms (this process)")
+    if args.timeline:
+        _print_timeline(window)
+    cpu = window.cpu
+    if server:
+        print(
+            f"    CPU over the window: server {100 * cpu['server_cpu'] / window.seconds:.0f}% "
+            f"of a core, clients {100 * cpu['client_cpu'] / window.seconds:.0f}%"
+        )
+    return {
+        "actions_per_s": round(rate, 1),
+        "p50_ms": _round(p50),
+        "p99_ms": _round(p99),
+        "errors": errors,
+        "p90_ms": _round(p90),
+        "max_ms": _round(worst),
+        "server_cpu_pct": round(100 * cpu["server_cpu"] / window.seconds) if server else None,
+        "client_cpu_pct": round(100 * cpu["client_cpu"] / window.seconds),
+        "client_lag_p99_ms": _round(lag_p99),
+        "client_lag_max_ms": _round(lag_max),
+    }
+
+
+def report_attack(attack: Attack) -> dict[str, Any]:
+    analysis_p99 = _percentile([1000 * x for x in attack.analysis_latencies], 0.99)
+    print("  the attackers:")
+    print(
+        f"    analysis requests:  {sum(attack.analysis.values())} answered "
+        f"{dict(sorted(attack.analysis.items()))}, p99 {analysis_p99:.0f} ms in the window"
+    )
+    print(
+        f"    spectators:         {attack.spectators} connected, {attack.spectators_refused} "
+        f"turned away or closed, {attack.spectator_frames} frames heard"
+    )
+    print(
+        f"    chat flood:         {attack.chat_sent} lines sent, refused "
+        f"{attack.chat_refused or 0}, flooders closed {attack.flooders_closed} times"
+    )
+    return {
+        "analysis_requests": sum(attack.analysis.values()),
+        "analysis_answers": dict(sorted(attack.analysis.items())),
+        "analysis_p99_ms": _round(analysis_p99),
+        "spectators": attack.spectators,
+        "spectators_refused": attack.spectators_refused,
+        "chat_sent": attack.chat_sent,
+        "chat_refused": attack.chat_refused,
+        "flooders_closed": attack.flooders_closed,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--tables", type=int, default=250, help="tables (4 clients each)")
-    parser.add_argument("--seconds", type=float, default=30.0, help="measured time")
-    parser.add_argument("--warmup", type=float, default=5.0, help="warm-up before measuring")
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured time of a window")
+    parser.add_argument("--warmup", type=float, default=5.0, help="warm-up before each window")
     parser.add_argument(
         "--think", type=float, default=1.0, help="mean think time of a player, seconds"
     )
     parser.add_argument("--rules", default="classic", help="preset of the tables")
     parser.add_argument("--seed", type=int, default=0, help="seed of the players' choices")
+    parser.add_argument(
+        "--mode",
+        choices=("normal", "hostile", "both"),
+        default="both",
+        help="the plain load, the load under attack, or one window of each (the default)",
+    )
+    parser.add_argument("--analysts", type=int, default=4, help="clients asking for analyses")
+    parser.add_argument(
+        "--analysis-rate", type=float, default=2.0, help="analysis requests a second, each"
+    )
+    parser.add_argument("--spectators", type=int, default=200, help="spectators under attack")
+    parser.add_argument("--flooders", type=int, default=20, help="chat-flooding connections")
+    parser.add_argument(
+        "--flood-rate", type=float, default=20.0, help="chat lines a second of each flooder"
+    )
     parser.add_argument("--url", default=None, help="a running server (default: start one)")
     parser.add_argument(
         "--db",
@@ -416,6 +729,8 @@ def main() -> None:
     )
     parser.add_argument("--keep-log", action="store_true", help="print the server's log")
     args = parser.parse_args()
+    if args.analysis_rate <= 0 or args.flood_rate <= 0:
+        parser.error("--analysis-rate and --flood-rate must be positive")
 
     try:
         import uvloop  # type: ignore[import-not-found]
@@ -444,7 +759,7 @@ def main() -> None:
         try:
             bench = Bench(args, base)
             runner = asyncio.run if uvloop is None else uvloop.run
-            cpu = runner(bench.run(None if process is None else process.pid))
+            runner(bench.run(None if process is None else process.pid))
         finally:
             if process is not None:
                 process.terminate()
@@ -456,52 +771,31 @@ def main() -> None:
             if args.keep_log and log.exists():
                 print(log.read_text())
     stats = bench.stats
-    lat = [x * 1000 for x in stats.latencies]
-    p50, p90, p99 = (_percentile(lat, q) for q in (0.5, 0.9, 0.99))
-    worst = max(lat) if lat else float("nan")
-    rate = stats.actions / args.seconds
-    print(f"  actions:            {stats.actions} in {args.seconds:.0f} s = {rate:.1f} actions/s")
-    print(
-        f"  action-to-update:   p50 {p50:.1f} ms, p90 {p90:.1f} ms, p99 {p99:.1f} ms, "
-        f"max {worst:.1f} ms ({len(lat)} actions; target p99 <= 100 ms)"
-    )
-    print(
-        f"  errors:             {stats.errors} (error frames {stats.error_frames or 0}, "
-        f"failed connections {stats.failed_connections}, closed by the server "
-        f"{stats.closed_by_server})"
-    )
-    lags = [1000 * lag for _at, lag in stats.lags]
-    lag_p99 = _percentile(lags, 0.99)
-    lag_max = max(lags) if lags else float("nan")
-    print(f"  client loop lag:    p99 {lag_p99:.1f} ms, max {lag_max:.1f} ms (this process)")
-    if args.timeline:
-        _print_timeline(stats)
-    if process is not None:
-        print(
-            f"  CPU over the window: server {100 * cpu['server_cpu'] / args.seconds:.0f}% "
-            f"of a core, clients {100 * cpu['client_cpu'] / args.seconds:.0f}%"
-        )
+    windows = {window.name: window for window in stats.windows}
     figures: dict[str, Any] = {
         "bench": "server",
+        "mode": args.mode,
         "tables": args.tables,
         "clients": 4 * args.tables,
-        "actions_per_s": round(rate, 1),
-        "p50_ms": round(p50, 1),
-        "p99_ms": round(p99, 1),
-        "errors": stats.errors,
-        "p90_ms": round(p90, 1),
-        "max_ms": round(worst, 1),
-        "think_s": args.think,
-        "seconds": args.seconds,
-        "matches_over": stats.matches_over,
-        "server_cpu_pct": round(100 * cpu["server_cpu"] / args.seconds)
-        if process is not None
-        else None,
-        "client_cpu_pct": round(100 * cpu["client_cpu"] / args.seconds),
-        "client_lag_p99_ms": round(lag_p99, 1),
-        "client_lag_max_ms": round(lag_max, 1),
-        "cores": os.cpu_count(),
     }
+    normal = windows.get("normal")
+    if normal is not None:
+        figures.update(report(normal, stats.outside, args, process is not None))
+    else:
+        figures.update(p99_ms=None, errors=None)
+    hostile = windows.get("hostile")
+    if hostile is not None:
+        shown = report(hostile, None if normal else stats.outside, args, process is not None)
+        figures.update({f"hostile_{key}": figure for key, figure in shown.items()})
+        figures.update(report_attack(bench.attack))
+    else:
+        figures["hostile_p99_ms"] = None
+    figures.update(
+        think_s=args.think,
+        seconds=args.seconds,
+        matches_over=stats.matches_over,
+        cores=os.cpu_count(),
+    )
     print(json.dumps(figures))
 
 

@@ -162,3 +162,20 @@ def serve_command(db_url: str, port: int, bot_delay: float = 0) -> list[str]:
         *("-m", "tarneeb", "serve", "--host", "127.0.0.1", "--port", str(port)),
         *("--db", db_url, "--bot-delay", str(bot_delay), "--log-level", "warning"),
     ]
+
+
+def need(module: str, extra: str) -> None:
+    """Skip without ``module``, unless TARNEEB_REQUIRE_EXTRAS=1 (CI: then fail)."""
+    import importlib.util
+
+    import pytest
+
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        found = False
+    if not found:
+        message = f"{module} is not installed (the {extra} extra)"
+        if os.environ.get("TARNEEB_REQUIRE_EXTRAS") == "1":
+            pytest.fail(f"{message}, and TARNEEB_REQUIRE_EXTRAS=1 insists on it")
+        pytest.skip(message)

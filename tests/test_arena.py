@@ -6,18 +6,18 @@ import argparse
 import dataclasses
 import importlib.util
 import io
-import itertools
 import json
 import math
 import os
 import sys
+from collections import deque
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from support import run_python
-from tarneeb import Card, Match, Rules, Team, find_rules, read_record
+from tarneeb import Card, KingOfTheTable, Match, Rules, Team, find_rules, read_record
 from tarneeb.arena import (
     ArenaConfig,
     ArenaError,
@@ -34,9 +34,9 @@ from tarneeb.arena import (
 )
 from tarneeb.arena.cli import arena_config, main
 from tarneeb.arena.progress import progress_bar
-from tarneeb.arena.run import MatchOutcome, _bout_winner
 from tarneeb.arena.stats import t_quantile95
 from tarneeb.bots import BOTS, Bot, Decision
+from tarneeb.tournament import Ending
 from tarneeb.view import View
 
 SMALL = find_rules("classic").replace(target=11)
@@ -293,49 +293,156 @@ def test_format_sets_defaults_to_thirteen_sets() -> None:
     assert arena_config(args).rules == find_rules("levant-sets")
 
 
-def test_format_king() -> None:
-    config = ArenaConfig(
-        ("heuristic", "random", "heuristic:cautious"), matches=6, rules=SMALL, seed=8, format="king"
-    )
-    result = play_arena(config, workers=1)
-    bouts = result.bouts
-    assert [b.number for b in bouts] == [1, 2, 3]
-    assert (bouts[0].champion, bouts[0].challenger) == ("heuristic", "random")
-    for before, after in itertools.pairwise(bouts):
-        assert after.champion == before.winner
-    # The loser of bout 1 queues behind heuristic:cautious.
-    assert bouts[1].challenger == "heuristic:cautious"
-    assert bouts[2].challenger == bouts[0].loser
-    assert [(o.pair, o.index) for o in result.outcomes] == [(i // 2, i) for i in range(6)]
+def test_format_king_follows_the_queue_of_seed_002() -> None:
+    """«In een toernooi wordt aan het eind van een set het verliezende team vervangen
+    voor de volgende set.» (seed 002): each bot is a pair, each set one match; the
+    loser goes to the back of the queue and the next pair takes its seats."""
+    bots = ("heuristic", "random", "heuristic:cautious", "random", "heuristic:aggressive")
+    config = ArenaConfig(bots, matches=7, rules=SMALL, seed=8, format="king")
+    result = play_arena(config, workers=2)
+    assert (result.backend, result.workers) == ("serial", 1)  # one set after the other
+    table = result.tournament
+    assert table is not None and table.is_over() and len(table.played) == 7
+    labels = config.labels
+    assert table.pairs == labels
+    # The queue as the seed says, worked out here independently of the type.
+    ns, ew, queue = labels[0], labels[1], deque(labels[2:])
+    for n, (pairing, played, outcome) in enumerate(
+        zip(table.pairings, table.played, result.outcomes, strict=True)
+    ):
+        assert (pairing.ns, pairing.ew) == (played.ns, played.ew) == (ns, ew)
+        assert (outcome.ns_label, outcome.ew_label, outcome.index, outcome.pair) == (ns, ew, n, n)
+        assert pairing.holder == (None if n == 0 else table.played[n - 1].winner)
+        assert outcome.winner == played.winner and not outcome.capped
+        assert played.scores == outcome.final_scores
+        # Each set is one set of the rules, dealt from the set's own seed.
+        assert outcome.record is not None and outcome.record["rules"]["sets"] == 1
+        assert Match(SMALL, seed=deal_seed(8, n)).deals[0].dealt == outcome.hands[0]
+        queue.append(played.loser)
+        if played.loser == ns:
+            ns = queue.popleft()
+        else:
+            ew = queue.popleft()
     summary = summarize(result)
-    rows = summary["standings"]
-    assert sorted(r["bot"] for r in rows) == sorted(config.labels)
-    assert sum(r["bouts"] for r in rows) == 2 * 3
-    assert sum(r["bouts_won"] for r in rows) == 3
-    assert sum(r["matches"] for r in rows) == 2 * 6
-    assert rows[0]["bouts_won"] == max(r["bouts_won"] for r in rows)
-    assert summary["champion"] == bouts[-1].winner
-    assert summary["points_per_deal_diff"] is None  # only defined for two bots
-    random_row = next(r for r in rows if r["bot"] == "random")
-    assert random_row["wins"] == 0
+    assert summary["matches"] == 7 and summary["format"] == "king"
+    assert summary["standings"] == [line.to_dict() for line in table.standings()]
+    assert sum(r["played"] for r in summary["standings"]) == 2 * 7
+    assert sum(r["won"] for r in summary["standings"]) == 7
+    assert summary["champion"] == table.winner == summary["standings"][0]["pair"]
+    assert summary["king"] == table.played[-1].winner
+    assert summary["ended_by"] == "sets"
+    assert [(r["number"], r["ns"], r["ew"], r["winner"]) for r in summary["sets"]] == [
+        (p.number, p.ns, p.ew, p.winner) for p in table.played
+    ]
+    assert summary["points_per_deal_diff"] is None  # not duplicate: no luck cancelled
+    assert "pairs" not in summary and "sets_won" not in summary
 
 
-def _outcome(pair: int, ns: str, ew: str, winner: str | None, points: tuple[int, int]) -> Any:
-    return MatchOutcome(
-        index=0, pair=pair, ns_label=ns, ew_label=ew, winner=winner, capped=winner is None,
-        deals=1, scored_deals=1, points=points, final_scores=points, sets_won=(0, 0),
-        contracts=(), decisions=(0, 0), seconds=(0.0, 0.0), hands=(), dealers=(),
+def test_format_king_with_two_bots_and_a_streak() -> None:
+    config = ArenaConfig(
+        ("heuristic", "random"), matches=10, rules=SMALL, seed=2, format="king", streak=2
+    )
+    result = play_arena(config)
+    table = result.tournament
+    assert table is not None and table.ending is Ending.STREAK
+    assert len(result.outcomes) == len(table.played) < 10
+    assert table.played[-1].winner == table.played[-2].winner == table.winner
+    summary = summarize(result)
+    assert (summary["ended_by"], summary["matches"]) == ("streak", len(table.played))
+    # Two bots: still not duplicate, so no points-per-deal difference.
+    assert summary["points_per_deal_diff"] is None and "pair_results" not in summary
+
+
+def test_format_king_a_set_stopped_at_the_cap_goes_to_the_pair_ahead() -> None:
+    config = ArenaConfig(
+        ("random", "random", "random"), matches=6, rules=SMALL, seed=5, format="king", max_deals=1
+    )
+    result = play_arena(config)
+    table = result.tournament
+    assert table is not None and len(table.played) == 6
+    for pairing, played, outcome in zip(table.pairings, table.played, result.outcomes, strict=True):
+        assert outcome.capped and outcome.winner is None
+        ns, ew = played.scores
+        expected = {True: pairing.ns, False: pairing.ew}[ns > ew] if ns != ew else None
+        if expected is None:
+            expected = pairing.holder if pairing.holder is not None else pairing.ns
+        assert played.winner == expected
+    assert all(row["capped"] for row in summarize(result)["sets"])
+    assert "stopped at the deal cap" in format_report(result)
+
+
+def test_format_king_plays_one_set_of_a_match_of_sets() -> None:
+    parser = argparse.ArgumentParser()
+    add_arena_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(
+        ["arena", "--bots", "heuristic,random", "--format", "king", "--rules", "levant-sets"]
+    )
+    config = arena_config(args)
+    levant = find_rules("levant-sets")
+    # The seed's 13 sets, each one set to 41: the deal cap is one set's.
+    assert (config.matches, config.max_deals, config.rules, config.streak) == (
+        13,
+        200,
+        levant,
+        None,
+    )
+    config = dataclasses.replace(config, matches=2, keep_records=True)
+    result = play_arena(config)
+    for outcome in result.outcomes:
+        assert outcome.record is not None
+        assert read_record(outcome.record).rules == levant.replace(sets=1)
+        assert len(outcome.record["result"]["sets"]) == 1 and not outcome.capped
+    assert result_to_json(result)["config"]["rules"]["sets"] == 13
+
+
+def king_cli(*argv: str) -> tuple[int, str, str]:
+    """``tarneeb arena`` of four sets of king of the table between three cheap bots, to 11."""
+    return cli(
+        "--bots", "heuristic,random,heuristic:cautious", "--format", "king", "--matches", "4",
+        "--seed", "3", "-o", "target=11", *argv,
     )  # fmt: skip
 
 
-def test_king_bout_ties_go_to_points_then_to_the_champion() -> None:
-    split = [_outcome(0, "a", "b", "a", (10, 4)), _outcome(0, "b", "a", "b", (12, 3))]
-    bout = _bout_winner("a", "b", split)
-    assert (bout.wins, bout.margin, bout.winner, bout.loser) == ((1, 1), -3, "b", "a")
-    even = [_outcome(0, "a", "b", None, (5, 5)), _outcome(0, "b", "a", None, (2, 2))]
-    assert _bout_winner("a", "b", even).winner == "a"
-    swept = [_outcome(0, "a", "b", "b", (12, 13)), _outcome(0, "b", "a", "b", (0, 40))]
-    assert _bout_winner("a", "b", swept).winner == "b"  # matches won come before points
+def test_format_king_on_the_command_line(tmp_path: Path) -> None:
+    path = tmp_path / "king.json"
+    status, out, err = king_cli("--workers", "2", "--json", str(path))
+    assert (status, err) == (0, "")
+    data = json.loads(path.read_text())
+    summary = data["summary"]
+    for key in ("bots", "matches", "win_rate", "win_rate_ci95", "points_per_deal_diff"):
+        assert key in summary
+    table = KingOfTheTable.from_dict(data["tournament"])
+    assert summary["standings"] == [line.to_dict() for line in table.standings()]
+    assert (table.sets, table.streak, len(table.played)) == (4, None, 4)
+    assert [g["ns"] for g in data["games"]] == [p.ns for p in table.played]
+    assert out.startswith(
+        "arena: heuristic, random, heuristic:cautious: king of the table, 4 sets "
+        "(one match a set, not duplicate)\n"
+    )
+    assert f"king of the table: {table.winner} won, after 4 sets (all its sets played)" in out
+    for line in table.standings():
+        assert f"  {line.rank:>4}  {line.pair:<18}  {line.played:>6} {line.won:>4}" in out
+    assert "sets, in order (* the pair that held the table)" in out
+    second = table.played[1]
+    holder = table.played[0].winner
+    ns = second.ns + ("*" if holder == second.ns else "")
+    assert f"    2  {ns:<19}" in out
+    assert "match wins" not in out
+
+
+def test_format_king_checks() -> None:
+    assert ArenaConfig(("random", "random"), matches=1, format="king").matches == 1
+    with pytest.raises(ArenaError, match="at least 1 set"):
+        ArenaConfig(("random", "random"), matches=0, format="king")
+    with pytest.raises(ArenaError, match="streak=0"):
+        ArenaConfig(("random", "random"), format="king", streak=0)
+    with pytest.raises(ArenaError, match="king of the table only"):
+        ArenaConfig(("random", "random"), streak=3)
+    status, out, err = cli("--bots", "random,random", "--streak", "2")
+    assert (status, out) == (2, "")
+    assert err == "tarneeb: error: --streak ends king of the table only (--format king)\n"
+    status, _, err = cli("--bots", "random,random", "--format", "king", "--matches", "0")
+    assert status == 2 and "at least 1 set" in err
 
 
 # -- the command line and the JSON file ---------------------------------------------
@@ -456,13 +563,37 @@ def test_plot(tmp_path: Path) -> None:
     assert f"plot written to {path}" in out
 
 
+def test_plot_format_is_checked_before_any_match_is_played(tmp_path: Path) -> None:
+    """Issue 20: `--plot x.txt` played every match, then died in matplotlib."""
+    need("matplotlib", "plot")
+    path = tmp_path / "x.txt"
+    status, out, err = cli(
+        "--bots", "heuristic,random", "--matches", "2", "--workers", "1", "-o", "target=11",
+        "--plot", str(path),
+    )  # fmt: skip
+    assert status == 2 and out == ""
+    assert err.startswith(f"tarneeb: error: --plot {path}: matplotlib cannot write .txt files")
+    assert ".png" in err and "Traceback" not in err and not path.exists()
+
+
+def test_plot_without_an_extension_names_the_file_it_wrote(tmp_path: Path) -> None:
+    """Issue 20: `--plot noext` reported a name it did not write."""
+    need("matplotlib", "plot")
+    path = tmp_path / "noext"
+    status, out, err = cli(
+        "--bots", "heuristic,random", "--matches", "2", "--seed", "3", "--workers", "1",
+        "-o", "target=11", "--plot", str(path),
+    )  # fmt: skip
+    assert (status, err) == (0, "")
+    written = tmp_path / "noext.png"
+    assert f"plot written to {written}" in out
+    assert written.read_bytes()[:4] == b"\x89PNG" and not path.exists()
+
+
 def test_plot_king(tmp_path: Path) -> None:
     need("matplotlib", "plot")
     path = tmp_path / "king.png"
-    status, _, err = cli(
-        "--bots", "heuristic,random,random", "--matches", "4", "--format", "king",
-        "--seed", "3", "--workers", "1", "-o", "target=11", "--plot", str(path),
-    )  # fmt: skip
+    status, _, err = king_cli("--workers", "1", "--plot", str(path))
     assert (status, err) == (0, "")
     assert path.read_bytes()[:4] == b"\x89PNG"
 

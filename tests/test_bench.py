@@ -41,6 +41,7 @@ def test_server_bench_last_line_is_the_json_figures() -> None:
     done = run_python(
         "bench/server.py",
         *("--tables", "2", "--seconds", "1", "--warmup", "0", "--think", "0.05"),
+        *("--spectators", "3", "--flooders", "2", "--analysts", "1"),
         timeout=300,
     )
     assert done.returncode == 0, done.stderr
@@ -51,3 +52,9 @@ def test_server_bench_last_line_is_the_json_figures() -> None:
     assert (figures["tables"], figures["clients"], figures["errors"]) == (2, 8, 0)
     assert figures["actions_per_s"] > 0
     assert 0 < figures["p50_ms"] <= figures["p99_ms"]
+    # the hostile window: the same tables under attack, the attackers' refusals apart
+    assert figures["mode"] == "both"
+    assert figures["hostile_errors"] == 0
+    assert 0 < figures["hostile_p50_ms"] <= figures["hostile_p99_ms"]
+    assert figures["spectators"] == 3 and figures["chat_sent"] > 0
+    assert figures["analysis_requests"] > 0

@@ -95,6 +95,15 @@ def test_option_on_top_of_a_preset_reference(capsys: pytest.CaptureFixture[str])
     assert "Changed from the classic preset: target = 61 (classic: 41)." in " ".join(out.split())
 
 
+def test_the_summary_follows_the_options_set(capsys: pytest.CaptureFixture[str]) -> None:
+    out, _ = run(capsys, "rules", "classic", "-o", "target=31")
+    summary = " ".join(out.split("\n\n")[1].split())
+    assert summary.startswith("The Levant classic: to 31,")
+    assert "41" not in summary
+    out, _ = run(capsys, "rules", "egyptian", "-o", "double_factor=4")
+    assert "raise to quadruple stakes" in " ".join(out.split())
+
+
 def test_option_values_as_text_json_and_hyphenated_names(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -17,7 +17,7 @@ from support import Hands, duel, fill
 from tarneeb.actions import Phase
 from tarneeb.cards import CardSet, Suit
 from tarneeb.deal import Deal, ThrowIn, is_weak_hand
-from tarneeb.errors import IllegalActionError, InvalidActionError
+from tarneeb.errors import IllegalActionError, InvalidActionError, RulesError
 from tarneeb.match import Match, SetResult
 from tarneeb.presets import PRESETS, find_rules
 from tarneeb.rules import Rules, ThirteenWins
@@ -480,6 +480,93 @@ def test_without_no_win_below_zero_a_negative_side_wins_by_thirteen() -> None:
     assert match.is_over()
     assert match.team_scores == (-13, 2)
     assert match.winner == NS
+
+
+# 002: «Een team kan niet winnen als hun huidige score lager is dan 0». "Current" is read
+# two ways: the score before the deal, or the score once the deal is counted.
+
+
+@pytest.mark.parametrize(
+    ("reading", "wins"), [("no", True), ("before-deal", False), ("after-deal", True)]
+)
+def test_below_zero_readings_of_a_thirteen_trick_win(reading: str, wins: bool) -> None:
+    """002: «Een team kan niet winnen als hun huidige score lager is dan 0»: North-South at -9
+    take all 13 (+13, so 4 once counted): only the before-deal reading stops the win."""
+    rules = find_rules("levant-sets").replace(sets=1, no_win_below_zero=reading)
+    match = Match(rules, seed=0, first_dealer=W, hands=[ns(8), ns(13), ns(9)])
+    contract(match, S, 9)
+    assert match.team_scores == (-9, 5)
+    contract(match, S, 7)
+    assert match.team_scores == (4, 5)
+    assert match.is_over() is wins
+    if wins:
+        assert match.winner == NS
+        return
+    assert match.sets == []
+    contract(match, S, 9)  # 4 before this deal: the target rule as usual
+    assert match.team_scores == (13, 5)
+    assert not match.is_over()
+
+
+@pytest.mark.parametrize("reading", ["before-deal", "after-deal"])
+def test_below_zero_both_readings_stop_a_side_still_below_zero(reading: str) -> None:
+    """002: «Een team kan niet winnen als hun huidige score lager is dan 0»: from -26, all 13
+    tricks leave North-South at -13, below zero before and after the deal."""
+    rules = CLASSIC.replace(thirteen_wins="any", no_win_below_zero=reading)
+    match = Match(rules, seed=0, first_dealer=W, hands=[ns(12), ns(12), ns(13)])
+    contract(match, S, 13)
+    contract(match, S, 13)
+    contract(match, S, 7)
+    assert match.team_scores == (-13, 2)
+    assert not match.is_over()
+
+
+def _over_the_target(reading: str, first: int, second: int, second_bid: int) -> Match:
+    """Target 10: North-South end at -1 or -2 after two deals, then bid 7 and take 12 (+12)
+    while East-West's 1 trick takes them to 10 too: both sides are over the target."""
+    rules = CLASSIC.replace(target=10, no_win_below_zero=reading)
+    hands = [ns(first), ns(second), ns(12), ns(7)]
+    match = Match(rules, seed=0, first_dealer=W, hands=hands)
+    contract(match, S, 7)
+    contract(match, S, second_bid)
+    assert match.team_scores[0] < 0 and match.team_scores[1] == 9
+    contract(match, S, 7)
+    return match
+
+
+@pytest.mark.parametrize(("reading", "winner"), [("no", NS), ("before-deal", EW)])
+def test_below_zero_before_the_deal_over_the_target_the_other_side_wins(
+    reading: str, winner: Team
+) -> None:
+    """002: «Een team kan niet winnen als hun huidige score lager is dan 0»: both sides over
+    the target, North-South higher (11 to 10) but at -1 before the deal: under the
+    before-deal reading they cannot win, and East-West, over the target too, win."""
+    match = _over_the_target(reading, 9, 8, 10)
+    assert match.team_scores == (11, 10)
+    assert match.is_over()
+    assert match.winner == winner
+
+
+@pytest.mark.parametrize(("reading", "winner"), [("no", None), ("before-deal", EW)])
+def test_below_zero_before_the_deal_a_tie_over_the_target(
+    reading: str, winner: Team | None
+) -> None:
+    """000: «En caso de empate, se juega otra mano»; 002: «Een team kan niet winnen als hun
+    huidige score lager is dan 0»: level at 10, a tie plays on, unless North-South were below
+    zero before the deal: then East-West are the only side that can win."""
+    match = _over_the_target(reading, 8, 9, 10)
+    assert match.team_scores == (10, 10)
+    if winner is None:
+        assert not match.is_over()
+        contract(match, S, 7)  # the next deal decides: 17 to 16
+        assert match.team_scores == (17, 16)
+    assert match.is_over()
+    assert match.winner == (NS if winner is None else winner)
+
+
+def test_below_zero_after_the_deal_is_refused_where_only_the_target_wins() -> None:
+    with pytest.raises(RulesError, match="no_win_below_zero='after-deal' has no effect"):
+        CLASSIC.replace(target=10, no_win_below_zero="after-deal")
 
 
 # -- Syrian 400 ---------------------------------------------------------------------------------

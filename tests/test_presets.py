@@ -39,8 +39,14 @@ from tarneeb import (
 )
 from tarneeb.actions import PASS, REDEAL
 from tarneeb.cards import FULL_MASK, SUIT_MASKS
+from tarneeb.i18n import translator
 from tarneeb.match import SetResult
 from tarneeb.presets import PRESET_SUMMARIES
+from tarneeb.record import match_to_record, read_record
+from tarneeb.reference import describe_rules
+from tarneeb.rules import KabshSide
+from tarneeb.summaries import fact_text, preset_summary
+from tarneeb.summary import SummaryFact, summary_facts
 
 S, E, N, W = Seat.SOUTH, Seat.EAST, Seat.NORTH, Seat.WEST
 PASSES = ["pass", "pass", "pass"]
@@ -124,6 +130,55 @@ def test_presets_are_distinct_and_valid() -> None:
         assert deal.is_over()
 
 
+def test_the_summaries_are_made_from_the_options() -> None:
+    assert PRESET_SUMMARIES["classic"] == (
+        "The Levant classic: to 41, defenders always score their tricks, 13 bid and made scores 16."
+    )
+    assert PRESET_SUMMARIES["levant-sets"] == (
+        "The Levant game in sets: to 41, a match of 13 sets, defenders score only when the "
+        "contract fails, 13 bid and made scores 13, 13 tricks win the set."
+    )
+    assert (
+        "all 13 taken without bidding 13 scores 16, for either side" in (PRESET_SUMMARIES["saudi"])
+    )
+    for name in NAMES:
+        summary = PRESET_SUMMARIES[name]
+        assert summary == preset_summary(name) == preset_summary(name.upper(), PRESETS[name])
+        assert summary.startswith(translator()(f"preset.{name}.tradition") + ": to ")
+        assert "seed" not in summary.lower()
+        assert f"to {PRESETS[name].target}," in summary
+
+
+def test_a_summary_follows_the_options_set() -> None:
+    changed = find_rules("classic").replace(target=31)
+    assert preset_summary("classic", changed).startswith("The Levant classic: to 31,")
+    egyptian = find_rules("egyptian")
+    assert "raise to double stakes" in preset_summary("egyptian")
+    assert "raise to quadruple stakes" in preset_summary(
+        "egyptian", egyptian.replace(double_factor=4)
+    )
+    assert "13 bid and made scores 20" in preset_summary(
+        "levant-sets", find_rules("levant-sets").replace(bid13_made=20)
+    )
+    with pytest.raises(RulesError):
+        preset_summary("bridge")
+
+
+def test_summary_facts_are_keys_and_values() -> None:
+    facts = summary_facts(find_rules("egyptian"))
+    assert facts[0] == SummaryFact("target", {"target": 41})
+    assert (
+        SummaryFact("strains", {"order": ("clubs", "diamonds", "hearts", "spades", "no-trump")})
+        in facts
+    )
+    assert SummaryFact("raise", {"stakes": 2}) in facts
+    assert fact_text(SummaryFact("double", {"stakes": 3})).endswith("for triple stakes")
+    # Every fact of every preset, with any option changed, renders.
+    for rules in PRESETS.values():
+        for fact in summary_facts(rules):
+            assert "{" not in fact_text(fact)
+
+
 def test_find_rules_ignores_case_and_spaces() -> None:
     assert find_rules("classic") is PRESETS["classic"]
     assert find_rules("CLASSIC") is PRESETS["classic"]
@@ -168,6 +223,8 @@ def test_the_presets_options() -> None:
         Strain.SPADES,
     )
     assert p["saudi"].kabsh == 16
+    assert p["saudi"].kabsh_side is KabshSide.EITHER
+    assert p["levant-sets"].bid13_made is None
     assert p["sol"].no_trump is True
     assert p["tarneeb400"].count is Count.CARD_POINTS
     assert p["tarneeb400"].target == 400
@@ -277,6 +334,16 @@ def test_levant_sets_thirteen_tricks_win_the_set_and_13_sets_make_the_match() ->
         match.push("pass")
 
 
+def test_levant_sets_thirteen_bid_and_made_scores_thirteen() -> None:
+    """002: «Als de partij die opgeeft minstens het aantal geboden slagen wint, scoort zij het
+    aantal slagen dat zij heeft»; «Een team kan het spel ook winnen door een set van 13 slagen
+    te maken»: 13 bid and made scores the 13 tricks (no bonus of 16) and wins the set."""
+    match = Match(find_rules("levant-sets"), seed=2, first_dealer=W, hands=[duel(S, E, 13)])
+    play_match_deal(match, south_bids("13"))
+    assert match.sets == [SetResult(1, Team.NS, (13, 0), (13, 0, 13, 0), 1)]
+    assert find_rules("levant-sets").bid13_made is None
+
+
 def test_original_difference_scoring_to_31() -> None:
     rules = find_rules("original")
     hands = [duel(S, E, 7), duel(S, E, 13), duel(S, E, 13)]
@@ -349,6 +416,19 @@ def test_saudi_kabsh() -> None:
         assert deal.result is not None
         assert deal.result.team_points == (points, 0)
         assert deal.result.all_thirteen is Team.NS
+
+
+@pytest.mark.parametrize(("name", "defenders"), [("saudi", 16), ("classic", 13), ("original", 9)])
+def test_saudi_kabsh_is_for_either_side(name: str, defenders: int) -> None:
+    """000: «Tarneeb saudí: Permite un bono de "kabsh" (capot) cuando una pareja gana las 13
+    bazas sin haberlo reclamado de antemano»: una pareja, either side: here the defenders,
+    who bid nothing, take all 13. (The original game's bonus is the declarers' only.)"""
+    match = Match(find_rules(name), seed=1, first_dealer=W, hands=[duel(S, E, 0)])
+    play_match_deal(match, south_bids("9"))
+    declarers = 0 if name == "original" else -9
+    assert match.team_scores == (declarers, defenders)
+    assert find_rules("saudi").kabsh_side is KabshSide.EITHER
+    assert find_rules("original").kabsh_side is KabshSide.DECLARERS
 
 
 def test_sol_no_trump_outranks_and_has_no_trump() -> None:
@@ -623,6 +703,28 @@ def test_all_pass_dealer_bids(name: str, forced: list[str]) -> None:
     assert deal.phase in (Phase.TRUMP, Phase.RAISE, Phase.PLAY)
 
 
+def test_dealer_bids_with_weak_redeal_does_not_always_play_the_deal() -> None:
+    """003: «когда трое игроков пасуют, то сдатчик должен обязательно объявить 7 взяток» and
+    «назначают пересдачу карт, если у одного из игроков: нет Туза ...»: the forced dealer with a
+    weak hand may still claim the redeal, so the two options together do not make every deal
+    played; the reference says so."""
+    rules = find_rules("classic").replace(all_pass="dealer-bids", weak_redeal=True)
+    match = Match(rules, seed=9, first_dealer=S, hands=[around(WEAK), duel(S, E, 9)])
+    for _ in range(3):
+        match.push("pass")
+    assert match.to_act is S
+    assert PASS not in match.deal.legal_action_ids()
+    assert REDEAL in match.deal.legal_action_ids()
+    match.push("redeal")
+    assert match.deals[0].thrown_in == ThrowIn.WEAK_HAND
+    assert match.dealer is S and len(match.deals) == 2
+    text = " ".join(describe_rules(rules).split())
+    assert "a deal can still end without play when a weak hand is redealt" in text
+    assert "so every deal is played" not in text
+    only_forced = " ".join(describe_rules(rules.replace(weak_redeal=False)).split())
+    assert "so every deal is played" in only_forced
+
+
 def test_all_pass_dealer_bids_only_when_everyone_passed() -> None:
     rules = find_rules("classic").replace(all_pass="dealer-bids")
     deal = Deal(rules, W, duel(S, E, 9))
@@ -740,3 +842,31 @@ def test_duel_and_around_helpers_deal_the_whole_deck() -> None:
             assert hand.bit_count() == 13
             union |= hand
         assert union == FULL_MASK
+
+
+@pytest.mark.parametrize(
+    ("name", "old", "bid", "taken", "points"),
+    [
+        # The saudi preset before kabsh_side: the defenders' 13 tricks scored 13.
+        ("saudi", {"kabsh": 16}, "8", 0, (-8, 13)),
+        # levant-sets before the fix: 13 bid and made scored 16.
+        ("levant-sets", {"bid13_made": 16}, "13", 13, (16, 0)),
+    ],
+)
+def test_records_of_changed_presets_replay_under_their_old_rules(
+    name: str, old: dict[str, object], bid: str, taken: int, points: tuple[int, int]
+) -> None:
+    """A record stores every option of its day; the options added since take defaults that
+    play as the preset then did, so the record replays to the same scores."""
+    then = find_rules(name).replace(kabsh_side="declarers", **old)
+    match = Match(then, first_dealer=W, hands=[duel(S, E, taken)])
+    play_match_deal(match, south_bids(bid))
+    assert match.deals[0].result is not None
+    assert match.deals[0].result.team_points == points
+    record = match_to_record(match)
+    del record["rules"]["kabsh_side"]  # an earlier version knew no such option
+    record["rules"]["no_win_below_zero"] = False  # and wrote this one as a boolean
+    replayed = read_record(record)
+    assert replayed.rules == then
+    assert replayed.deals[0].result == match.deals[0].result
+    assert replayed == match

@@ -10,11 +10,13 @@ from hypothesis import strategies as st
 
 from support import PRESET_NAMES, ROOT
 from tarneeb import Rules, RulesError, find_rules
+from tarneeb.i18n import translator
 from tarneeb.presets import PRESET_SUMMARIES, PRESETS
 from tarneeb.reference import (
     choice_doc,
     describe_rules,
     format_option_value,
+    option_sources,
     reference_markdown,
 )
 
@@ -74,15 +76,25 @@ def test_every_preset_appears_in_the_reference(name: str) -> None:
 
 
 @pytest.mark.parametrize("option", Rules.option_names())
-def test_every_option_appears_in_the_table_with_doc_default_and_seeds(option: str) -> None:
+def test_every_option_appears_in_the_table_with_doc_default_and_sources(option: str) -> None:
     text = reference_markdown()
-    doc, seeds = Rules.option_doc(option)
+    doc = translator("en")(f"option.{option}")
     default = format_option_value(Rules().to_dict()[option])
-    seeds_text = ", ".join(seeds.split()) if seeds.strip() else "-"
+    names = {"es": "Spanish", "nl": "Dutch", "ru": "Russian"}
+    sources = ", ".join(names[s] for s in option_sources(option)) or "-"
     row = f"| `{option}` | `{default}` | "
     lines = [line for line in text.splitlines() if line.startswith(row)]
     assert len(lines) == 1, f"no single table row for {option!r}"
-    assert lines[0].endswith(f" | {doc} | {seeds_text} |")
+    assert lines[0].endswith(f" | {doc} | {sources} |")
+
+
+def test_option_sources_follow_the_rules_own_citations() -> None:
+    # The options table cites the written sources the Rules fields name.
+    assert option_sources("target") == ("es", "nl", "ru")
+    # the readings' sources count: thirteen_wins' "no" is the Spanish and Russian reading
+    assert option_sources("thirteen_wins") == ("es", "nl", "ru")
+    assert option_sources("sets") == ("nl",)
+    assert option_sources("bid_step") == ()
 
 
 @pytest.mark.parametrize(
@@ -104,20 +116,20 @@ def test_choice_doc_refuses_an_unknown_reading() -> None:
         choice_doc("bidding", "auction-by-telepathy")
 
 
-def test_reference_states_the_common_core_and_the_seeds() -> None:
+def test_reference_states_the_common_core_and_the_sources() -> None:
     text = flat(reference_markdown())
     for phrase in (
         "four, in two fixed partnerships",
         "one pack of 52 cards without jokers",
         "counter-clockwise",
         "at least 7 and at most 13",
-        "the next dealer deals",
+        "the cards are thrown in and dealt again",
         "chooses the trump suit, the tarneeb, and leads to the first trick",
         "must follow the suit led when able",
         "at the end of a deal",
-        "| 000 | Spanish |",
-        "| 002 | Dutch |",
-        "| 003 | Russian |",
+        "| Spanish | Como jugar (How to play), a Spanish guide | the Levant classic in full",
+        "| Dutch | Tarneeb, Spelregels (Rules of play), in Dutch | the Levant game played in sets",
+        "| Russian | Kozyr (Trump), in Russian | the original game with difference scoring",
     ):
         assert phrase in text, phrase
 
@@ -259,6 +271,12 @@ CHANGES: list[tuple[str, dict[str, Any], str]] = [
         "bid 13 and take 10: declarers -16, defenders +9",
     ),
     ("classic", {"kabsh": 20}, "take all 13 after bidding 7 (the kabsh): declarers +20"),
+    ("original", {"kabsh_side": "either"}, "defenders take all 13 (the kabsh): defenders +16"),
+    (
+        "levant-sets",
+        {"no_win_below_zero": "before-deal"},
+        "unless the side's score before that deal was below zero",
+    ),
     (
         "classic",
         {"thirteen_wins": "any"},
@@ -431,3 +449,25 @@ def test_describe_any_valid_rules(rules: Rules) -> None:
     assert f"{rules.target}" in text
     assert set(options_table(text)) == set(Rules.option_names())
     assert "None" not in text and "Strain." not in text and "{" not in text
+
+
+def test_dealer_bids_promises_a_played_deal_only_without_the_weak_hand_redeal() -> None:
+    # Seed 003: «когда трое игроков пасуют, то сдатчик должен обязательно объявить 7
+    # взяток» and «Еще назначают пересдачу карт, если у одного из игроков: нет Туза...»:
+    # with both options a deal can still end unplayed, by a redeal.
+    forced = find_rules("classic").replace(all_pass="dealer-bids")
+    alone = flat(describe_rules(forced))
+    both = flat(describe_rules(forced.replace(weak_redeal=True)))
+    assert "must bid 7 (the lowest bid), so every deal is played" in alone
+    assert "so every deal is played" not in both
+    assert "a deal can still end without play when a weak hand is redealt" in both
+
+
+def test_the_all_pass_readings_say_which_source_reads_what() -> None:
+    # Seed 000: «Si los cuatro jugadores pasan, el reparto se anula y el siguiente jugador
+    # reparte»; seed 003: «Если все игроки говорят «пас», то карты собираются в колоду и
+    # сдаются заново» (who deals is not said).
+    meaning = choice_doc("all_pass", "throw-in")
+    assert "the Spanish guide's reading" in meaning
+    assert "the Russian rules say only that the cards are dealt again" in meaning
+    assert "dealt again" in flat(reference_markdown().split("## The common core", 1)[1])

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 from typing import Any
 
 import pytest
@@ -10,12 +12,14 @@ import pytest
 from tarneeb import (
     PRESETS,
     AllPass,
+    BelowZero,
     Bidding,
     Count,
     Dealing,
     Defenders,
     Doubling,
     Failed,
+    KabshSide,
     Ladder,
     Made,
     Rules,
@@ -24,6 +28,8 @@ from tarneeb import (
     Suit,
     ThirteenWins,
 )
+from tarneeb.options import SOURCE_IDS, OptionSpec
+from tarneeb.rules import OPTION_SPECS, option_spec, parse_rule_changes
 
 CARD_POINTS = {
     "count": Count.CARD_POINTS,
@@ -62,8 +68,9 @@ NON_DEFAULT: dict[str, tuple[dict[str, Any], Any]] = {
     "bid13_failed": ({}, -16),
     "bid13_shortfall_factor": ({}, 2),
     "kabsh": ({}, 16),
+    "kabsh_side": ({"kabsh": 16}, KabshSide.EITHER),
     "thirteen_wins": ({}, ThirteenWins.IF_BID),
-    "no_win_below_zero": ({}, True),
+    "no_win_below_zero": ({"thirteen_wins": ThirteenWins.ANY}, BelowZero.AFTER_DEAL),
     "doubling": ({}, Doubling.RAISE),
     "double_factor": ({}, 4),
     "weak_redeal": ({}, True),
@@ -79,6 +86,7 @@ MORE_VALUES: list[tuple[str, dict[str, Any], Any]] = [
     ("bidding", {"fixed_trump": Suit.HEARTS, "bid13_made": None}, Bidding.INDIVIDUAL),
     ("thirteen_wins", {}, ThirteenWins.ANY),
     ("doubling", {}, Doubling.DOUBLE),
+    ("no_win_below_zero", {"thirteen_wins": ThirteenWins.ANY}, BelowZero.BEFORE_DEAL),
     ("defenders", {}, Defenders.TRICKS_IF_SET),
     ("bid13_made", {}, 20),
     ("fixed_trump", {}, Suit.CLUBS),
@@ -467,7 +475,7 @@ def test_option_names() -> None:
     names = Rules.option_names()
     assert isinstance(names, tuple)
     assert names[:4] == ("target", "sets", "dealing", "bidding")
-    assert len(names) == len(set(names)) == 31
+    assert len(names) == len(set(names)) == 32
     assert "partner_zero_ok" in names
     assert list(Rules().to_dict()) == list(names)
 
@@ -509,7 +517,13 @@ def test_every_choice_is_accepted(name: str) -> None:
     choices = Rules.option_choices(name)
     if choices is None:
         return
-    needs = {"individual": INDIVIDUAL, "card-points": CARD_POINTS}
+    needs = {
+        "individual": INDIVIDUAL,
+        "card-points": CARD_POINTS,
+        "either": {"kabsh": 16},
+        "before-deal": {"thirteen_wins": ThirteenWins.ANY},
+        "after-deal": {"thirteen_wins": ThirteenWins.ANY},
+    }
     for choice in choices:
         base = _plain(needs.get(choice, STRAINS if name == "ladder" else {}))
         rules = Rules.from_dict({**base, name: choice})
@@ -578,3 +592,213 @@ def test_individual_tables() -> None:
         40,
         40,
     ]
+
+
+# -- the table of option specifications ----------------------------------------------
+
+
+def test_every_field_has_a_spec() -> None:
+    """A field declared without its spec is a failure here, not a silent pass."""
+    fields = [f.name for f in dataclasses.fields(Rules)]
+    assert list(OPTION_SPECS) == fields == list(Rules.option_names())
+    for f in dataclasses.fields(Rules):
+        spec = OPTION_SPECS[f.name]
+        assert isinstance(f.metadata.get("spec"), OptionSpec), f.name
+        assert spec.name == f.name
+        assert spec.default == f.default
+        assert spec.is_typed(f.default)
+        assert spec.parse(spec.to_plain(f.default)) == f.default
+        assert spec.kind in {"enum", "int", "optional-int", "bool", "suit", "strains", "table"}
+
+
+def test_a_field_without_a_spec_is_caught() -> None:
+    """A field added without its spec cannot be stored: the codec fails loudly."""
+
+    @dataclasses.dataclass(frozen=True)
+    class Bigger(Rules):
+        extra: int = 3
+
+    assert "extra" not in OPTION_SPECS
+    with pytest.raises(KeyError, match="extra"):
+        Bigger().to_dict()
+    with pytest.raises(RulesError, match="extra"):
+        option_spec("extra")
+
+
+@pytest.mark.parametrize("name", Rules.option_names())
+def test_spec_readings_and_sources(name: str) -> None:
+    spec = option_spec(name)
+    assert spec is Rules.option_spec(name) or spec == Rules.option_spec(name)
+    assert set(spec.all_sources) <= set(SOURCE_IDS)
+    assert "seed" not in spec.doc.lower()
+    assert not re.search(r"\b00[023]\b", spec.doc)
+    if spec.kind == "enum":
+        assert spec.choices == Rules.option_choices(name)
+        assert [r.value for r in spec.readings] == list(spec.choices or ())
+        for reading in spec.readings:
+            assert len(reading.doc) > 5
+            assert not reading.doc.endswith(".")
+            assert not re.search(r"\b00[023]\b", reading.doc + reading.note)
+            assert "seed" not in (reading.doc + reading.note).lower()
+    else:
+        assert spec.choices is None and spec.readings == ()
+    assert Rules.option_doc(name) == (
+        spec.doc,
+        " ".join(s for s in spec.all_sources if s != "platforms"),
+    )
+
+
+def test_spec_sources_of_the_corrected_readings() -> None:
+    # 002: «anders wordt het bod van hun score afgetrokken»: the failed contract loses the bid.
+    assert option_spec("failed").reading("minus-bid").sources == ("000", "002")
+    assert Rules.option_doc("failed")[1] == "000 002 003"
+    # Doubling (rather than 003's raise) is the card platforms' rule, not a document's.
+    assert option_spec("doubling").reading("double").sources == ("platforms",)
+    assert option_spec("doubling").reading("raise").sources == ("003",)
+    # 000: «el siguiente jugador reparte»; 003: «карты собираются в колоду и сдаются заново».
+    throw_in = option_spec("all_pass").reading("throw-in")
+    assert throw_in.sources == ("000", "003")
+    # (the catalogue says it in the reading itself: "... dealt again, by the next dealer (...)")
+    assert "dealt again" in throw_in.doc
+    assert "not always played" in option_spec("all_pass").reading("dealer-bids").note
+    assert option_spec("kabsh_side").reading("either").sources == ("000",)
+    assert option_spec("kabsh_side").reading("declarers").sources == ("003",)
+    assert option_spec("bidding").reading("individual").sources == ("platforms",)
+    # 003: «каждая последующая ставка помимо смены масти, должна быть в количественном
+    # отношении выше»; the bridge ladder is the apps'.
+    assert option_spec("ladder").reading("strain-and-number").sources == ("003",)
+    assert option_spec("ladder").reading("number-or-strain").sources == ("platforms",)
+    assert option_spec("partner_zero_ok").all_sources == ("platforms",)
+    assert option_spec("bid_step").all_sources == ()
+    assert option_spec("target").minimum == 1
+    assert option_spec("double_factor").minimum == 2
+
+
+def test_parse_rule_changes_reads_each_kind_by_its_spec() -> None:
+    changes = parse_rule_changes(
+        [
+            "target=31",
+            "kabsh=none",
+            "bid-once=yes",
+            "made=BID",
+            "fixed_trump=♥",
+            "strain_order=C,S,H,D",
+            "bid_values=[[2,2,2]]",
+            "no_win_below_zero=after-deal",
+            'doubling="raise"',
+        ]
+    )
+    assert changes == {
+        "target": 31,
+        "kabsh": None,
+        "bid_once": True,
+        "made": "bid",
+        "fixed_trump": "hearts",
+        "strain_order": ["clubs", "spades", "hearts", "diamonds"],
+        "bid_values": [[2, 2, 2]],
+        "no_win_below_zero": "after-deal",
+        "doubling": "raise",
+    }
+    assert parse_rule_changes(['strain_order=["s","h","d","c"]'])["strain_order"][0] == "spades"
+    assert parse_rule_changes(['fixed_trump="clubs"', 'target="31"']) == {
+        "fixed_trump": "clubs",
+        "target": 31,
+    }
+
+
+@pytest.mark.parametrize(
+    ("item", "message"),
+    [
+        ("target=many", "-o target='many' is not a whole number"),
+        ("kabsh_side=both", "-o kabsh_side='both' is not one of 'declarers', 'either'"),
+        ("bid_values=[[2,2", "-o bid_values: '[[2,2' is not valid JSON"),
+        ("strain_order=C X", "-o strain_order='C X' is not a list of suits"),
+        ("no_win_below_zero=true", "is not one of 'no', 'before-deal', 'after-deal'"),
+    ],
+)
+def test_parse_rule_changes_refuses_with_the_flag(item: str, message: str) -> None:
+    with pytest.raises(RulesError) as info:
+        parse_rule_changes([item])
+    assert message in str(info.value)
+
+
+# -- the kabsh side and the below-zero rule ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"kabsh_side": "either"}, "kabsh_side='either' needs kabsh"),
+        (
+            {**_plain(CARD_POINTS), "kabsh_side": "either"},
+            "kabsh_side='either' needs kabsh",
+        ),
+        # A side at the target is above zero: after the deal, only 13 tricks can be stopped.
+        ({"no_win_below_zero": "after-deal"}, "has no effect with thirteen_wins='no'"),
+        # From below zero, no classic deal (16 at most) reaches 41.
+        ({"no_win_below_zero": "before-deal"}, "no deal scores a side more than 16"),
+        (
+            {"thirteen_wins": "any", "failed": "zero", "no_win_below_zero": "after-deal"},
+            "no score can fall below zero",
+        ),
+        (
+            {**_plain(INDIVIDUAL), "no_win_below_zero": "before-deal"},
+            "no_win_below_zero='before-deal'",
+        ),
+    ],
+)
+def test_options_that_could_have_no_effect_are_refused(
+    options: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(RulesError) as info:
+        Rules.from_dict(options)
+    assert message in str(info.value)
+
+
+def test_below_zero_readings_where_they_matter() -> None:
+    assert Rules(target=10, no_win_below_zero=BelowZero.BEFORE_DEAL).target == 10
+    # Egyptian at four times the stakes: a deal can score 104, more than 41.
+    egyptian = PRESETS["egyptian"].replace(double_factor=4)
+    assert egyptian.replace(no_win_below_zero="before-deal").no_win_below_zero is (
+        BelowZero.BEFORE_DEAL
+    )
+    # At twice the stakes too: raised, bid 13 and take none gives the defenders 2 x 2 x 13.
+    assert PRESETS["egyptian"].replace(no_win_below_zero="before-deal").target == 41
+    with pytest.raises(RulesError, match="more than 32"):
+        PRESETS["egyptian"].replace(bid13_shortfall_factor=1, no_win_below_zero="before-deal")
+    # Difference scoring can still go below zero through bid13_failed = -16.
+    original = PRESETS["original"].replace(thirteen_wins="any")
+    assert original.replace(no_win_below_zero="after-deal").no_win_below_zero is (
+        BelowZero.AFTER_DEAL
+    )
+    with pytest.raises(RulesError, match="below zero"):
+        original.replace(bid13_failed=None, no_win_below_zero="after-deal")
+
+
+@pytest.mark.parametrize(
+    ("stored", "expected"),
+    [
+        ({"no_win_below_zero": False}, BelowZero.NO),
+        ({"no_win_below_zero": True, "thirteen_wins": "any"}, BelowZero.AFTER_DEAL),
+        # Without 13-trick wins the old flag did nothing: it reads as "no", not an error.
+        ({"no_win_below_zero": True}, BelowZero.NO),
+        ({"no_win_below_zero": True, "thirteen_wins": "any", "failed": "zero"}, BelowZero.NO),
+        ({**_plain(INDIVIDUAL), "no_win_below_zero": True}, BelowZero.NO),
+    ],
+)
+def test_rules_stored_by_earlier_versions_read_as_they_played(
+    stored: dict[str, Any], expected: BelowZero
+) -> None:
+    """Before the two readings the option was a boolean: true was the after-deal reading."""
+    assert Rules.from_dict(stored).no_win_below_zero is expected
+
+
+def test_old_preset_dicts_keep_their_rules() -> None:
+    """A saudi or levant-sets game stored by an earlier version has every option of its day;
+    the options added since take their defaults, which play as the game then did."""
+    old_saudi = {**PRESETS["saudi"].to_dict(), "no_win_below_zero": False}
+    del old_saudi["kabsh_side"]
+    assert Rules.from_dict(old_saudi).kabsh_side is KabshSide.DECLARERS
+    old_levant = {**PRESETS["levant-sets"].to_dict(), "bid13_made": 16}
+    del old_levant["kabsh_side"]
+    assert Rules.from_dict(old_levant).bid13_made == 16

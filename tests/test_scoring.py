@@ -99,10 +99,14 @@ def test_duel_hands_force_the_trick_count(k: int) -> None:
         ("classic", 10, 13, (13, 0)),
         ("lebanese31", 8, 9, (9, 4)),
         ("tarneeb61", 9, 8, (-9, 5)),
-        # 002: defenders score their tricks only when the contract fails.
+        # 002: defenders score their tricks only when the contract fails. «Als de partij die
+        # opgeeft minstens het aantal geboden slagen wint, scoort zij het aantal slagen dat zij
+        # heeft»: 13 bid and made scores the 13 tricks, with no bonus.
         ("levant-sets", 8, 9, (9, 0)),
         ("levant-sets", 9, 8, (-9, 5)),
-        ("levant-sets", 13, 13, (16, 0)),
+        ("levant-sets", 13, 13, (13, 0)),
+        ("levant-sets", 10, 13, (13, 0)),
+        ("levant-sets", 13, 12, (-13, 1)),
         ("levant-sets", 7, 0, (-7, 13)),
         # 003 original: difference scoring and the 16/26/-16 table.
         ("original", 10, 10, (10, 0)),
@@ -114,17 +118,27 @@ def test_duel_hands_force_the_trick_count(k: int) -> None:
         ("original", 13, 10, (-16, 6)),
         ("original", 13, 12, (-16, 2)),
         ("original", 7, 0, (0, 7)),
-        # Saudi kabsh: 13 taken without bidding 13.
+        # 003's kabsh is the declaring team's: «Если команда объявила менее 13-и взяток и
+        # взяла 13»; defenders who take all 13 score the shortfall.
+        ("original", 12, 0, (0, 12)),
+        # Saudi kabsh, 000: «cuando una pareja gana las 13 bazas sin haberlo reclamado de
+        # antemano»: either side, defenders included.
         ("saudi", 7, 13, (16, 0)),
         ("saudi", 12, 13, (16, 0)),
         ("saudi", 13, 13, (16, 0)),
         ("saudi", 8, 9, (9, 4)),
+        ("saudi", 7, 0, (-7, 16)),
+        ("saudi", 13, 0, (-13, 16)),
+        ("saudi", 8, 1, (-8, 12)),
         ("sol", 8, 9, (9, 4)),
         # Egyptian, not raised: seed 003's Egyptian failed contract loses the bid.
         ("egyptian", 8, 10, (10, 0)),
         ("egyptian", 10, 7, (-10, 3)),
         ("egyptian", 13, 13, (16, 0)),
         ("egyptian", 10, 13, (16, 0)),
+        ("egyptian", 7, 0, (-7, 7)),
+        ("tarneeb61", 7, 0, (-7, 13)),
+        ("sol", 7, 0, (-7, 13)),
     ],
 )
 def test_score_contract_known_answers(
@@ -207,7 +221,8 @@ def test_score_contract_card_points(bid: int, taken: int, expected: tuple[int, i
         ("classic", "7", 0, (-7, 13)),
         ("levant-sets", "8", 9, (9, 0)),
         ("levant-sets", "9", 8, (-9, 5)),
-        ("levant-sets", "13", 13, (16, 0)),
+        ("levant-sets", "13", 13, (13, 0)),
+        ("levant-sets", "10", 13, (13, 0)),
         ("original", "10", 7, (0, 3)),
         ("original", "10", 10, (10, 0)),
         ("original", "8", 9, (9, 0)),
@@ -217,6 +232,9 @@ def test_score_contract_card_points(bid: int, taken: int, expected: tuple[int, i
         ("saudi", "7", 13, (16, 0)),
         ("saudi", "13", 13, (16, 0)),
         ("saudi", "8", 9, (9, 4)),
+        ("saudi", "7", 0, (-7, 16)),
+        ("saudi", "12", 0, (-12, 16)),
+        ("original", "9", 0, (0, 9)),
     ],
 )
 def test_partnership_deals_score_the_seeds(
@@ -225,6 +243,39 @@ def test_partnership_deals_score_the_seeds(
     rules = find_rules(preset)
     points = team_points_of(rules, duel(S, E, k), [bid, *PASSES, "S"], (k, 13 - k, 0, 0))
     assert points == expected
+
+
+def test_levant_sets_thirteen_bid_and_made_scores_the_tricks_in_a_whole_deal() -> None:
+    """002: «Als de partij die opgeeft minstens het aantal geboden slagen wint, scoort zij het
+    aantal slagen dat zij heeft»: no bonus for 13, bid or not; the 13 still win the set."""
+    rules = find_rules("levant-sets")
+    for deal in play_out(rules, duel(S, E, 13), W, ["13", *PASSES, "S"]):
+        assert deal.result == DealResult((13, 0), None, True, Team.NS, True)
+    for deal in play_out(rules, duel(S, E, 13), W, ["9", *PASSES, "S"]):
+        assert deal.result == DealResult((13, 0), None, True, Team.NS, False)
+
+
+def test_saudi_kabsh_for_the_defenders_in_a_whole_deal() -> None:
+    """000: «Permite un bono de "kabsh" (capot) cuando una pareja gana las 13 bazas sin haberlo
+    reclamado de antemano»: the defenders, who never bid 13, take all 13 and score it."""
+    saudi = find_rules("saudi")
+    hands = duel(S, E, 0)  # South declares and East-West take every trick
+    for deal in play_out(saudi, hands, W, ["8", *PASSES, "S"]):
+        assert deal.tricks_taken == (0, 13, 0, 0)
+        assert deal.result == DealResult((-8, 16), None, False, Team.EW, False)
+    # Doubled stakes multiply the defenders' kabsh like every other point.
+    raised = saudi.replace(doubling="raise")
+    for deal in play_out(raised, hands, W, ["8", *PASSES, "raise", "S"], seeds=[0]):
+        assert deal.result is not None and deal.result.team_points == (-16, 32)
+    # Declarers only (003's reading, the default): the defenders score their 13 tricks.
+    declarers_only = saudi.replace(kabsh_side="declarers")
+    for deal in play_out(declarers_only, hands, W, ["8", *PASSES, "S"], seeds=[0]):
+        assert deal.result is not None and deal.result.team_points == (-8, 13)
+    # East-West declaring: the kabsh goes to North-South, the defenders, on their side.
+    hands = duel(E, S, 0, trump=Suit.HEARTS, side=Suit.DIAMONDS)
+    for deal in play_out(saudi, hands, S, ["7", *PASSES, "H"], seeds=[0]):
+        assert deal.declarer is E
+        assert deal.result is not None and deal.result.team_points == (16, -7)
 
 
 def test_deal_result_fields() -> None:

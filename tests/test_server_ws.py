@@ -28,6 +28,7 @@ from tarneeb.match import Match
 from tarneeb.presets import find_rules
 from tarneeb.record import format_deal, read_record
 from tarneeb.seats import Seat
+from tarneeb.server import table as table_module
 from tarneeb.server.fairness import deck_from_seed, hands_from_seed
 from tarneeb.view import View
 from ws_support import (
@@ -42,6 +43,14 @@ from ws_support import (
 )
 
 # -- helpers ---------------------------------------------------------------------------------
+
+JSON = {"Content-Type": "application/json"}
+
+
+@pytest.fixture
+def quick_timers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Turn timers shorter than a server allows (5 s at least), so the tests are quick."""
+    monkeypatch.setattr(table_module, "TURN_SECONDS", (0.1, 600))
 
 
 def make_table(client: TestClient, **body: Any) -> tuple[str, dict[str, str]]:
@@ -144,7 +153,9 @@ def test_four_seats_play_a_whole_match(tmp_path: Path) -> None:
         answer = made.json()
         table = answer["table"]
         assert answer["seat"] == "south"
-        assert answer["invites"] == {s: f"/t/{table}?seat={s}" for s in SEAT_NAMES[1:]}
+        assert set(answer["invites"]) == set(SEAT_NAMES[1:])
+        for seat, path in answer["invites"].items():  # each with its own secret
+            assert path.startswith(f"/t/{table}?seat={seat}&invite=")
         assert answer["spectate"] == f"/t/{table}"
         assert answer["state"]["status"] == "waiting"
         tokens = {"south": answer["token"]}
@@ -364,7 +375,9 @@ def test_a_bot_holds_an_absent_seat_and_gives_it_back(tmp_path: Path) -> None:
                 back.close()
 
 
-def test_a_bot_does_not_act_for_a_seat_reclaimed_during_its_delay(tmp_path: Path) -> None:
+def test_a_bot_does_not_act_for_a_seat_reclaimed_during_its_delay(
+    tmp_path: Path, quick_timers: None
+) -> None:
     """The bot holding a seat waits ``bot_delay`` before it acts; a reclaim in that time wins.
 
     After the reclaim the seat is its player's again: only the player, or
@@ -435,7 +448,9 @@ def test_a_slow_bot_decides_off_the_event_loop(
 # -- the turn timer ---------------------------------------------------------------------------
 
 
-def test_the_turn_timer_passes_for_a_seat_that_does_not_act(tmp_path: Path) -> None:
+def test_the_turn_timer_passes_for_a_seat_that_does_not_act(
+    tmp_path: Path, quick_timers: None
+) -> None:
     with server(tmp_path) as client:
         table, tokens = make_table(
             client,
@@ -662,7 +677,7 @@ def error_of(response: Any, status: int, code: str) -> str:
     assert response.status_code == status, response.text
     body = response.json()
     assert set(body) == {"error"}
-    assert set(body["error"]) == {"code", "message"}
+    assert set(body["error"]) == {"code", "message", "reference"}
     assert body["error"]["code"] == code
     assert isinstance(body["error"]["message"], str) and body["error"]["message"]
     return str(body["error"]["message"])
@@ -679,7 +694,8 @@ def test_http_api_errors(tmp_path: Path) -> None:
         error_of(client.get("/api/rules/nope"), 404, "not_found")
         # malformed bodies
         for body in [b"not json", b"[1, 2]", b'"text"', b"{"]:
-            error_of(client.post("/api/tables", content=body), 400, "malformed")
+            answer = client.post("/api/tables", content=body, headers=JSON)
+            error_of(answer, 400, "malformed")
         assert "colour" in error_of(
             client.post("/api/tables", json={"colour": 1}), 400, "malformed"
         )
@@ -692,7 +708,8 @@ def test_http_api_errors(tmp_path: Path) -> None:
             client.post("/api/tables", json={"seats": {"south": "bot:random"}}), 400, "malformed"
         )
         error_of(client.post("/api/tables", json={"name": ""}), 400, "malformed")
-        error_of(client.post("/api/tables", content=b"{" + b" " * 20000 + b"}"), 400, "malformed")
+        answer = client.post("/api/tables", content=b"{" + b" " * 20000 + b"}", headers=JSON)
+        error_of(answer, 413, "too_large")
         made = client.post("/api/tables", json={"name": "Layla", "public": False}).json()
         table, token = made["table"], made["token"]
         assert table not in [t["id"] for t in client.get("/api/tables").json()["tables"]]

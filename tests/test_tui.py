@@ -19,19 +19,29 @@ pytest.importorskip("textual")
 
 from textual.pilot import Pilot
 
-from tarneeb import Card, Match, Phase, Seat, find_rules, read_record
+import tarneeb.tui.cli as play_cli
+from tarneeb import Card, Phase, Seat, find_rules, read_record
 from tarneeb.actions import Bid, action_id
 from tarneeb.bots import Bot, Decision, make_bot
 from tarneeb.errors import IllegalActionError, RecordError, TarneebError
 from tarneeb.tui.app import Chip, Picker, TarneebApp, screen_text
-from tarneeb.tui.cli import add_play_parser, build_game, keep_previous, run_play
-from tarneeb.tui.controller import GameController, default_save_path, double_dummy_line
+from tarneeb.tui.cli import add_play_parser, build_game, run_play
+from tarneeb.tui.controller import GameController, double_dummy_line
 from tarneeb.tui.render import action_label, hand_order
 from tarneeb.view import View
 
 DATA = Path(__file__).parent / "data"
 SIZE = (80, 24)
 SUIT_SYMBOLS = set("♠♥♦♣")
+OPENING = ("8", "enter", "h", "enter", "enter", "enter")
+"""Seed 7: bid 8, name hearts (typed), then three cards by Enter: West has led to trick 4."""
+
+
+@pytest.fixture(autouse=True)
+def _sandbox(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Saves go to a temporary data directory; the terminal check passes under pytest."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setattr(play_cli, "check_terminal", lambda: None)
 
 
 def new_game(preset: str = "classic", seed: int = 7, save: Path | None = None) -> GameController:
@@ -189,20 +199,6 @@ def test_bad_input_is_one_line_and_exit_2_and_saves_nothing(
     assert not save.exists()
 
 
-def test_run_play_saves_at_once_and_keeps_an_unfinished_match_it_would_overwrite(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.setattr(TarneebApp, "run", lambda self: 0)
-    save = tmp_path / "last-match.json"
-    assert run_play(parse("--seed", "7", "--save", str(save), "--instant")) == 0
-    first = save.read_text(encoding="utf-8")
-    assert read_record(first) == Match(find_rules("classic"), seed=7)
-    assert run_play(parse("--seed", "8", "--save", str(save))) == 0
-    assert (tmp_path / "last-match.previous.json").read_text(encoding="utf-8") == first
-    assert "last-match.previous.json" in capsys.readouterr().out
-    assert keep_previous(tmp_path / "absent.json") is None
-
-
 def test_build_game_resume_and_options(tmp_path: Path) -> None:
     save = tmp_path / "s.json"
     game, preset = build_game(parse("--rules", "Egyptian", "--seed", "3", "--save", str(save)))
@@ -276,8 +272,8 @@ def test_a_whole_deal_played_through_the_keyboard() -> None:
     except ImportError:
         assert "Double dummy" not in summary
     else:
-        assert "Double dummy: NS could take 10 tricks in C (took 6)." in summary
-    assert "1  N       8C S down  -8  +7" in str(seen["scores"])
+        assert "Double dummy: NS could take 10 tricks in ♣ (took 6)." in summary
+    assert "1  N       8♣ S down  -8  +7" in str(seen["scores"])
 
 
 class GatedBot(Bot):
@@ -351,7 +347,9 @@ def test_a_slow_hint_bot_thinks_in_a_worker_thread_and_a_late_hint_is_dropped() 
         await pilot.press("h")
         seen["thinking"] = status_line(app)
         seen["hint"] = await open_gate(app, pilot, gated)
-        assert seen["hint"] == f"Hint: {action_label(hint.action)}: {hint.reason}"
+        assert seen["hint"] == (
+            f"Hint: {action_label(hint.action)}: {hint.reason}  Your turn: your call."
+        )
         # Asked, then answered by the human's own action first: the hint is dropped.
         gated.gate.clear()
         await pilot.press("h")
@@ -361,7 +359,7 @@ def test_a_slow_hint_bot_thinks_in_a_worker_thread_and_a_late_hint_is_dropped() 
         seen["late"] = await open_gate(app, pilot, gated)
 
     run_app(game, script)
-    assert seen["thinking"] == "Hint: thinking…"
+    assert seen["thinking"] == "Hint: thinking…  Your turn: your call."
     assert "MainThread" not in gated.threads and len(gated.threads) == 2
     assert not seen["late"].startswith("Hint")
 
@@ -380,7 +378,8 @@ def test_the_bidding_box_offers_only_legal_bids_and_refuses_typed_illegal_ones()
         before = game.match.deal.copy()
         await pilot.press("7", "h", "enter")
         assert game.match.deal == before
-        assert "Not allowed" in screen_text(app)
+        refusal = "You cannot call 7♥ now; you may: pass, 9NT, 10NT, 11NT, 12NT, 13NT."
+        assert refusal in screen_text(app)
         await pilot.press("7", "enter")  # no strain named
         assert game.match.deal == before
         await pilot.press("9", "n", "t", "enter")
@@ -418,7 +417,9 @@ def test_the_hint_says_what_the_bot_would_do_and_why_and_acts_for_nobody() -> No
         await pilot.press("h")
         assert game.match.deal == before
         status = status_line(app)
-        assert status == f"Hint: {action_label(decision.action)}: {decision.reason}"
+        assert status == (
+            f"Hint: {action_label(decision.action)}: {decision.reason}  Your turn: your call."
+        )
         box = app.screen.query_one("#bidbox", Picker)
         assert box.current() == action_id(decision.action)
 
@@ -529,7 +530,7 @@ def test_the_table_mid_deal_at_80x24_matches_the_stored_screen() -> None:
     shots: list[str] = []
 
     async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
-        await pilot.press("8", "enter", "h", "enter", "enter", "enter", "enter")
+        await pilot.press(*OPENING)
         shots.append(screen_text(app))
 
     run_app(game, script)
@@ -561,10 +562,20 @@ def test_egyptian_raise_decision_in_the_bidding_box() -> None:
         await pilot.press("7", "c", "enter")
         assert game.match.deal.phase is Phase.RAISE
         assert legal_labels(app, "#bidbox") == ["raise", "stand"]
-        assert "raise to double stakes, or stand?" in screen_text(app)
-        await pilot.press("enter")
+        assert "stand, or raise to double the stakes?" in screen_text(app)
+        await pilot.press("enter")  # a reflex Enter takes the safe choice: stand
 
     run_app(game, script, "egyptian")
+    contract = game.match.deals[0].contract
+    assert contract is not None
+    assert (contract.level, contract.multiplier, contract.raised) == (7, 1, False)
+
+    game = new_game("egyptian", seed=4)
+
+    async def raise_it(app: TarneebApp, pilot: Pilot[int]) -> None:
+        await pilot.press("7", "c", "enter", "left", "enter")  # raise is chosen on purpose
+
+    run_app(game, raise_it, "egyptian")
     contract = game.match.deals[0].contract
     assert contract is not None
     assert (contract.level, contract.multiplier, contract.raised) == (7, 2, True)
@@ -596,7 +607,8 @@ def test_double_dummy_line_from_the_solver() -> None:
     deal = game.match.deals[0]
     line = "Double dummy: NS could take 10 tricks in C (took 9)."
     assert double_dummy_line(deal) == line
-    assert game.deal_lines(deal)[-1] == line
+    assert game.deal_lines(deal, unicode=False)[-1] == line
+    assert game.deal_lines(deal)[-1] == line.replace(" C ", " ♣ ")
     assert double_dummy_line(game.match.deal) is None  # not played yet
 
 
@@ -605,7 +617,7 @@ def test_the_hand_is_sorted_by_suit_and_only_legal_cards_are_bright() -> None:
     found: dict[str, object] = {}
 
     async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
-        await pilot.press("8", "enter", "h", "enter", "enter", "enter", "enter")
+        await pilot.press(*OPENING)
         view = game.view()
         assert view.current_trick is not None and len(view.current_trick.cards) == 1
         hand = app.screen.query_one("#hand", Picker)
@@ -623,21 +635,14 @@ def test_the_hand_is_sorted_by_suit_and_only_legal_cards_are_bright() -> None:
     assert found["dimmed"] == ["A♥", "K♥", "Q♥", "T♥", "Q♣", "2♣", "7♦", "2♦"]
 
 
-def test_the_default_save_file_is_under_the_users_data_dir(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    assert default_save_path() == tmp_path / "tarneeb" / "last-match.json"
-
-
 def test_clicking_plays_a_legal_card_and_ignores_a_dimmed_one() -> None:
     game = new_game()
 
     async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
-        await pilot.press("8", "enter", "h", "enter", "enter", "enter", "enter")
+        await pilot.press(*OPENING)
         assert "West: 8♠. Your turn: play a card." in screen_text(app)
         before = game.match.deal.copy()
-        await pilot.click("#hand", offset=(1 + 4 * 2 + 1, 0))  # A♥: spades were led
+        await pilot.click("#hand", offset=(5 * 2 + 1, 0))  # A♥: spades were led
         assert game.match.deal == before
         await pilot.click("#hand", offset=(2, 0))  # T♠
         assert game.match.deals[0].tricks[3].plays[1] == (Seat.SOUTH, Card.parse("TS"))

@@ -26,6 +26,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -131,8 +132,8 @@ def test_four_players_join_by_invite_links_and_play_a_deal(browser: Browser, ser
         seat: host.locator(f'#invites .invite[data-seat="{seat}"] .invite-url').input_value()
         for seat in ("east", "north", "west")
     }
-    assert all(
-        url.startswith(f"{server}/t/") and url.endswith(f"?seat={seat}")
+    assert all(  # each seat's link carries that seat's own invite secret
+        url.startswith(f"{server}/t/") and f"?seat={seat}&invite=" in url
         for seat, url in invites.items()
     )
     shot(host, "home-desktop-en.png")
@@ -147,6 +148,8 @@ def test_four_players_join_by_invite_links_and_play_a_deal(browser: Browser, ser
         expect(guest.locator("#join-seat")).to_have_value(seat)
         guest.fill("#join-name", names[seat])
         guest.click("#join-button")
+        # seated, the invite's secret leaves the address bar
+        expect(guest).to_have_url(re.compile(r"/t/[\w-]+$"))
         pages[seat] = guest
     for seat, page in pages.items():
         # everybody sits where the invitation said, sees the others' names, and the deal is on
@@ -340,6 +343,10 @@ def test_arabic_page_lays_out_right_to_left_with_arabic_glyphs(
     # the switch changes the language in place, and the choice is kept
     english.select_option("#lang", "ru")
     expect(english.locator("#rules-page h1")).to_have_text("Как играть: Классика (41)")
+    # ... the reference too: the server writes it in the page's language
+    reference = english.locator("#rules-page .reference")
+    expect(reference).to_have_attribute("lang", "ru")
+    expect(reference.locator("h3").first).to_have_text("Как идёт игра")
     english.goto(f"{server}/")
     expect(english.locator("#quick-play")).to_have_text("Играть")
     expect(english.locator("html")).to_have_attribute("lang", "ru")
@@ -561,7 +568,8 @@ def test_a_guest_keeps_what_they_typed_while_others_join(browser: Browser, serve
     guest.fill("#join-name", "Nour")
     guest.focus("#join-name")
     # Someone else takes a seat: the waiting room is drawn anew for the guest.
-    _post(f"{server}/api/tables/{table}/join", {"name": "Omar", "seat": "east"})
+    east = parse_qs(urlsplit(made["invites"]["east"]).query)["invite"][0]
+    _post(f"{server}/api/tables/{table}/join", {"name": "Omar", "invite": east})
     expect(guest.locator('.waiting-seat[data-seat="east"]')).to_have_class(re.compile("taken"))
     expect(guest.locator("#join-name")).to_have_value("Nour")
     expect(guest.locator("#join-seat")).to_have_value("north")
@@ -569,3 +577,19 @@ def test_a_guest_keeps_what_they_typed_while_others_join(browser: Browser, serve
     guest.click("#join-button")
     expect(guest.locator("body")).to_have_attribute("data-seat", "north")
     guest.context.close()
+
+
+def test_the_spectator_link_of_a_private_table_only_watches(browser: Browser, server: str) -> None:
+    made = _post(f"{server}/api/tables", {"name": "Layla", "public": False})
+    page = new_page(browser, DESKTOP)
+    page.goto(f"{server}{made['spectate']}")
+    expect(page.locator("#invite-only")).to_be_visible()
+    expect(page.locator("#join-form")).to_have_count(0)
+    # an open table's free seats are anyone's
+    opened = _post(f"{server}/api/tables", {"name": "Layla", "public": True})
+    page.goto(f"{server}{opened['spectate']}")
+    page.fill("#join-name", "Omar")
+    page.click("#join-button")
+    expect(page.locator("body")).to_have_attribute("data-seat", "east")
+    assert not page_errors(page)
+    page.context.close()

@@ -57,11 +57,13 @@ from tarneeb.record import (
 )
 from tarneeb.rules import (
     AllPass,
+    BelowZero,
     Bidding,
     Count,
     Defenders,
     Doubling,
     Failed,
+    KabshSide,
     Ladder,
     Made,
     Rules,
@@ -69,6 +71,7 @@ from tarneeb.rules import (
 )
 from tarneeb.scoring import DealResult
 from tarneeb.seats import SEATS, Seat, Team, parse_seat
+from tarneeb.tournament import KingOfTheTable, Pairing, SetPlayed, TournamentError
 from tarneeb.view import View
 
 __all__ = [
@@ -77,6 +80,7 @@ __all__ = [
     "SEATS",
     "Action",
     "AllPass",
+    "BelowZero",
     "Bid",
     "Bidding",
     "Card",
@@ -93,10 +97,13 @@ __all__ = [
     "Failed",
     "IllegalActionError",
     "InvalidActionError",
+    "KabshSide",
+    "KingOfTheTable",
     "Ladder",
     "LegalActions",
     "Made",
     "Match",
+    "Pairing",
     "Pass",
     "Phase",
     "Raise",
@@ -107,6 +114,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "Seat",
+    "SetPlayed",
     "SetResult",
     "Stand",
     "Strain",
@@ -115,6 +123,7 @@ __all__ = [
     "Team",
     "ThirteenWins",
     "ThrowIn",
+    "TournamentError",
     "Trick",
     "View",
     "__version__",

@@ -5,6 +5,7 @@ These forms are promised to users (and checked by the tests):
 * ``tarneeb --version``: ``tarneeb X.Y.Z``;
 * ``tarneeb rules --list``: the preset names, one a line, nothing else;
 * ``tarneeb rules NAME``: the rules reference for people of that preset;
+* ``tarneeb rules NAME --lang ar``: the same in Arabic (or ``es``, ``nl``, ``ru``);
 * ``tarneeb rules NAME --json``: its options as one JSON object;
 * ``tarneeb rules NAME -o OPTION=VALUE ...``: options changed on top of the preset;
 * ``tarneeb rules --markdown``: the whole reference, ``docs/rules.md``.
@@ -31,11 +32,12 @@ from typing import NoReturn
 from tarneeb._version import __version__
 from tarneeb.arena.cli import add_arena_parser, run_arena
 from tarneeb.errors import TarneebError
+from tarneeb.i18n import DEFAULT_LANGUAGE, LANGUAGES, find_language
 from tarneeb.presets import DEFAULT_PRESET, PRESETS, find_rules
 from tarneeb.reference import describe_rules, reference_markdown
 from tarneeb.rules import parse_rule_changes
 from tarneeb.server.cli import add_serve_parser, run_serve
-from tarneeb.solver.cli import add_analyze_parser, run_analyze
+from tarneeb.solver.cli import add_analyze_parser, add_export_parser, run_analyze, run_export
 from tarneeb.tui.cli import add_play_parser, run_play
 
 __all__ = ["main"]
@@ -92,14 +94,23 @@ def _build_parser() -> _Parser:
         dest="options",
         help="change one option on top of the preset (repeatable), e.g. -o target=31",
     )
+    rules.add_argument(
+        "--lang",
+        metavar="LANG",
+        help=f"the language to print the rules in: {', '.join(LANGUAGES)} (default: en)",
+    )
     add_arena_parser(commands)
     add_play_parser(commands)
     add_analyze_parser(commands)
+    add_export_parser(commands)
     add_serve_parser(commands)
     return parser
 
 
 def _run_rules(args: argparse.Namespace) -> int:
+    lang = DEFAULT_LANGUAGE if args.lang is None else find_language(args.lang)
+    if args.json and args.lang is not None:
+        raise UsageError("--json cannot go with --lang (the options have no language)")
     if args.list or args.markdown:
         flag = "--list" if args.list else "--markdown"
         extras = [
@@ -109,6 +120,7 @@ def _run_rules(args: argparse.Namespace) -> int:
                 ("--json", args.json),
                 ("-o", bool(args.options)),
                 ("--markdown", args.list and args.markdown),
+                ("--lang", args.list and args.lang is not None),
             )
             if given
         ]
@@ -117,7 +129,7 @@ def _run_rules(args: argparse.Namespace) -> int:
         if args.list:
             sys.stdout.write("".join(f"{name}\n" for name in PRESETS))
         else:
-            sys.stdout.write(reference_markdown())
+            _write_text(reference_markdown(lang))
         return 0
     name = DEFAULT_PRESET if args.name is None else args.name
     rules = find_rules(name)
@@ -126,8 +138,22 @@ def _run_rules(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(json.dumps(rules.to_dict(), indent=2) + "\n")
     else:
-        sys.stdout.write(describe_rules(rules, name.strip().lower()))
+        _write_text(describe_rules(rules, name.strip().lower(), lang))
     return 0
+
+
+def _write_text(text: str) -> None:
+    """Write to stdout, in UTF-8 where its own encoding cannot hold the text.
+
+    (Arabic or Russian rules redirected to a file under a cp1252 locale.)
+    """
+    try:
+        text.encode(sys.stdout.encoding or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        reconfigure = getattr(sys.stdout, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(encoding="utf-8")
+    sys.stdout.write(text)
 
 
 def _fail(message: str) -> int:
@@ -157,6 +183,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_play(args)
         if args.command == "analyze":
             return run_analyze(args)
+        if args.command == "export":
+            return run_export(args)
         if args.command == "serve":
             return run_serve(args)
         parser.print_help()

@@ -23,10 +23,12 @@ from tarneeb.rules import (
     Defenders,
     Doubling,
     Failed,
+    KabshSide,
     Ladder,
     Rules,
     ThirteenWins,
 )
+from tarneeb.summaries import preset_summary
 
 __all__ = ["DEFAULT_PRESET", "PRESETS", "PRESET_SUMMARIES", "find_rules", "preset_name"]
 
@@ -43,78 +45,58 @@ _ORIGINAL = Rules(
     kabsh=16,
 )
 
-_PRESETS: dict[str, tuple[Rules, str]] = {
-    "classic": (
-        CLASSIC,
-        "Seed 000's rules: target 41, defenders always score their tricks, 13 bid and made = 16.",
+_PRESETS: dict[str, Rules] = {
+    "classic": CLASSIC,
+    "lebanese31": CLASSIC.replace(target=31, bid_once=True),
+    "tarneeb61": CLASSIC.replace(target=61),
+    # 002: «Als de partij die opgeeft minstens het aantal geboden slagen wint, scoort zij het
+    # aantal slagen dat zij heeft»: 13 bid and made scores the 13 tricks, no bonus.
+    "levant-sets": CLASSIC.replace(
+        dealing=Dealing.ONE_AT_A_TIME,
+        defenders=Defenders.TRICKS_IF_SET,
+        thirteen_wins=ThirteenWins.ANY,
+        sets=13,
+        bid13_made=None,
     ),
-    "lebanese31": (
-        CLASSIC.replace(target=31, bid_once=True),
-        "Classic to 31, each player bids only once (Lebanon).",
+    "original": _ORIGINAL,
+    "egyptian": _ORIGINAL.replace(
+        target=41,
+        bidding=Bidding.STRAINS,
+        ladder=Ladder.STRAIN_AND_NUMBER,
+        no_trump=True,
+        failed=Failed.MINUS_BID,
+        bid13_made=16,
+        doubling=Doubling.RAISE,
+        double_factor=2,
     ),
-    "tarneeb61": (CLASSIC.replace(target=61), "Classic to 61, the longer game."),
-    "levant-sets": (
-        CLASSIC.replace(
-            dealing=Dealing.ONE_AT_A_TIME,
-            defenders=Defenders.TRICKS_IF_SET,
-            thirteen_wins=ThirteenWins.ANY,
-            sets=13,
-        ),
-        "Seed 002: defenders score only when the contract fails, 13 tricks wins the set, "
-        "a match of 13 sets.",
+    # 000: «un bono de "kabsh" (capot) cuando una pareja gana las 13 bazas sin haberlo
+    # reclamado de antemano»: whichever side takes all 13, the defenders too.
+    "saudi": CLASSIC.replace(kabsh=16, kabsh_side=KabshSide.EITHER),
+    "sol": CLASSIC.replace(no_trump=True),
+    "tarneeb400": CLASSIC.replace(
+        count=Count.CARD_POINTS,
+        min_bid=60,
+        max_bid=120,
+        bid_step=10,
+        target=400,
+        bid13_made=None,
     ),
-    "original": (
-        _ORIGINAL,
-        "Seed 003's original game: difference scoring, the 16/26/-16 table for 13 tricks, to 31.",
-    ),
-    "egyptian": (
-        _ORIGINAL.replace(
-            target=41,
-            bidding=Bidding.STRAINS,
-            ladder=Ladder.STRAIN_AND_NUMBER,
-            no_trump=True,
-            failed=Failed.MINUS_BID,
-            bid13_made=16,
-            doubling=Doubling.RAISE,
-            double_factor=2,
-        ),
-        "Seed 003's Egyptian game: bids name a strain (clubs < diamonds < hearts < spades < "
-        "no-trump); the only bidder may raise to double stakes; to 41.",
-    ),
-    "saudi": (
-        CLASSIC.replace(kabsh=16),
-        "Classic with the kabsh bonus: 13 tricks taken without bidding 13 scores 16.",
-    ),
-    "sol": (
-        CLASSIC.replace(no_trump=True),
-        "Classic with Sol: no-trump bids beat suit bids of the same number.",
-    ),
-    "tarneeb400": (
-        CLASSIC.replace(
-            count=Count.CARD_POINTS,
-            min_bid=60,
-            max_bid=120,
-            bid_step=10,
-            target=400,
-            bid13_made=None,
-        ),
-        "Seed 000's card-point game: bids of 60..120 card points (A 11, 10 10, K 4, Q 3, J 2), "
-        "target 400.",
-    ),
-    "syrian400": (
-        CLASSIC.replace(
-            bidding=Bidding.INDIVIDUAL,
-            fixed_trump=Suit.HEARTS,
-            min_bid=2,
-            bid13_made=None,
-        ),
-        "The 400 of the apps: hearts always trump, each player bids their own tricks, a side wins "
-        "when one partner reaches 41 and the other is positive.",
+    "syrian400": CLASSIC.replace(
+        bidding=Bidding.INDIVIDUAL,
+        fixed_trump=Suit.HEARTS,
+        min_bid=2,
+        bid13_made=None,
     ),
 }
 
-PRESETS: Mapping[str, Rules] = MappingProxyType({k: v[0] for k, v in _PRESETS.items()})
-PRESET_SUMMARIES: Mapping[str, str] = MappingProxyType({k: v[1] for k, v in _PRESETS.items()})
+PRESETS: Mapping[str, Rules] = MappingProxyType(_PRESETS)
+#: Each preset's one-line summary in English, written from its options (see
+#: :func:`tarneeb.summaries.preset_summary` for the other languages and for
+#: a preset with options changed; its tradition's name is the catalogue's
+#: ``preset.NAME.tradition``).
+PRESET_SUMMARIES: Mapping[str, str] = MappingProxyType(
+    {name: preset_summary(name, rules) for name, rules in _PRESETS.items()}
+)
 DEFAULT_PRESET = "classic"
 
 

@@ -15,7 +15,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tarneeb.rules import Count, Defenders, Failed, Made, Rules, ThirteenWins
+from tarneeb.rules import (
+    BelowZero,
+    Count,
+    Defenders,
+    Failed,
+    KabshSide,
+    Made,
+    Rules,
+    ThirteenWins,
+)
 from tarneeb.seats import Team
 
 __all__ = ["DealResult", "score_contract", "score_individual", "set_winner"]
@@ -43,7 +52,13 @@ def score_contract(
 
     ``taken`` and ``defenders_taken`` are tricks, or card points with
     ``count = "card-points"``; ``multiplier`` is the raise or double factor,
-    which multiplies every point of the deal.
+    which multiplies every point of the deal. A side that takes all 13 tricks
+    without having bid 13 scores the ``kabsh`` instead, where one is set:
+    declarers only, or either side with ``kabsh_side = "either"``.
+
+    >>> from tarneeb.presets import find_rules
+    >>> score_contract(find_rules("saudi"), bid=8, taken=0, defenders_taken=13)
+    (-8, 16)
     """
     tricks = rules.count is Count.TRICKS
     bid13 = tricks and bid == 13
@@ -60,7 +75,14 @@ def score_contract(
             declarers = rules.bid13_failed
         else:
             declarers = -bid if rules.failed is Failed.MINUS_BID else 0
-        if rules.defenders is Defenders.SHORTFALL:
+        if (
+            tricks
+            and defenders_taken == 13
+            and rules.kabsh is not None
+            and rules.kabsh_side is KabshSide.EITHER
+        ):
+            defenders = rules.kabsh
+        elif rules.defenders is Defenders.SHORTFALL:
             defenders = (bid - taken) * (rules.bid13_shortfall_factor if bid13 else 1)
         else:
             defenders = defenders_taken
@@ -99,10 +121,20 @@ def set_winner(
     """The side that has won the set once a deal has been counted, if any.
 
     Scores are counted at the end of a deal. Where 13 tricks win the set, that
-    comes first (and not for a side below zero under ``no_win_below_zero``).
-    Otherwise a side at or over the target wins; when both are, the higher
-    wins, and a tie plays another deal.
+    comes first. Otherwise a side at or over the target wins; when both are,
+    the higher wins, and a tie plays another deal. Under ``no_win_below_zero``
+    a side whose score was below zero before the deal (``before-deal``), or is
+    once it is counted (``after-deal``), cannot win the set in this deal: it
+    is left out of both counts, so the other side may still win.
+
+    >>> from tarneeb.presets import find_rules
+    >>> rules = find_rules("classic").replace(target=31)
+    >>> set_winner(rules, (33, 31), (33, 31, 33, 31), None, None)
+    Team.NS
+    >>> set_winner(rules, (31, 31), (31, 31, 31, 31), None, None) is None  # a tie plays on
+    True
     """
+    barred = _barred(rules, team_scores, result)
     if result is not None and result.all_thirteen is not None:
         side = result.all_thirteen
         wins = rules.thirteen_wins is ThirteenWins.ANY or (
@@ -110,7 +142,7 @@ def set_winner(
             and result.declarers_bid_13
             and side == declarer_team
         )
-        if wins and not (rules.no_win_below_zero and team_scores[side] < 0):
+        if wins and side not in barred:
             return side
     if rules.is_individual:
         floor = 0 if rules.partner_zero_ok else 1
@@ -123,9 +155,25 @@ def set_winner(
             )
         ]
     else:
-        qualified = [team for team in Team if team_scores[team] >= rules.target]
+        qualified = [
+            team for team in Team if team_scores[team] >= rules.target and team not in barred
+        ]
     if len(qualified) == 1:
         return qualified[0]
     if len(qualified) == 2 and team_scores[0] != team_scores[1]:
         return Team.NS if team_scores[0] > team_scores[1] else Team.EW
     return None
+
+
+def _barred(
+    rules: Rules, team_scores: Sequence[int], result: DealResult | None
+) -> tuple[Team, ...]:
+    """The sides that cannot win the set in this deal under ``no_win_below_zero``."""
+    reading = rules.no_win_below_zero
+    if reading is BelowZero.NO:
+        return ()
+    # 002: «Een team kan niet winnen als hun huidige score lager is dan 0».
+    gained = (0, 0) if result is None else result.team_points
+    if reading is BelowZero.BEFORE_DEAL:
+        return tuple(t for t in Team if team_scores[t] - gained[t] < 0)
+    return tuple(t for t in Team if team_scores[t] < 0)

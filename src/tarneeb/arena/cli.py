@@ -24,12 +24,13 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from tarneeb.arena.progress import progress_bar
-from tarneeb.arena.report import format_report, plot_available, save_plot, summarize, write_json
+from tarneeb.arena.report import format_report, plot_path, save_plot, summarize, write_json
 from tarneeb.arena.run import FORMATS, ArenaConfig, ArenaError, play_arena
 from tarneeb.bots import BOTS, make_bot
 from tarneeb.errors import TarneebError
 from tarneeb.presets import DEFAULT_PRESET, find_rules
 from tarneeb.rules import parse_rule_changes
+from tarneeb.tournament import DEFAULT_SETS
 
 __all__ = ["add_arena_parser", "arena_config", "main", "run_arena"]
 
@@ -39,18 +40,24 @@ SETS_FORMAT_SETS = 13
 """Sets in a match of ``--format sets`` unless the rules or ``-o sets=N`` say otherwise."""
 DEALS_PER_SET = 200
 """The default deal cap of a match, per set: two weak bots may never reach the target."""
+MATCHES = 100
+"""Matches of ``--format match`` and ``sets`` unless ``--matches`` says otherwise."""
 
 DESCRIPTION = f"""\
-Duplicate matches between two bots: each pair of matches is dealt the same
-cards with the bots' sides swapped, so the luck of the cards cancels.
+Duplicate matches between two bots (or king of the table between several,
+see the formats): each pair of matches is dealt the same cards with the
+bots' sides swapped, so the luck of the cards cancels.
 --matches N counts matches played (N/2 duplicate pairs; N must be even).
 Prints match wins with a 95% Wilson interval, points per deal difference with
 its interval, contracts bid and made by level, and time per decision.
 Formats: match (to the target), sets (a match of {SETS_FORMAT_SETS} sets, most
-points wins), king (king of the table: the bots queue, the loser of each
-duplicate bout gives its place to the next). Bots: {", ".join(BOTS)} (with
-options as heuristic:aggressive). The same seed gives the same results with
-any --workers."""
+points wins), king (king of the table, the Levant's tournament: each bot is a
+pair, the pairs queue, each set is one match to the target, not duplicate,
+and its loser goes to the back of the queue while the next pair takes its
+seats; --matches N sets, {DEFAULT_SETS} by default, --streak K ends it early
+when a pair wins K sets in a row). Bots: {", ".join(BOTS)} (with options as
+heuristic:aggressive). The same seed gives the same results with any
+--workers."""
 
 
 def add_arena_parser(subparsers: argparse._SubParsersAction[Any]) -> argparse.ArgumentParser:
@@ -70,9 +77,17 @@ def add_arena_parser(subparsers: argparse._SubParsersAction[Any]) -> argparse.Ar
     parser.add_argument(
         "--matches",
         type=int,
-        default=100,
+        default=None,
         metavar="N",
-        help="matches to play, even: N/2 duplicate pairs (for king, N/2 bouts); default 100",
+        help=f"matches to play, even: N/2 duplicate pairs (default {MATCHES}); "
+        f"for king, the sets (default {DEFAULT_SETS})",
+    )
+    parser.add_argument(
+        "--streak",
+        type=int,
+        default=None,
+        metavar="K",
+        help="king only: end the tournament when a pair wins K sets in a row",
     )
     parser.add_argument(
         "--rules",
@@ -153,11 +168,19 @@ def arena_config(args: argparse.Namespace) -> ArenaConfig:
         changes["sets"] = SETS_FORMAT_SETS
     if changes:
         rules = rules.replace(**changes)
-    max_deals = args.max_deals if args.max_deals is not None else DEALS_PER_SET * rules.sets
+    king = args.format == "king"
+    # A set of king of the table is one set of the rules, whatever their sets.
+    per_match = 1 if king else rules.sets
+    max_deals = args.max_deals if args.max_deals is not None else DEALS_PER_SET * per_match
     seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+    matches = args.matches
+    if matches is None:
+        matches = DEFAULT_SETS if king else MATCHES
+    if args.streak is not None and not king:
+        raise ArenaError("--streak ends king of the table only (--format king)")
     return ArenaConfig(
         bots=tuple(specs),
-        matches=args.matches,
+        matches=matches,
         rules=rules,
         seed=seed,
         max_deals=max_deals,
@@ -165,6 +188,7 @@ def arena_config(args: argparse.Namespace) -> ArenaConfig:
         keep_records=args.json is not None,
         preset=args.rules.strip().lower(),
         double_dummy=args.double_dummy,
+        streak=args.streak,
     )
 
 
@@ -194,10 +218,7 @@ def run_arena(args: argparse.Namespace) -> int:
             raise ArenaError(f"--workers {workers}: give at least 1")
         _check_output(args.json, "--json")
         _check_output(args.plot, "--plot")
-        if args.plot is not None and not plot_available():
-            raise ArenaError(
-                "--plot needs matplotlib, which is not installed: pip install 'tarneeb[plot]'"
-            )
+        plot = None if args.plot is None else plot_path(args.plot)
         with progress_bar(config.matches, config.labels, not args.no_progress) as done:
             result = play_arena(config, workers=workers, ray_address=args.ray, done=done)
     except TarneebError as exc:
@@ -208,9 +229,9 @@ def run_arena(args: argparse.Namespace) -> int:
         if args.json is not None:
             write_json(result, args.json)
             print(f"results and {len(result.outcomes)} game records written to {args.json}")
-        if args.plot is not None:
-            save_plot(result, args.plot)
-            print(f"plot written to {args.plot}")
+        if plot is not None:
+            save_plot(result, plot)
+            print(f"plot written to {plot}")
     except OSError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 1

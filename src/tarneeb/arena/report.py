@@ -18,8 +18,18 @@ The figures, for two bots A and B:
 * ``timing``: mean time a decision of each bot took (the only figures that
   change from run to run with the same seed).
 
-King of the table adds ``standings`` (bouts and matches won, points for and
-against, the longest reign) and ``bouts``.
+King of the table (``--format king``, seed 002's tournament, each bot a
+pair) is not duplicate: each set is one match between the pair holding the
+table and the challenger, so ``matches`` counts the sets played,
+``points_per_deal_diff`` and its interval are ``None`` (the cards' luck does
+not cancel), and it adds ``standings`` (the lines of
+:meth:`KingOfTheTable.standings <tarneeb.tournament.KingOfTheTable.standings>`:
+rank, pair, played, won, lost, points_for, points_against, streak,
+best_streak, at_table), ``sets`` (each set in order: number, ns, ew, holder,
+winner, scores, deals, capped), ``champion`` (the tournament's winner),
+``king`` (the pair holding the table at the end) and ``ended_by`` (``sets``
+or ``streak``). The JSON file holds the whole tournament under
+``tournament`` (:meth:`KingOfTheTable.to_dict`, which ``from_dict`` reads back).
 """
 
 from __future__ import annotations
@@ -27,7 +37,7 @@ from __future__ import annotations
 import importlib
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,6 +50,10 @@ __all__ = ["format_report", "result_to_json", "save_plot", "summarize", "write_j
 MATCHES_COUNTED = (
     "matches played; each duplicate pair is two of them, "
     "dealt the same cards with the bots' sides swapped"
+)
+SETS_COUNTED = (
+    "sets played, one match each between the pair holding the table and the "
+    "challenger (not duplicate: the winner keeps its seats)"
 )
 
 
@@ -132,13 +146,17 @@ def summarize(result: ArenaResult) -> dict[str, Any]:
     config = result.config
     labels = result.labels
     tallies = _tallies(result)
+    table = result.tournament
     summary: dict[str, Any] = {
         "bots": list(labels),
         "specs": list(config.bots),
         "format": config.format,
-        "matches": config.matches,
-        "matches_counted": MATCHES_COUNTED,
-        "pairs": config.pairs,
+        "matches": config.matches if table is None else len(result.outcomes),
+        "matches_counted": MATCHES_COUNTED if table is None else SETS_COUNTED,
+    }
+    if table is None:
+        summary["pairs"] = config.pairs
+    summary |= {
         "win_rate": {label: tallies[label].win_rate for label in labels},
         "win_rate_ci95": {
             label: list(wilson_interval(tallies[label].score, tallies[label].matches))
@@ -147,7 +165,7 @@ def summarize(result: ArenaResult) -> dict[str, Any]:
         "points_per_deal_diff": None,
         "points_per_deal_diff_ci95": None,
     }
-    if len(labels) == 2:
+    if len(labels) == 2 and table is None:
         diffs = pair_diffs(result.outcomes, labels[0], labels[1])
         mean, ci = mean_ci(diffs)
         summary["points_per_deal_diff"] = mean
@@ -170,7 +188,7 @@ def summarize(result: ArenaResult) -> dict[str, Any]:
     summary["draws"] = sum(1 for o in result.outcomes if o.winner is None)
     summary["capped"] = sum(1 for o in result.outcomes if o.capped)
     summary["max_deals"] = config.max_deals
-    if config.rules.sets > 1:
+    if config.rules.sets > 1 and table is None:
         summary["sets_won"] = {label: tallies[label].sets_won for label in labels}
     summary["deals"] = result.deals
     summary["scored_deals"] = sum(o.scored_deals for o in result.outcomes)
@@ -186,9 +204,13 @@ def summarize(result: ArenaResult) -> dict[str, Any]:
             label: (t.dd_lost / t.dd_deals if t.dd_deals else None) for label, t in tallies.items()
         }
         summary["dd_deals"] = {label: t.dd_deals for label, t in tallies.items()}
-    if config.format == "king":
-        summary["standings"] = standings(result, tallies)
-        summary["champion"] = result.bouts[-1].winner if result.bouts else None
+    if table is not None:
+        summary["standings"] = [line.to_dict() for line in table.standings()]
+        summary["sets"] = king_sets(result)
+        summary["champion"] = table.winner
+        summary["king"] = table.king
+        ending = table.ending
+        summary["ended_by"] = None if ending is None else ending.value
     summary["timing"] = {
         "decision_us": {
             label: (1e6 * t.seconds / t.decisions if t.decisions else 0.0)
@@ -203,43 +225,26 @@ def summarize(result: ArenaResult) -> dict[str, Any]:
     return summary
 
 
-def standings(
-    result: ArenaResult, tallies: dict[str, _Tally] | None = None
-) -> list[dict[str, Any]]:
-    """King of the table: one row a bot, best first (bouts won, then win rate, then margin)."""
-    tallies = tallies if tallies is not None else _tallies(result)
-    bouts = {label: [0, 0] for label in result.labels}
-    reign = {label: 0 for label in result.labels}
-    run_holder, run = "", 0
-    for bout in result.bouts:
-        for label in (bout.champion, bout.challenger):
-            bouts[label][0] += 1
-        bouts[bout.winner][1] += 1
-        run = run + 1 if bout.winner == run_holder else 1
-        run_holder = bout.winner
-        reign[run_holder] = max(reign[run_holder], run)
-    rows: list[dict[str, Any]] = []
-    for label in result.labels:
-        t = tallies[label]
-        margin = (t.points_for - t.points_against) / t.scored_deals if t.scored_deals else 0.0
-        rows.append(
-            {
-                "bot": label,
-                "bouts": bouts[label][0],
-                "bouts_won": bouts[label][1],
-                "matches": t.matches,
-                "wins": t.wins,
-                "draws": t.draws,
-                "losses": t.losses,
-                "win_rate": t.win_rate,
-                "points_for": t.points_for,
-                "points_against": t.points_against,
-                "points_per_deal_margin": margin,
-                "longest_reign": reign[label],
-            }
+def king_sets(result: ArenaResult) -> list[dict[str, Any]]:
+    """King of the table: each set in order, who sat where and who won."""
+    table = result.tournament
+    if table is None:
+        return []
+    return [
+        {
+            "number": played.number,
+            "ns": played.ns,
+            "ew": played.ew,
+            "holder": pairing.holder,
+            "winner": played.winner,
+            "scores": list(played.scores),
+            "deals": played.deals,
+            "capped": outcome.capped,
+        }
+        for pairing, played, outcome in zip(
+            table.pairings, table.played, result.outcomes, strict=True
         )
-    rows.sort(key=lambda r: (-r["bouts_won"], -r["win_rate"], -r["points_per_deal_margin"]))
-    return rows
+    ]
 
 
 def result_to_json(result: ArenaResult) -> dict[str, Any]:
@@ -257,18 +262,10 @@ def result_to_json(result: ArenaResult) -> dict[str, Any]:
             "rules": config.rules.to_dict(),
         },
     }
-    if result.bouts:
-        data["bouts"] = [
-            {
-                "number": b.number,
-                "champion": b.champion,
-                "challenger": b.challenger,
-                "winner": b.winner,
-                "wins": list(b.wins),
-                "margin": b.margin,
-            }
-            for b in result.bouts
-        ]
+    if config.streak is not None:
+        data["config"]["streak"] = config.streak
+    if result.tournament is not None:
+        data["tournament"] = result.tournament.to_dict()
     data["games"] = [
         {
             "index": o.index,
@@ -314,46 +311,27 @@ def format_report(result: ArenaResult, summary: dict[str, Any] | None = None) ->
     out = io.StringIO()
     w = out.write
     title = " vs ".join(labels) if len(labels) == 2 else ", ".join(labels)
-    kind = {"match": "", "sets": f" of {config.rules.sets} sets", "king": ""}[config.format]
-    unit = "bout" if config.format == "king" else "pair"
-    plural = "" if config.pairs == 1 else "s"
-    w(f"arena: {title}, {config.matches} matches{kind} ({config.pairs} duplicate {unit}{plural})\n")
+    king = result.tournament is not None
+    if king:
+        played = s["matches"]
+        w(f"arena: {title}: king of the table, {played} set{'' if played == 1 else 's'} ")
+        w("(one match a set, not duplicate)\n")
+    else:
+        kind = f" of {config.rules.sets} sets" if config.format == "sets" else ""
+        plural = "" if config.pairs == 1 else "s"
+        w(f"arena: {title}, {config.matches} matches{kind} ")
+        w(f"({config.pairs} duplicate pair{plural})\n")
     w(f"  rules {config.rules_name}, seed {config.seed}, format {config.format}, ")
-    w(f"at most {config.max_deals} deals a match\n")
+    w(f"at most {config.max_deals} deals a {'set' if king else 'match'}\n")
     w(f"  {timing['seconds']:.1f} s on {timing['workers']} worker")
     w(f"{'s' if timing['workers'] != 1 else ''} ({timing['backend']}), {s['deals']} deals, ")
     rate = timing["deals_per_s"]
     w(f"{rate:.0f} deals/s\n\n" if rate >= 10 else f"{rate:.2g} deals/s\n\n")
 
-    w("match wins (a draw counts a half; 95% interval, Wilson)\n")
-    for label in labels:
-        lo, hi = s["win_rate_ci95"][label]
-        w(f"  {label:<{width}}  {s['wins'][label]:>5} won  {_pct(s['win_rate'][label])}")
-        w(f"  [{_pct(lo)}, {_pct(hi)}]\n")
-    w(f"  drawn {s['draws']} (stopped at the deal cap: {s['capped']})\n")
-    if "sets_won" in s:
-        w("  sets won: " + ", ".join(f"{k} {v}" for k, v in s["sets_won"].items()) + "\n")
-    if "pair_results" in s:
-        w("  duplicate pairs: " + ", ".join(f"{k} {v}" for k, v in s["pair_results"].items()))
-        w("\n")
-    if s["points_per_deal_diff"] is not None:
-        ci = s["points_per_deal_diff_ci95"]
-        interval = (
-            "no interval from one pair"
-            if ci is None
-            else (f"[{_signed(ci[0])}, {_signed(ci[1])}] 95% interval over {config.pairs} pairs")
-        )
-        w(f"\npoints per deal: {s['points_per_deal_diff_of']} = ")
-        w(f"{_signed(s['points_per_deal_diff'])}  {interval}\n")
-
-    if config.format == "king":
-        w("\nking of the table: standings")
-        w(f" (champion at the end: {s['champion']})\n")
-        w(f"  {'bot':<{width}}  bouts  won  matches  won drawn  win%  pts/deal  reign\n")
-        for row in s["standings"]:
-            w(f"  {row['bot']:<{width}}  {row['bouts']:>5} {row['bouts_won']:>4}")
-            w(f"  {row['matches']:>7} {row['wins']:>4} {row['draws']:>5} {_pct(row['win_rate'])}")
-            w(f"  {_signed(row['points_per_deal_margin']):>8}  {row['longest_reign']:>5}\n")
+    if king:
+        _write_king(w, s, width)
+    else:
+        _write_wins(w, s, config.pairs, width)
 
     levels = sorted({int(lv) for rows in s["contracts"].values() for lv in rows})
     w("\ncontracts bid / made, by level\n")
@@ -383,16 +361,82 @@ def format_report(result: ArenaResult, summary: dict[str, Any] | None = None) ->
     return out.getvalue()
 
 
+def _write_wins(w: Callable[[str], object], s: dict[str, Any], pairs: int, width: int) -> None:
+    w("match wins (a draw counts a half; 95% interval, Wilson)\n")
+    for label in s["bots"]:
+        lo, hi = s["win_rate_ci95"][label]
+        w(f"  {label:<{width}}  {s['wins'][label]:>5} won  {_pct(s['win_rate'][label])}")
+        w(f"  [{_pct(lo)}, {_pct(hi)}]\n")
+    w(f"  drawn {s['draws']} (stopped at the deal cap: {s['capped']})\n")
+    if "sets_won" in s:
+        w("  sets won: " + ", ".join(f"{k} {v}" for k, v in s["sets_won"].items()) + "\n")
+    if "pair_results" in s:
+        w("  duplicate pairs: " + ", ".join(f"{k} {v}" for k, v in s["pair_results"].items()))
+        w("\n")
+    if s["points_per_deal_diff"] is not None:
+        ci = s["points_per_deal_diff_ci95"]
+        interval = (
+            "no interval from one pair"
+            if ci is None
+            else (f"[{_signed(ci[0])}, {_signed(ci[1])}] 95% interval over {pairs} pairs")
+        )
+        w(f"\npoints per deal: {s['points_per_deal_diff_of']} = ")
+        w(f"{_signed(s['points_per_deal_diff'])}  {interval}\n")
+
+
+def _write_king(w: Callable[[str], object], s: dict[str, Any], width: int) -> None:
+    played = s["matches"]
+    how = {"sets": "all its sets played", "streak": "a winning streak", None: "unfinished"}
+    w(f"king of the table: {s['champion']} won, after {played} set{'' if played == 1 else 's'} ")
+    w(f"({how[s['ended_by']]}); {s['king']} holds the table\n")
+    w(f"  rank  {'pair':<{width}}  played  won  lost  points  against  streak  best\n")
+    for row in s["standings"]:
+        w(f"  {row['rank']:>4}  {row['pair']:<{width}}  {row['played']:>6} {row['won']:>4}")
+        w(f" {row['lost']:>5} {row['points_for']:>7} {row['points_against']:>8}")
+        w(f" {row['streak']:>7} {row['best_streak']:>5}\n")
+    w("\nsets, in order (* the pair that held the table)\n")
+    seat = max(width + 1, len("North-South"))
+    w(f"  set  {'North-South':<{seat}}  {'East-West':<{seat}}  {'winner':<{width}}")
+    w("    score  deals\n")
+    for row in s["sets"]:
+        ns = row["ns"] + ("*" if row["holder"] == row["ns"] else "")
+        ew = row["ew"] + ("*" if row["holder"] == row["ew"] else "")
+        score = f"{row['scores'][0]}:{row['scores'][1]}"
+        w(f"  {row['number']:>3}  {ns:<{seat}}  {ew:<{seat}}  {row['winner']:<{width}}")
+        w(f"  {score:>7}  {row['deals']:>5}")
+        w(" (stopped at the deal cap)\n" if row["capped"] else "\n")
+
+
 # -- the plot -----------------------------------------------------------------------
 
 
-def plot_available() -> bool:
-    """Whether matplotlib (the ``plot`` extra) can be imported."""
+def plot_path(path: str | Path) -> Path:
+    """The file ``--plot PATH`` writes, checked before any match is played.
+
+    A name without an extension gets ``.png`` (what matplotlib would add, so the
+    name reported is the one written); an extension matplotlib cannot write is
+    an error naming the ones it can.
+
+    :raises ArenaError: for a format matplotlib cannot write, or without matplotlib.
+    """
     try:
         importlib.import_module("matplotlib")
+        backend_bases: Any = importlib.import_module("matplotlib.backend_bases")
     except ImportError:
-        return False
-    return True
+        raise ArenaError(
+            "--plot needs matplotlib, which is not installed: pip install 'tarneeb[plot]'"
+        ) from None
+    target = Path(path)
+    formats = sorted(backend_bases.FigureCanvasBase.get_supported_filetypes())
+    suffix = target.suffix.lower().lstrip(".")
+    if not suffix:
+        return target.with_name(target.name + ".png")
+    if suffix not in formats:
+        raise ArenaError(
+            f"--plot {path}: matplotlib cannot write .{suffix} files; "
+            f"use one of {', '.join('.' + f for f in formats)}"
+        )
+    return target
 
 
 def save_plot(result: ArenaResult, path: str | Path) -> None:
@@ -428,11 +472,12 @@ def save_plot(result: ArenaResult, path: str | Path) -> None:
             right.set_ylabel("pairs")
             right.axvline(0, color="black", linewidth=0.8)
         else:
-            margins = [b.margin if b.winner == b.champion else -b.margin for b in result.bouts]
+            played = result.tournament.played if result.tournament is not None else ()
+            margins = [p.scores_of(p.winner)[0] - p.scores_of(p.winner)[1] for p in played]
             left.hist(margins, bins=min(40, max(5, len(margins) // 3)), color="#4477aa")
-            left.set_title("points margin of each bout (winner - loser)")
+            left.set_title("points margin of each set (winner - loser)")
             left.set_xlabel("points")
-            left.set_ylabel("bouts")
+            left.set_ylabel("sets")
             tallies = _tallies(result)
             rates = [tallies[label].win_rate for label in labels]
             cis = [wilson_interval(tallies[lb].score, tallies[lb].matches) for lb in labels]

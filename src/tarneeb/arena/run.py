@@ -3,7 +3,9 @@
 A *duplicate pair* is two matches dealt from the same seed: in the first the
 first bot holds North-South and the second East-West, in the second they swap
 sides, so each bot plays both sides of the same cards and the luck of the deal
-cancels. ``matches`` always counts matches played, two to a pair.
+cancels. ``matches`` always counts matches played, two to a pair. King of
+the table (``format="king"``) is the exception: a tournament of sets, one
+match each, played one after the other (:func:`_play_king`).
 
 Everything random is derived from the run's seed: the deals of pair ``p``
 from ``(seed, p)``, the random source of the bot in seat ``s`` of match ``i``
@@ -29,7 +31,7 @@ import logging
 import multiprocessing
 import random
 import time
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -44,13 +46,20 @@ from tarneeb.presets import DEFAULT_PRESET, PRESETS, preset_name
 from tarneeb.record import match_to_record
 from tarneeb.rules import Rules
 from tarneeb.seats import Seat, Team
+from tarneeb.tournament import (
+    KingOfTheTable,
+    Pairing,
+    SetPlayed,
+    TournamentError,
+    play_out,
+    set_rules,
+)
 
 __all__ = [
     "FORMATS",
     "ArenaConfig",
     "ArenaError",
     "ArenaResult",
-    "Bout",
     "MatchOutcome",
     "MatchTask",
     "bot_labels",
@@ -62,8 +71,10 @@ __all__ = [
 
 FORMATS = ("match", "sets", "king")
 """``match``: duplicate matches to the target; ``sets``: the same, each match
-of several sets (13 by default); ``king``: king of the table, several bots
-queue and the loser of each duplicate bout gives its place to the next."""
+of several sets (13 by default); ``king``: king of the table (seed 002,
+:class:`~tarneeb.tournament.KingOfTheTable`), each bot a pair: the pairs
+queue, each set is one match to the target, and its loser gives its seats to
+the next pair."""
 
 Progress = Callable[["MatchOutcome"], None]
 
@@ -106,9 +117,12 @@ class ArenaConfig:
     """What to play.
 
     :param bots: bot specs (``heuristic``, ``heuristic:aggressive``): two for
-        the ``match`` and ``sets`` formats, two or more for ``king``.
-    :param matches: matches to play, an even number (two to a duplicate pair).
-    :param rules: the rules of every match (for ``sets``, with ``sets`` > 1).
+        the ``match`` and ``sets`` formats, two or more for ``king`` (each bot
+        a pair: it holds both seats of its side).
+    :param matches: matches to play, an even number (two to a duplicate pair);
+        for ``king``, the sets of the tournament (one match each, at least 1).
+    :param rules: the rules of every match (for ``sets``, with ``sets`` > 1;
+        for ``king``, each set is one set of them, :func:`~tarneeb.tournament.set_rules`).
     :param seed: the seed everything random is derived from.
     :param max_deals: deals after which an unfinished match is stopped and drawn.
     :param format: one of :data:`FORMATS`.
@@ -116,6 +130,8 @@ class ArenaConfig:
     :param preset: the preset ``rules`` were made from, for reports (found when omitted).
     :param double_dummy: analyze every played deal double dummy and count the
         tricks each bot's cards gave away (the solver, DDS where installed).
+    :param streak: ``king`` only: the tournament also ends when one pair has
+        won this many sets in a row.
     :raises ArenaError: on a setting that cannot work.
     :raises BotError: on an unknown bot or bot option.
     """
@@ -129,6 +145,7 @@ class ArenaConfig:
     keep_records: bool = True
     preset: str | None = None
     double_dummy: bool = False
+    streak: int | None = None
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
@@ -138,12 +155,19 @@ class ArenaConfig:
         if self.format == "king":
             if len(specs) < 2:
                 raise ArenaError("king of the table needs at least two bots")
-        elif len(specs) != 2:
-            raise ArenaError(
-                f"the {self.format} format plays two bots, not {len(specs)} "
-                "(--format king takes two or more)"
-            )
-        if self.matches < 2 or self.matches % 2:
+            if self.matches < 1:
+                raise ArenaError(f"matches={self.matches}: king of the table plays at least 1 set")
+            if self.streak is not None and self.streak < 1:
+                raise ArenaError(f"streak={self.streak} must be at least 1")
+        else:
+            if len(specs) != 2:
+                raise ArenaError(
+                    f"the {self.format} format plays two bots, not {len(specs)} "
+                    "(--format king takes two or more)"
+                )
+            if self.streak is not None:
+                raise ArenaError("a streak ends king of the table only (--format king)")
+        if self.format != "king" and (self.matches < 2 or self.matches % 2):
             raise ArenaError(
                 f"matches={self.matches}: give an even number of at least 2 "
                 "(duplicate matches come in pairs)"
@@ -481,24 +505,6 @@ def make_runner(workers: int, ray_address: str | None = None) -> Runner:
 # -- the formats --------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Bout:
-    """One duplicate bout of king of the table: the champion against a challenger."""
-
-    number: int
-    champion: str
-    challenger: str
-    winner: str
-    wins: tuple[int, int]
-    """Matches won by the champion and by the challenger (of the two)."""
-    margin: int
-    """The champion's points minus the challenger's, over both matches."""
-
-    @property
-    def loser(self) -> str:
-        return self.challenger if self.winner == self.champion else self.champion
-
-
 @dataclass
 class ArenaResult:
     """Everything an arena run gave: the outcomes in match order, and how it ran."""
@@ -508,7 +514,8 @@ class ArenaResult:
     elapsed: float
     backend: str
     workers: int
-    bouts: list[Bout] = field(default_factory=list)
+    tournament: KingOfTheTable | None = None
+    """King of the table: the tournament as played (its sets, standings, winner)."""
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -519,7 +526,9 @@ class ArenaResult:
         return sum(o.deals for o in self.outcomes)
 
 
-def _task(config: ArenaConfig, index: int, pair: int, ns: int, ew: int) -> MatchTask:
+def _task(
+    config: ArenaConfig, index: int, pair: int, ns: int, ew: int, rules: Rules | None = None
+) -> MatchTask:
     labels = config.labels
     return MatchTask(
         index=index,
@@ -530,7 +539,7 @@ def _task(config: ArenaConfig, index: int, pair: int, ns: int, ew: int) -> Match
         ew_label=labels[ew],
         deal_seed=deal_seed(config.seed, pair),
         seed=config.seed,
-        rules=config.rules.to_dict(),
+        rules=(config.rules if rules is None else rules).to_dict(),
         max_deals=config.max_deals,
         keep_record=config.keep_records,
         double_dummy=config.double_dummy,
@@ -546,44 +555,36 @@ def duplicate_tasks(config: ArenaConfig) -> list[MatchTask]:
     ]
 
 
-def _bout_winner(champion: str, challenger: str, outcomes: Sequence[MatchOutcome]) -> Bout:
-    wins = (
-        sum(1 for o in outcomes if o.winner == champion),
-        sum(1 for o in outcomes if o.winner == challenger),
-    )
-    margin = 0
-    for o in outcomes:
-        side = o.side_of(champion)
-        margin += o.points[side] - o.points[1 - side]
-    if wins[0] != wins[1]:
-        winner = champion if wins[0] > wins[1] else challenger
-    else:
-        # Split or drawn: the points decide; even points, the champion keeps the table.
-        winner = challenger if margin < 0 else champion
-    return Bout(outcomes[0].pair + 1, champion, challenger, winner, wins, margin)
-
-
 def _play_king(
     config: ArenaConfig, runner: Runner, done: Progress | None
-) -> tuple[list[MatchOutcome], list[Bout]]:
+) -> tuple[list[MatchOutcome], KingOfTheTable]:
+    """King of the table: one match a set, the bots as pairs, in the tournament's order.
+
+    A set is not a duplicate pair: the winner keeps its seats and the next
+    pair takes the loser's, so the cards' luck does not cancel (as at a real
+    table). Set ``n`` (from 0) is dealt from ``deal_seed(seed, n)``. A set
+    stopped at ``max_deals`` goes to the pair ahead, on even scores to the
+    pair holding the table (:meth:`~tarneeb.tournament.Pairing.unfinished_result`).
+    """
+    try:
+        table = KingOfTheTable(config.labels, sets=config.matches, streak=config.streak)
+    except TournamentError as exc:
+        raise ArenaError(str(exc)) from None
     index = {label: i for i, label in enumerate(config.labels)}
-    queue = deque(config.labels)
-    champion, challenger = queue.popleft(), queue.popleft()
+    rules = set_rules(config.rules)
     outcomes: list[MatchOutcome] = []
-    bouts: list[Bout] = []
-    for number in range(config.pairs):
-        a, b = index[champion], index[challenger]
-        tasks = [
-            _task(config, 2 * number, number, a, b),
-            _task(config, 2 * number + 1, number, b, a),
-        ]
-        played = runner.run(tasks, done)
-        outcomes.extend(played)
-        bout = _bout_winner(champion, challenger, played)
-        bouts.append(bout)
-        queue.append(bout.loser)
-        champion, challenger = bout.winner, queue.popleft()
-    return outcomes, bouts
+
+    def play_set(pairing: Pairing) -> SetPlayed:
+        n = pairing.number - 1
+        task = _task(config, n, n, index[pairing.ns], index[pairing.ew], rules)
+        (outcome,) = runner.run([task], done)
+        outcomes.append(outcome)
+        if outcome.winner is None:
+            return pairing.unfinished_result(outcome.final_scores, outcome.deals)
+        return pairing.result(outcome.winner, outcome.final_scores, outcome.deals)
+
+    play_out(table, play_set)
+    return outcomes, table
 
 
 def play_arena(
@@ -601,15 +602,17 @@ def play_arena(
     """
     if workers < 1 and ray_address is None:
         raise ArenaError(f"workers={workers} must be at least 1")
-    tasks = duplicate_tasks(config) if config.format != "king" else []
+    king = config.format == "king"
+    tasks = [] if king else duplicate_tasks(config)
     if ray_address is None:
-        workers = min(workers, max(1, len(tasks) or 2))
+        # King of the table plays its sets one after the other (each decides the next).
+        workers = 1 if king else min(workers, len(tasks))
     start = time.perf_counter()
-    bouts: list[Bout] = []
+    table: KingOfTheTable | None = None
     with make_runner(workers, ray_address) as runner:
-        if config.format == "king":
-            outcomes, bouts = _play_king(config, runner, done)
+        if king:
+            outcomes, table = _play_king(config, runner, done)
         else:
             outcomes = runner.run(tasks, done)
         backend, used = runner.backend, runner.workers
-    return ArenaResult(config, outcomes, time.perf_counter() - start, backend, used, bouts)
+    return ArenaResult(config, outcomes, time.perf_counter() - start, backend, used, table)

@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import time
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -29,9 +31,22 @@ from tarneeb.errors import TarneebError
 from tarneeb.presets import PRESET_SUMMARIES, find_rules
 from tarneeb.record import format_deal, match_to_record
 from tarneeb.seats import SEATS, Seat
+from tarneeb.server.edge import (
+    MAX_BODY,
+    EdgeMiddleware,
+    JSONResponse,
+    check_depth,
+    error_body,
+    error_response,
+    loads,
+    origin_allowed,
+    public_error,
+)
 from tarneeb.server.fairness import commitment
 from tarneeb.server.hub import Connection, Hub, Settings
+from tarneeb.server.metrics import CONTENT_TYPE_LATEST, BindMetrics, Metrics, readiness
 from tarneeb.server.protocol import (
+    MAX_FRAME,
     Act,
     Chat,
     Hello,
@@ -45,6 +60,7 @@ from tarneeb.server.protocol import (
 )
 from tarneeb.server.store import Store, default_db_url
 from tarneeb.server.table import (
+    MAX_ACTION_ID,
     ErrorCode,
     ServerError,
     Table,
@@ -55,15 +71,9 @@ from tarneeb.server.table import (
 
 __all__ = ["create_app"]
 
-_STATUS = {
-    ErrorCode.MALFORMED: 400,
-    ErrorCode.UNAUTHORIZED: 403,
-    ErrorCode.NOT_FOUND: 404,
-    ErrorCode.CONFLICT: 409,
-    ErrorCode.INTERNAL: 500,
-}
-MAX_BODY = 16384
+log = logging.getLogger("tarneeb.server")
 CLOSE_POLICY = 1008
+CLOSE_ERROR = 1011
 RATE_STRIKES = 10
 """Rate-limited frames in a row after which a connection is closed."""
 
@@ -72,23 +82,19 @@ def _static_dir() -> Path:
     return Path(str(resources.files("tarneeb.server") / "static"))
 
 
-def _error(exc: ServerError) -> JSONResponse:
-    return JSONResponse(
-        {"error": {"code": exc.code.value, "message": exc.message}},
-        status_code=_STATUS.get(exc.code, 400),
-    )
-
-
 async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise ServerError(ErrorCode.MALFORMED, f"a request body is at most {MAX_BODY} bytes")
+    """The JSON object of a request's body, read with a running count (see :mod:`.edge`)."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise ServerError(ErrorCode.TOO_LARGE, f"a request body is at most {MAX_BODY} bytes")
+        chunks.append(chunk)
+    raw = b"".join(chunks)
     if not raw.strip():
         return {}
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        raise ServerError(ErrorCode.MALFORMED, "the body must be a JSON object") from None
+    data = loads(raw)
     if not isinstance(data, dict):
         raise ServerError(ErrorCode.MALFORMED, "the body must be a JSON object")
     return data
@@ -104,10 +110,15 @@ def _only(data: dict[str, Any], *keys: str) -> None:
         raise ServerError(ErrorCode.MALFORMED, f"unknown field {unknown[0]!r}")
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
-    """The server app; its store opens when the app starts (uvicorn or a test client)."""
+def create_app(settings: Settings | None = None, *, metrics_route: bool = True) -> Starlette:
+    """The server app; its store opens when the app starts (uvicorn or a test client).
+
+    Its metrics are ``app.state.metrics`` (:class:`Metrics`), served at ``/metrics``
+    unless ``metrics_route`` is false.
+    """
     settings = settings or Settings()
     state: dict[str, Hub] = {}
+    metrics = Metrics(lambda: state.get("hub"))
 
     def hub() -> Hub:
         return state["hub"]
@@ -115,7 +126,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         store = Store(settings.db_url or default_db_url())
+        metrics.watch_store(store)
         state["hub"] = Hub(store, settings)
+        _app.state.hub = state["hub"]
         await state["hub"].startup()
         try:
             yield
@@ -125,12 +138,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     def api(handler: Any) -> Any:
         async def wrapped(request: Request) -> Response:
+            where = f"{request.method} {request.url.path}"
             try:
                 return await handler(request)  # type: ignore[no-any-return]
             except ServerError as exc:
-                return _error(exc)
+                return error_response(exc, where)
             except TarneebError as exc:
-                return _error(ServerError(ErrorCode.MALFORMED, str(exc)))
+                return error_response(ServerError(ErrorCode.MALFORMED, str(exc)), where)
+            except Exception as exc:  # logged with a reference; the client hears only that
+                return error_response(exc, where)
 
         return wrapped
 
@@ -147,20 +163,29 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     @api
     async def rules(request: Request) -> Response:
+        from tarneeb.i18n import RIGHT_TO_LEFT, accept_language, find_language
         from tarneeb.reference import describe_rules
+        from tarneeb.summaries import preset_summary
 
         name = request.path_params["name"]
         try:
             found = find_rules(name)
         except TarneebError:
             raise ServerError(ErrorCode.NOT_FOUND, f"no preset {name!r}") from None
+        asked = request.query_params.get("lang")
+        # ?lang= (the page's language) first, then the browser's, then English.
+        browser = accept_language(request.headers.get("accept-language"))
+        lang = find_language(asked) if asked else browser or "en"
         return JSONResponse(
             {
                 "name": name,
-                "summary": PRESET_SUMMARIES.get(name, ""),
+                "lang": lang,
+                "dir": "rtl" if lang in RIGHT_TO_LEFT else "ltr",
+                "summary": preset_summary(name.strip().lower(), found, lang),
                 "options": found.to_dict(),
-                "reference": describe_rules(found, name),
-            }
+                "reference": describe_rules(found, name, lang),
+            },
+            headers={"Content-Language": lang, "Vary": "Accept-Language"},
         )
 
     @api
@@ -174,9 +199,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         name = data.pop("name", None)
         config = TableConfig.from_dict(data)
         table, token = hub().create(config, name, seat)
+        log.info("table created", extra={"table": table.id, "rules": config.rules_name})
         invites = {
-            seat_name(s): f"/t/{table.id}?seat={seat_name(s)}"
-            for s in SEATS
+            seat_name(s): f"/t/{table.id}?seat={seat_name(s)}&invite={secret}"
+            for s, secret in table.new_invites.items()
             if not table.seats[s].taken
         }
         return JSONResponse(
@@ -199,9 +225,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def join(request: Request) -> Response:
         table_id = request.path_params["id"]
         data = await _body(request)
-        _only(data, "name", "seat")
+        _only(data, "name", "seat", "invite")
         seat = _seat_arg(data.get("seat"))
-        token = await hub().change(table_id, lambda t: t.join(data.get("name"), seat))
+        invite = data.get("invite")
+        token = await hub().change(table_id, lambda t: t.join(data.get("name"), seat, invite))
         table = hub().get(table_id).table
         taken = table.seat_of_token(token)
         return JSONResponse({"seat": seat_name(taken), "token": token})
@@ -271,6 +298,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         body["hands"] = {seat_name(s): [str(c) for c in CardSet(deal.dealt[s])] for s in SEATS}
         body["actions"] = [[seat_name(s), format_action(a)] for s, a in deal.history]
         if request.query_params.get("analysis") in ("1", "true") and deal.tricks:
+            metrics.analysis_requests.inc()
             body["analysis"] = _analysis(deal)
         return JSONResponse(body)
 
@@ -292,11 +320,28 @@ def create_app(settings: Settings | None = None) -> Starlette:
             response = FileResponse(index, media_type="text/html")
         else:
             response = HTMLResponse("<!doctype html><title>tarneeb</title><p>tarneeb server</p>")
-        response.headers.update(_page_headers(request.headers.get("host", "")))
-        return response
+        return response  # the page's headers come from EdgeMiddleware, as every answer's
 
     async def websocket(ws: WebSocket) -> None:
         await _serve_socket(ws, hub(), settings)
+
+    # -- seen from outside: liveness, readiness, metrics (tarneeb.server.metrics) -----------
+
+    async def healthz(_request: Request) -> Response:
+        return JSONResponse({"status": "ok"}, headers={"Cache-Control": "no-store"})
+
+    async def readyz(_request: Request) -> Response:
+        ready, body = await readiness(hub().store, hub())
+        headers = {"Cache-Control": "no-store"}
+        return JSONResponse(body, status_code=200 if ready else 503, headers=headers)
+
+    async def metrics_page(_request: Request) -> Response:
+        headers = {"Cache-Control": "no-store"}
+        return Response(metrics.exposition(), media_type=CONTENT_TYPE_LATEST, headers=headers)
+
+    outside = [Route("/healthz", healthz), Route("/readyz", readyz)]
+    if metrics_route:
+        outside.append(Route("/metrics", metrics_page))
 
     routes = [
         Route("/", page),
@@ -314,22 +359,28 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/tables/{id}/record", record),
         WebSocketRoute("/ws/{id}", websocket),
         Mount("/static", StaticFiles(directory=_static_dir(), check_dir=False), name="static"),
+        *outside,
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    templates = {route.endpoint: route.path for route in routes if isinstance(route, Route)}
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[
+            Middleware(BindMetrics, metrics=metrics, routes=templates),
+            Middleware(EdgeMiddleware, allowed_origins=settings.allowed_origins),
+        ],
+        exception_handlers={HTTPException: _http_error},
+    )
+    app.state.metrics = metrics
+    return app
 
 
-def _page_headers(host: str) -> dict[str, str]:
-    """Headers that keep the page to itself: its own scripts, and sockets to this server only."""
-    sockets = f" ws://{host} wss://{host}" if host and all(c not in host for c in " ;,'") else ""
-    return {
-        "Content-Security-Policy": (
-            "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
-            f"connect-src 'self'{sockets}; object-src 'none'; base-uri 'none'; "
-            "frame-ancestors 'none'"
-        ),
-        "X-Content-Type-Options": "nosniff",
-        "Referrer-Policy": "no-referrer",
-    }
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (no such path, a wrong method) in the API's error shape."""
+    assert isinstance(exc, HTTPException)
+    code = ErrorCode.NOT_FOUND if exc.status_code == 404 else ErrorCode.MALFORMED
+    error = public_error(ServerError(code, str(exc.detail).lower()), request.url.path)
+    return JSONResponse(error_body(error), status_code=exc.status_code, headers=exc.headers)
 
 
 def _analysis(deal: Any) -> Any:
@@ -346,13 +397,21 @@ def _analysis(deal: Any) -> Any:
 
 
 def _origin_ok(ws: WebSocket, settings: Settings) -> bool:
-    origin = ws.headers.get("origin")
-    if origin is None:
-        return True
-    if origin in settings.allowed_origins:
-        return True
-    host = ws.headers.get("host", "")
-    return urlsplit(origin).netloc == host
+    return origin_allowed(
+        ws.headers.get("origin"), ws.headers.get("host"), settings.allowed_origins
+    )
+
+
+def _act_id(raw: str | bytes) -> str | None:
+    """The ``id`` of ``raw`` if it is an ``act`` frame (for the error that refuses it unread)."""
+    if len(raw) > MAX_FRAME:
+        return None
+    try:
+        data = loads(raw)
+    except ServerError:
+        return None
+    ref = data.get("id") if isinstance(data, dict) and data.get("type") == "act" else None
+    return ref if isinstance(ref, str) and 0 < len(ref) <= MAX_ACTION_ID else None
 
 
 class _Bucket:
@@ -375,26 +434,41 @@ class _Bucket:
 
 
 async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings) -> None:
+    """One table's WebSocket: the edge checks of every frame, then :func:`_dispatch`.
+
+    Every error frame carries a reference id (see :func:`.edge.public_error`);
+    an unexpected failure is logged under it and told as ``internal``.
+    """
     table_id = ws.path_params["id"]
+    where = f"WS /ws/{table_id}"
     if not _origin_ok(ws, settings):
         await ws.close(code=CLOSE_POLICY)
         return
     await ws.accept()
+    conn: Connection | None = None
 
-    async def refuse(exc: ServerError, ref: str | None = None, close: bool = False) -> None:
-        await ws.send_text(json.dumps(error_frame(exc, ref)))
+    def frame_of(exc: BaseException, act_id: str | None = None) -> dict[str, Any]:
+        return error_frame(public_error(exc, where), act_id)
+
+    async def refuse(exc: BaseException, act_id: str | None = None, close: bool = False) -> None:
+        """Tell the client ``exc`` (on its queue once it has one); close after it if asked."""
+        if conn is None:
+            await ws.send_text(json.dumps(frame_of(exc, act_id)))
+        else:
+            conn.push(frame_of(exc, act_id))
+            if close:
+                await conn.close()
         if close:
             await ws.close(code=CLOSE_POLICY)
 
-    try:
-        live = hub.get(table_id)
-    except ServerError as exc:
-        await refuse(exc, close=True)
-        return
     bucket = _Bucket(settings.rate_per_s, settings.rate_burst)
-    conn: Connection | None = None
     strikes = 0
     try:
+        try:
+            live = hub.get(table_id)
+        except ServerError as exc:
+            await refuse(exc, close=True)
+            return
         while True:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
@@ -403,37 +477,25 @@ async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings) -> None:
             if not bucket.take():
                 strikes += 1
                 error = ServerError(ErrorCode.RATE_LIMITED, "too many frames: slow down")
-                if conn is None:
-                    await refuse(error, close=strikes >= RATE_STRIKES)
-                else:
-                    conn.push(error_frame(error))
-                    if strikes >= RATE_STRIKES:
-                        await conn.close()
-                        await ws.close(code=CLOSE_POLICY)
+                await refuse(error, _act_id(raw), close=strikes >= RATE_STRIKES)
                 if strikes >= RATE_STRIKES:
                     return
                 continue
             strikes = 0
             try:
+                if len(raw) <= MAX_FRAME:  # a longer one is refused as too_large, unread
+                    check_depth(raw)
                 frame = parse_frame(raw)
             except ServerError as exc:
                 fatal = exc.code is ErrorCode.TOO_LARGE or conn is None
-                if conn is None:
-                    await refuse(exc, close=fatal)
-                else:
-                    conn.push(error_frame(exc))
-                    if fatal:
-                        await conn.close()
-                        await ws.close(code=CLOSE_POLICY)
+                await refuse(exc, None if exc.code is ErrorCode.TOO_LARGE else _act_id(raw), fatal)
                 if fatal:
                     return
                 continue
             if conn is None:
                 if not isinstance(frame, Hello):
-                    await refuse(
-                        ServerError(ErrorCode.MALFORMED, "the first frame must be hello"),
-                        close=True,
-                    )
+                    error = ServerError(ErrorCode.MALFORMED, "the first frame must be hello")
+                    await refuse(error, close=True)
                     return
                 seat: Seat | None = None
                 if frame.token is not None:
@@ -446,39 +508,43 @@ async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings) -> None:
                 conn.start()
                 await hub.connect(conn, frame.since)
                 continue
-            await _dispatch(hub, conn, frame)
+            act_id = frame.ref if isinstance(frame, Act) else None
+            try:
+                await _dispatch(hub, conn, frame)
+            except ServerError as exc:
+                conn.push(frame_of(exc, act_id))
+            except Exception as exc:  # the table is as before (Hub.change); the socket stays
+                conn.push(frame_of(exc, act_id))
     except WebSocketDisconnect:
         return
+    except Exception as exc:  # outside any one frame: tell, log, and close the socket
+        with contextlib.suppress(Exception):
+            await ws.send_text(json.dumps(frame_of(exc)))
+            await ws.close(code=CLOSE_ERROR)
     finally:
         if conn is not None:
             await hub.disconnect(conn)
 
 
 async def _dispatch(hub: Hub, conn: Connection, frame: object) -> None:
+    """Do what a frame after ``hello`` asks.
+
+    :raises ServerError: to be told to the sender (with the ``id`` of an ``act``).
+    """
     seat = conn.seat
     if isinstance(frame, Ping):
         conn.push({"type": "pong"})
         return
     if isinstance(frame, Hello):
-        conn.push(error_frame(ServerError(ErrorCode.MALFORMED, "hello comes once, first")))
-        return
+        raise ServerError(ErrorCode.MALFORMED, "hello comes once, first")
     if seat is None:
         what = "act" if isinstance(frame, Act) else "chat"
-        conn.push(
-            error_frame(
-                ServerError(ErrorCode.UNAUTHORIZED, f"spectators cannot {what}: join a seat"),
-                frame.ref if isinstance(frame, Act) else None,
-            )
+        raise ServerError(ErrorCode.UNAUTHORIZED, f"spectators cannot {what}: join a seat")
+    if isinstance(frame, Act):
+        await hub.change(
+            conn.table_id,
+            lambda t: t.act(seat, frame.version, frame.action, frame.ref),
+            (conn, lambda version: {"type": "ack", "id": frame.ref, "version": version}),
         )
-        return
-    try:
-        if isinstance(frame, Act):
-            await hub.change(
-                conn.table_id,
-                lambda t: t.act(seat, frame.version, frame.action, frame.ref),
-                (conn, lambda version: {"type": "ack", "id": frame.ref, "version": version}),
-            )
-        elif isinstance(frame, Chat):
-            await hub.change(conn.table_id, lambda t: t.chat(seat, frame.text))
-    except ServerError as exc:
-        conn.push(error_frame(exc, frame.ref if isinstance(frame, Act) else None))
+    elif isinstance(frame, Chat):
+        await hub.change(conn.table_id, lambda t: t.chat(seat, frame.text))

@@ -13,12 +13,27 @@ import importlib.util
 from typing import Any
 
 from tarneeb.errors import TarneebError
+from tarneeb.server.logs import FORMATS, log_config
 
 __all__ = ["ServeError", "add_serve_parser", "run_serve"]
 
-NEEDS = ("starlette", "uvicorn", "sqlalchemy")
-WS_MAX_SIZE = 65536
-"""Frames past this size close the connection in uvicorn itself; the protocol's own limit is lower."""
+NEEDS = ("starlette", "uvicorn", "sqlalchemy", "prometheus_client")
+WS_MAX_SIZE = 1 << 20
+"""Frames past this size close the connection in uvicorn itself (code 1009). It is far above
+the protocol's own limit (4 KiB), so an oversized frame is answered with the protocol's
+``too_large`` error frame, and only a huge one is cut off unread."""
+WS_MAX_QUEUE = 4
+"""Frames uvicorn holds for the app of one connection (it reads them one at a time)."""
+MAX_HEADERS = 16384
+"""The largest request head (request line and headers), in bytes: past it, 400 and close."""
+UVICORN_LIMITS: dict[str, Any] = {
+    "http": "h11",  # h11 bounds the request head (httptools, uvicorn's other choice, does not)
+    "h11_max_incomplete_event_size": MAX_HEADERS,
+    "ws_max_size": WS_MAX_SIZE,
+    "ws_max_queue": WS_MAX_QUEUE,
+    "timeout_keep_alive": 5,
+}
+"""How uvicorn runs ``tarneeb serve``: the limits of the transport, before the app."""
 
 
 class ServeError(TarneebError):
@@ -52,7 +67,7 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="ORIGIN",
-        help="a further browser origin allowed to open WebSockets (repeatable)",
+        help="a further browser origin allowed to open WebSockets and send requests (repeatable)",
     )
     serve.add_argument(
         "--bot-delay",
@@ -61,7 +76,23 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="how long bots wait before they act (default 0.6)",
     )
-    serve.add_argument("--log-level", default="info", help="uvicorn's log level (default info)")
+    serve.add_argument(
+        "--log-level", default="info", help="the log level, uvicorn's too (default info)"
+    )
+    serve.add_argument(
+        "--log-format",
+        choices=FORMATS,
+        default="text",
+        help="text for people (the default), or json: one JSON object a line on stderr",
+    )
+    serve.add_argument(
+        "--metrics",
+        default="here",
+        metavar="WHERE",
+        help="where the Prometheus metrics are served: 'here' (/metrics on the server's own "
+        "port, the default), 'off', or HOST:PORT, a listener of their own "
+        "(e.g. 127.0.0.1:9100, to keep them off the public port)",
+    )
     return serve
 
 
@@ -73,6 +104,9 @@ def run_serve(args: argparse.Namespace) -> int:
         raise ServeError(f"--port must be 1 to 65535, not {args.port}")
     if args.bot_delay < 0:
         raise ServeError("--bot-delay cannot be negative")
+    metrics_at = _metrics_address(args.metrics)
+    if args.log_level.lower() not in _LEVELS:
+        raise ServeError(f"--log-level is one of {', '.join(_LEVELS)}, not {args.log_level!r}")
     import sqlalchemy
     import uvicorn
 
@@ -93,12 +127,34 @@ def run_serve(args: argparse.Namespace) -> int:
     # young generation less often, so full collections do not pause every table for long.
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)
+    app = create_app(settings, metrics_route=args.metrics == "here")
+    if metrics_at is not None:
+        from prometheus_client import start_http_server
+
+        try:
+            start_http_server(metrics_at[1], metrics_at[0], registry=app.state.metrics.registry)
+        except OSError as exc:
+            raise ServeError(f"cannot serve the metrics on {args.metrics}: {exc}") from None
     print(f"tarneeb: serving on http://{args.host}:{args.port}/ (database {url})", flush=True)
     uvicorn.run(
-        create_app(settings),
+        app,
         host=args.host,
         port=args.port,
-        ws_max_size=WS_MAX_SIZE,
-        log_level=args.log_level,
+        log_level=args.log_level.lower(),
+        log_config=log_config(args.log_format, args.log_level),
+        **UVICORN_LIMITS,
     )
     return 0
+
+
+_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+
+
+def _metrics_address(where: str) -> tuple[str, int] | None:
+    """``--metrics``: ``None`` for 'here' and 'off', else the (host, port) of their own listener."""
+    if where in ("here", "off"):
+        return None
+    host, sep, port = where.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ServeError(f"--metrics is 'here', 'off' or HOST:PORT, not {where!r}")
+    return host.strip("[]"), int(port)

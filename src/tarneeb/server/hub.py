@@ -171,6 +171,7 @@ class Hub:
             raise ServerError(ErrorCode.MALFORMED, f"your seat {seat_name(seat)} must be human")
         table = Table.new(secrets.token_urlsafe(9), config)
         token = table.join(name if name is not None else "Player", seat)
+        table.invite()  # the secrets are in table.new_invites, for the creator's answer
         self.store.create(table)
         live = _Live(table)
         self.live[table.id] = live

@@ -25,6 +25,7 @@ from tarneeb.actions import Strain, format_action
 from tarneeb.deal import Contract, Deal, Trick
 from tarneeb.seats import SEATS, Seat
 from tarneeb.server.fairness import commitment
+from tarneeb.server.metrics import count_error
 from tarneeb.server.table import MAX_ACTION_ID, ErrorCode, ServerError, Table, seat_name
 
 __all__ = [
@@ -135,6 +136,7 @@ def parse_frame(text: str | bytes) -> Frame:
 
 
 def error_frame(error: ServerError, ref: str | None = None) -> dict[str, Any]:
+    count_error(error.code.value)
     frame: dict[str, Any] = {"type": "error", "code": error.code.value, "message": error.message}
     if ref is not None:
         frame["id"] = ref

@@ -19,6 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from tarneeb.server.table import Event, Table, TableConfig
+from tarneeb.server.text import scrub
 
 __all__ = ["Store", "StoredTable", "default_db_url"]
 
@@ -192,13 +193,13 @@ class Store:
         return StoredTable(
             row.id,
             row.created,
-            TableConfig.from_dict(json.loads(row.config)),
+            TableConfig.load(scrub(json.loads(row.config))),
             row.status,
             tuple(
                 Event(
                     e.seq,
                     e.kind,
-                    json.loads(e.data),
+                    scrub(json.loads(e.data)),  # text stored before the edge checked it
                     None if e.secret is None else json.loads(e.secret),
                 )
                 for e in events

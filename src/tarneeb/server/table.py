@@ -17,6 +17,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import hmac
+import math
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -132,8 +133,21 @@ class TableConfig:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> TableConfig:
+    def load(cls, data: Mapping[str, Any]) -> TableConfig:
+        """A stored set-up: as :meth:`from_dict`, but so that every stored table loads: a
+        turn timer set before today's bounds (:data:`TURN_SECONDS`) is moved into them, and
+        a match longer than :data:`MATCH_LIMITS` allow keeps its length."""
+        turn = data.get("turn_seconds")
+        if isinstance(turn, (int, float)) and not isinstance(turn, bool) and math.isfinite(turn):
+            low, high = TURN_SECONDS
+            data = {**data, "turn_seconds": min(max(turn, low), high)}
+        return cls.from_dict(data, limits=False)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], limits: bool = True) -> TableConfig:
         """Read and check a table's set-up (the body of ``POST /api/tables``).
+
+        ``limits``: hold the match to :data:`MATCH_LIMITS` (a table plays on the server).
 
         :raises ServerError: ``malformed`` naming the bad key or value.
         """
@@ -144,6 +158,7 @@ class TableConfig:
         rules_name = data.get("rules", "classic")
         if not isinstance(rules_name, str):
             raise ServerError(ErrorCode.MALFORMED, "rules must be a preset name")
+        rules_name = rules_name.strip().lower()  # as find_rules reads it: shown so
         options = data.get("options", {}) or {}
         if not isinstance(options, Mapping):
             raise ServerError(ErrorCode.MALFORMED, "options must be an object of rule options")
@@ -160,45 +175,71 @@ class TableConfig:
         if not isinstance(public, bool):
             raise ServerError(ErrorCode.MALFORMED, "public must be true or false")
         turn = data.get("turn_seconds")
-        if turn is not None and (
-            isinstance(turn, bool) or not isinstance(turn, (int, float)) or not 0 < turn <= 600
-        ):
-            raise ServerError(
-                ErrorCode.MALFORMED, "turn_seconds must be null or 0 < seconds <= 600"
-            )
-        takeover = data.get("takeover_seconds", 30.0)
-        if (
-            isinstance(takeover, bool)
-            or not isinstance(takeover, (int, float))
-            or not 0 <= takeover <= 3600
-        ):
-            raise ServerError(ErrorCode.MALFORMED, "takeover_seconds must be 0 to 3600")
+        if turn is not None:
+            turn = _seconds(turn, "turn_seconds", *TURN_SECONDS, "null or ")
+        takeover = _seconds(data.get("takeover_seconds", 30.0), "takeover_seconds", 0, 3600)
         config = cls(
             rules_name,
             dict(options),
             (kinds[0], kinds[1], kinds[2], kinds[3]),
             public,
-            None if turn is None else float(turn),
-            float(takeover),
+            turn,
+            takeover,
         )
         try:
-            config.rules  # noqa: B018 - checks the preset and options
+            rules = config.rules
         except TarneebError as exc:
             raise ServerError(ErrorCode.MALFORMED, str(exc)) from None
         except (TypeError, ValueError) as exc:
             raise ServerError(ErrorCode.MALFORMED, f"bad rule option: {exc}") from None
+        for option, high in MATCH_LIMITS.items() if limits else ():
+            if getattr(rules, option) > high:
+                raise ServerError(
+                    ErrorCode.MALFORMED, f"{option} is at most {high} for a table of the server"
+                )
         return config
+
+
+TURN_SECONDS = (5, 600)
+"""The shortest and longest turn timer, in seconds."""
+MATCH_LIMITS = {"target": 1000, "sets": 99}
+"""The longest match a table may play: a table plays on the server's time."""
+
+
+def _seconds(value: object, what: str, low: float, high: float, other: str = "") -> float:
+    """``value`` as a number of seconds from ``low`` to ``high`` (a finite JSON number).
+
+    >>> _seconds(30, "turn_seconds", 5, 600)
+    30.0
+    >>> _seconds(1e-9, "turn_seconds", 5, 600)
+    Traceback (most recent call last):
+    ...
+    tarneeb.server.table.ServerError: turn_seconds must be a number of seconds from 5 to 600
+    """
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not math.isfinite(value)
+        or not low <= value <= high
+    ):
+        raise ServerError(
+            ErrorCode.MALFORMED, f"{what} must be {other}a number of seconds from {low} to {high}"
+        )
+    return float(value)
 
 
 def _check_seat_kind(kind: object) -> str:
     if kind == "human":
         return "human"
     if isinstance(kind, str) and kind.startswith("bot:"):
+        spec = ":".join(
+            part for part in kind[4:].strip().split(":") if part
+        )  # as make_bot reads it
         try:
-            make_bot(kind[4:])
+            make_bot(spec)
         except TarneebError as exc:
             raise ServerError(ErrorCode.MALFORMED, str(exc)) from None
-        return kind
+        return f"bot:{spec}"
     raise ServerError(ErrorCode.MALFORMED, f"a seat is 'human' or 'bot:SPEC', not {kind!r}")
 
 
@@ -258,6 +299,11 @@ class Table:
         """(seat, action id) -> the version the action made."""
         self.turn_deadline: float | None = None
         """Set by the hub while a turn timer runs (not part of the log)."""
+        self.invites: dict[Seat, str] = {}
+        """The hash of each seat invite's secret (from the ``invited`` events)."""
+        self.new_invites: dict[Seat, str] = {}
+        """The secrets :meth:`invite` made last, for the answer that hands them out
+        (kept in memory only, like :attr:`turn_deadline`; the log has their hashes)."""
 
     # -- making and restoring -----------------------------------------------------------
 
@@ -329,14 +375,70 @@ class Table:
 
     # -- requests -------------------------------------------------------------------------
 
-    def join(self, name: object, seat: Seat | None = None) -> str:
+    @property
+    def open_seats(self) -> bool:
+        """Whether anyone may take a free seat without its invite.
+
+        So at a public table (listed among the open tables), and at one made
+        before seats had invites; at a private table a free seat is taken
+        only with the secret of its invite.
+        """
+        return self.config.public or not self.invites
+
+    def invite(self) -> dict[Seat, str]:
+        """Make an invite for every free human seat (before the start); their secrets.
+
+        Each invite's secret reserves its seat at a private table; only its
+        hash is kept. Inviting again replaces the old invites of those seats.
+        """
+        if self.match is not None:
+            return {}
+        made = {s: secrets.token_urlsafe(18) for s in SEATS if not self.seats[s].taken}
+        if made:
+            self._record(
+                "invited",
+                {"seats": [seat_name(s) for s in made]},
+                {"invites": {seat_name(s): _token_hash(secret) for s, secret in made.items()}},
+            )
+        self.new_invites = made
+        return made
+
+    def seat_of_invite(self, invite: object) -> Seat:
+        """The seat ``invite`` (an invite's secret) is for (compared in constant time).
+
+        :raises ServerError: ``unauthorized`` when it is for none.
+        """
+        if not isinstance(invite, str) or not 0 < len(invite) <= 200:
+            raise ServerError(ErrorCode.UNAUTHORIZED, "an invite is its link's secret, a string")
+        digest = _token_hash(invite)
+        found: Seat | None = None
+        for seat, known in self.invites.items():
+            if hmac.compare_digest(digest, known):
+                found = seat
+        if found is None:
+            raise ServerError(ErrorCode.UNAUTHORIZED, "this invite is for no seat at this table")
+        return found
+
+    def join(self, name: object, seat: Seat | None = None, invite: object = None) -> str:
         """Take ``seat`` (or the first free human seat) as ``name``; returns the seat token.
 
-        :raises ServerError: ``conflict`` when the seat is taken or the table has started.
+        With ``invite`` (an invite's secret), the seat is that invite's. At a
+        private table a seat is taken only so (see :attr:`open_seats`).
+
+        :raises ServerError: ``conflict`` when the seat is taken or the table has started;
+            ``unauthorized`` for a bad invite, or none where one is needed.
         """
         if self.match is not None:
             raise ServerError(ErrorCode.CONFLICT, "the table has started: no seat is free")
         clean = _check_name(name)
+        if invite is not None:
+            invited = self.seat_of_invite(invite)
+            if seat is not None and seat != invited:
+                raise ServerError(
+                    ErrorCode.UNAUTHORIZED,
+                    f"this invite is for {seat_name(invited)}, not {seat_name(seat)}",
+                )
+            seat = invited
         if seat is None:
             free = [s for s in SEATS if not self.seats[s].taken]
             if not free:
@@ -344,6 +446,11 @@ class Table:
             seat = free[0]
         if self.seats[seat].taken:
             raise ServerError(ErrorCode.CONFLICT, f"{seat_name(seat)} is taken")
+        if invite is None and not self.open_seats:
+            raise ServerError(
+                ErrorCode.UNAUTHORIZED,
+                "a seat at a private table is taken with its invite link; this link only watches",
+            )
         token = secrets.token_urlsafe(24)
         self._record(
             "joined",
@@ -426,11 +533,12 @@ class Table:
         return self.version
 
     def chat(self, seat: Seat, text: object) -> None:
+        from tarneeb.server.text import clean_text
+
         if not isinstance(text, str) or not text.strip():
             raise ServerError(ErrorCode.MALFORMED, "a chat line needs text")
-        if len(text) > MAX_CHAT:
-            raise ServerError(ErrorCode.MALFORMED, f"a chat line is at most {MAX_CHAT} characters")
-        self._record("chat", {"seat": seat_name(seat), "name": self.name_of(seat), "text": text})
+        line = clean_text(text, "a chat line", MAX_CHAT, collapse=False)
+        self._record("chat", {"seat": seat_name(seat), "name": self.name_of(seat), "text": line})
 
     def take_over(self, seat: Seat, bot: str = "heuristic") -> None:
         """A bot holds ``seat`` while its player is away."""
@@ -474,6 +582,10 @@ class Table:
                 self.seats[seat] = SeatState(
                     "human", None, str(data["name"]), str(event.secret["token_hash"])
                 )
+        elif kind == "invited":
+            assert event.secret is not None
+            for name, digest in event.secret["invites"].items():
+                self.invites[parse_seat_name(name)] = str(digest)
         elif kind == "left":
             self.seats[parse_seat_name(data["seat"])] = SeatState()
         elif kind == "started":
@@ -565,9 +677,8 @@ def _scores_after(match: Match, index: int) -> dict[str, list[int]]:
 
 
 def _check_name(name: object) -> str:
+    from tarneeb.server.text import clean_text
+
     if not isinstance(name, str) or not name.strip():
         raise ServerError(ErrorCode.MALFORMED, "a player needs a name")
-    clean = " ".join(name.split())
-    if len(clean) > MAX_NAME:
-        raise ServerError(ErrorCode.MALFORMED, f"a name is at most {MAX_NAME} characters")
-    return clean
+    return clean_text(name, "a name", MAX_NAME)

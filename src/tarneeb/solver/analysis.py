@@ -19,13 +19,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tarneeb.actions import Phase, Strain
+from tarneeb.actions import Phase, Strain, format_action
 from tarneeb.cards import Card, CardSet
 from tarneeb.deal import Deal
 from tarneeb.errors import TarneebError
 from tarneeb.presets import preset_name
 from tarneeb.record import DEAL_PREFIX, parse_deal, read_record
-from tarneeb.rules import Rules
+from tarneeb.rules import Count, Rules
 from tarneeb.seats import SEATS, Seat, parse_seat
 from tarneeb.solver.position import DDTable, Position, PositionError
 from tarneeb.solver.solve import backend_name, dd_tables, solve_many
@@ -92,6 +92,14 @@ class DealAnalysis:
     cards: tuple[CardAnalysis, ...] = ()
     ns_taken: int | None = None
     """North-South's tricks in the play as it went, once the deal was played out."""
+    auction: tuple[tuple[Seat, str], ...] = ()
+    """The calls before the play (bids, passes, the trump named), each with its seat."""
+    points: tuple[int, int] | None = None
+    """What the deal scored for North-South and East-West, once scored."""
+    seat_points: tuple[int, int, int, int] | None = None
+    """What each player scored, where players bid alone (Syrian 400)."""
+    card_points: tuple[int, int] | None = None
+    """Card points taken by North-South and East-West, where the rules count them."""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -105,6 +113,16 @@ class DealAnalysis:
             "play": [c.to_dict() for c in self.cards],
             "ns_taken": self.ns_taken,
             "errors": sum(1 for c in self.cards if c.cost),
+            "auction": [{"seat": seat.letter, "call": call} for seat, call in self.auction],
+            "points": None
+            if self.points is None
+            else dict(zip(("NS", "EW"), self.points, strict=True)),
+            "seat_points": None
+            if self.seat_points is None
+            else {s.letter: self.seat_points[s] for s in SEATS},
+            "card_points": None
+            if self.card_points is None
+            else dict(zip(("NS", "EW"), self.card_points, strict=True)),
         }
         return out
 
@@ -192,9 +210,34 @@ def analyze_deals(deals: Sequence[Deal], backend: str = "auto") -> list[DealAnal
                 ns_start,
                 tuple(cards),
                 deal.team_tricks(0) if deal.phase is Phase.SCORED else None,
+                *_facts(deal),
             )
         )
     return out
+
+
+def _facts(
+    deal: Deal,
+) -> tuple[
+    tuple[tuple[Seat, str], ...],
+    tuple[int, int] | None,
+    tuple[int, int, int, int] | None,
+    tuple[int, int] | None,
+]:
+    """The auction, the points and the card points of ``deal``, as :class:`DealAnalysis` holds them."""
+    calls = []
+    for seat, action in deal.history:
+        if isinstance(action, Card):
+            break
+        calls.append((seat, format_action(action)))
+    result = deal.result
+    points = None if result is None else result.team_points
+    seat_points = None if result is None else result.seat_points
+    card_points = None
+    if deal.rules.count is Count.CARD_POINTS and deal.phase is not Phase.AUCTION:
+        taken = deal.card_points_taken
+        card_points = (taken[0] + taken[2], taken[1] + taken[3])
+    return tuple(calls), points, seat_points, card_points
 
 
 def _strain_of(deal: Deal) -> Strain:
@@ -291,7 +334,8 @@ def check_hands(masks: Sequence[int]) -> None:
 
 
 def read_deals(text: str) -> list[Deal] | tuple[int, int, int, int]:
-    """What ``tarneeb analyze`` was given: a record's deals, one deal line, or four hands.
+    """What ``tarneeb analyze`` was given: a record's deals (or every record's in an
+    arena's JSON file), PBN boards, deal lines, or four hands.
 
     :raises TarneebError: when the text is none of these (one line naming why).
     """
@@ -299,8 +343,11 @@ def read_deals(text: str) -> list[Deal] | tuple[int, int, int, int]:
     if not stripped:
         raise AnalysisError("nothing to analyse: give a record, a deal line or four hands")
     if stripped.startswith("{"):
-        match = read_record(stripped)
-        return list(match.deals)
+        return _json_deals(stripped)
+    if stripped.startswith(("%", "[")):
+        from tarneeb.pbn import read_pbn
+
+        return read_pbn(stripped)
     if stripped.startswith(DEAL_PREFIX.split("/")[0]):
         lines = [line for line in stripped.splitlines() if line.strip()]
         deals = []
@@ -311,6 +358,32 @@ def read_deals(text: str) -> list[Deal] | tuple[int, int, int, int]:
                 raise AnalysisError(_deal_line_problem(line, exc)) from None
         return deals
     return parse_hands(stripped)
+
+
+def _json_deals(text: str) -> list[Deal]:
+    """A record's deals, or, for the JSON file of ``tarneeb arena --json``, every kept
+    record's deals, game after game."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        data = None
+    if not (isinstance(data, dict) and "games" in data and "summary" in data):
+        return list(read_record(text).deals)
+    games = data["games"]
+    if not isinstance(games, list):
+        raise AnalysisError("the arena file's games are not a list")
+    deals: list[Deal] = []
+    for number, game in enumerate(games, 1):
+        record = game.get("record") if isinstance(game, dict) else None
+        if record is None:
+            continue
+        try:
+            deals.extend(read_record(record).deals)
+        except TarneebError as exc:
+            raise AnalysisError(f"the arena file's game {number}: {exc}") from None
+    if not deals:
+        raise AnalysisError("the arena file keeps no records of its games")
+    return deals
 
 
 def _deal_line_problem(line: str, exc: TarneebError) -> str:
@@ -334,10 +407,13 @@ def _deal_line_problem(line: str, exc: TarneebError) -> str:
 # -- showing it ------------------------------------------------------------------------
 
 
-def format_analysis(analyses: Sequence[DealAnalysis], unicode: bool = False) -> str:
-    """The analyses for people: each deal's table, then its play trick by trick."""
+def format_analysis(analyses: Sequence[DealAnalysis], unicode: bool = False, first: int = 1) -> str:
+    """The analyses for people: each deal's table, then its play trick by trick.
+
+    Deals are numbered from ``first`` (the number of the first in its record).
+    """
     out: list[str] = []
-    for number, a in enumerate(analyses, 1):
+    for number, a in enumerate(analyses, first):
         head = f"Deal {number}"
         if a.dealer is not None:
             head += f", dealer {a.dealer.letter}"
@@ -348,6 +424,10 @@ def format_analysis(analyses: Sequence[DealAnalysis], unicode: bool = False) -> 
         out.append(head)
         for seat in SEATS:
             out.append(f"  {seat.letter}  {CardSet(a.hands[seat]).format(unicode=unicode)}")
+        if a.auction:
+            out.append(
+                "  Auction: " + ", ".join(f"{seat.letter} {call}" for seat, call in a.auction)
+            )
         out.append("  Double-dummy tricks of the declarer's side (the declarer leads):")
         out.append("         " + "".join(f"{s.letter:>4}" for s in SEATS))
         for strain in a.table.strains:
@@ -380,11 +460,21 @@ def format_analysis(analyses: Sequence[DealAnalysis], unicode: bool = False) -> 
                 )
             if a.ns_taken is not None:
                 out.append(f"  North-South took {a.ns_taken} tricks, East-West {13 - a.ns_taken}")
+        if a.card_points is not None:
+            ns, ew = a.card_points
+            out.append(f"  Card points taken: North-South {ns}, East-West {ew}")
+        if a.points is not None:
+            out.append(f"  Points: North-South {a.points[0]:+d}, East-West {a.points[1]:+d}")
+        if a.seat_points is not None:
+            each = ", ".join(f"{s.letter} {a.seat_points[s]:+d}" for s in SEATS)
+            out.append(f"  Points by player: {each}")
         out.append("")
     return "\n".join(out)
 
 
-def analyses_to_json(analyses: Sequence[DealAnalysis], backend: str) -> str:
-    """The analyses as one JSON object: ``{"backend": ..., "deals": [...]}``."""
-    data = {"backend": backend, "deals": [a.to_dict() for a in analyses]}
+def analyses_to_json(analyses: Sequence[DealAnalysis], backend: str, first: int = 1) -> str:
+    """The analyses as one JSON object: ``{"backend": ..., "deals": [...]}``, each deal
+    with its ``number`` in its record (from ``first``)."""
+    deals = [{"number": n, **a.to_dict()} for n, a in enumerate(analyses, first)]
+    data = {"backend": backend, "deals": deals}
     return json.dumps(data, indent=1)

@@ -33,7 +33,7 @@ from tarneeb.solver.analysis import (
 )
 from tarneeb.solver.solve import BACKENDS, backend_name
 
-__all__ = ["add_analyze_parser", "main", "run_analyze"]
+__all__ = ["add_analyze_parser", "add_export_parser", "main", "run_analyze", "run_export"]
 
 PROG = "tarneeb"
 EXIT_USAGE = 2
@@ -75,7 +75,37 @@ def add_analyze_parser(subparsers: argparse._SubParsersAction[Any]) -> argparse.
         metavar="NAME",
         help="for four hands: the preset whose strains to solve (default: all five)",
     )
+    parser.add_argument(
+        "--deal",
+        type=int,
+        default=None,
+        metavar="N",
+        help="only the Nth deal of the record (1 for the first)",
+    )
     parser.add_argument("--unicode", action="store_true", help="suit symbols in the output")
+    return parser
+
+
+def add_export_parser(subparsers: argparse._SubParsersAction[Any]) -> argparse.ArgumentParser:
+    """Add the ``export`` command to ``subparsers`` (of the main ``tarneeb`` parser)."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "export",
+        help="write a record's deals as PBN, the bridge world's hand records",
+        description=(
+            "Write the deals of a match record, an arena's JSON file or deal lines as PBN "
+            "(Portable Bridge Notation), which bridge tools open: the hands, the trump as "
+            "the strain, the declarer, the result and the play; our auction, rules and "
+            "points in Tarneeb... tags. Seats are mapped by play order: our South is "
+            "PBN's North."
+        ),
+    )
+    parser.add_argument("source", metavar="RECORD_OR_DEAL", help="a record file or a deal line")
+    parser.add_argument(
+        "--deal", type=int, default=None, metavar="N", help="only the Nth deal of the record"
+    )
+    parser.add_argument(
+        "-o", "--output", default=None, metavar="FILE", help="write to FILE, not to stdout"
+    )
     return parser
 
 
@@ -93,7 +123,7 @@ def _read_source(source: str) -> str:
                 return path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise TarneebError(f"cannot read {source}: {exc}") from None
-        looks_like_file = source.endswith((".json", ".txt")) or "/" in source
+        looks_like_file = source.endswith((".json", ".txt", ".pbn")) or "/" in source
         if looks_like_file and not any(c in source for c in "= "):
             if path.is_dir():
                 raise TarneebError(f"{source}: a directory, not a record or deal file")
@@ -117,11 +147,46 @@ def _with_progress(deals: Sequence[Deal], backend: str) -> list[DealAnalysis]:
     return out
 
 
+def _pick(found: list[Deal], number: int | None) -> list[Deal]:
+    """The ``--deal N`` of ``found``, or all of them."""
+    if number is None:
+        return found
+    if not 1 <= number <= len(found):
+        many = "one deal" if len(found) == 1 else f"{len(found)} deals"
+        raise TarneebError(f"--deal {number}: the source has {many} (1 to {len(found)})")
+    return [found[number - 1]]
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Run ``tarneeb export`` with parsed ``args``; the exit status."""
+    from tarneeb.pbn import write_pbn
+
+    try:
+        found = read_deals(_read_source(args.source))
+        if isinstance(found, tuple):
+            raise TarneebError("export writes played deals: give a record or a deal line")
+        text = write_pbn(_pick(found, args.deal))
+        if args.output is None:
+            sys.stdout.write(text)
+        else:
+            try:
+                Path(args.output).write_text(text, encoding="utf-8")
+            except OSError as exc:
+                raise TarneebError(f"cannot write {args.output}: {exc.strerror}") from None
+    except TarneebError as exc:
+        return _fail(str(exc))
+    return 0
+
+
 def run_analyze(args: argparse.Namespace) -> int:
     """Run ``tarneeb analyze`` with parsed ``args``; the exit status."""
     try:
         name = backend_name(args.backend)
         found = read_deals(_read_source(args.source))
+        if isinstance(found, tuple) and args.deal is not None:
+            raise TarneebError("--deal picks a deal of a record; four hands are one deal")
+        if not isinstance(found, tuple):
+            found = _pick(found, args.deal)
         if name == "own" and args.backend == "auto":
             print(
                 "tarneeb: note: DDS is not installed, so our own solver runs; it takes "
@@ -137,10 +202,11 @@ def run_analyze(args: argparse.Namespace) -> int:
             analyses = analyze_deals(found, name)
     except TarneebError as exc:
         return _fail(str(exc))
+    first = 1 if args.deal is None else args.deal
     if args.json:
-        sys.stdout.write(analyses_to_json(analyses, name) + "\n")
+        sys.stdout.write(analyses_to_json(analyses, name, first) + "\n")
     else:
-        sys.stdout.write(format_analysis(analyses, unicode=args.unicode))
+        sys.stdout.write(format_analysis(analyses, unicode=args.unicode, first=first))
     return 0
 
 

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from tarneeb.tui.cli import add_play_parser, run_play
-from tarneeb.tui.controller import DealEnd, GameController, default_save_path
+from tarneeb.tui.controller import DealEnd, GameController
+from tarneeb.tui.saves import saves_dir
 
-__all__ = ["DealEnd", "GameController", "add_play_parser", "default_save_path", "run_play"]
+__all__ = ["DealEnd", "GameController", "add_play_parser", "run_play", "saves_dir"]

@@ -4,81 +4,36 @@ The widgets hold no game logic: they render the human's
 :class:`~tarneeb.view.View` (through :mod:`tarneeb.tui.render`) and pass the
 human's choices to the :class:`~tarneeb.tui.controller.GameController`.
 
-Keys (also in the help screen, ``?``): arrows move the cursor, Enter plays or
-bids; a card can be typed (``qh``, ``10h``, ``th``), a bid too (``8`` Enter,
-``8nt`` Enter), ``p`` passes. A bare letter is a command: ``h`` hint,
-``l`` last trick, ``s`` score sheet, ``r`` rules, ``b`` bot speed, ``?`` help;
-Escape or Ctrl+Q quits (after asking).
+Keys (also in the help screen, ``?``, which lists only what the rules have):
+arrows move the cursor, Enter plays or bids; a card can be typed (``qh``,
+``10h``, ``th``), a bid too (``8`` Enter, ``8nt`` Enter), ``p`` passes, and
+the winner of the auction names trump with ``c d h s``. A bare letter is
+otherwise a command: ``h`` hint, ``l`` last trick, ``s`` score sheet, ``v``
+review, ``r`` rules, ``b`` bot speed, ``?`` help; Escape or Ctrl+Q quits
+(after asking).
+
+Below 80x24 the app says so instead of drawing a cut table; above it the
+table grows with the terminal. Without colour (``NO_COLOR``) suits read by
+their symbols and unplayable cards by their brackets.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import partial
 from typing import ClassVar
 
 from rich.console import Console
-from rich.text import Text
-from textual import events
-from textual.app import App, ComposeResult
+from textual.app import App
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.message import Message
-from textual.screen import ModalScreen, Screen
-from textual.widget import Widget
-from textual.widgets import Static
 
-from tarneeb.actions import Action, Bid, ChooseTrump, Phase, action_id, parse_action
-from tarneeb.bots import Bot, Decision
-from tarneeb.cards import Card
-from tarneeb.deal import Deal
-from tarneeb.errors import TarneebError
-from tarneeb.match import Match
-from tarneeb.reference import describe_rules
-from tarneeb.seats import SEATS, Seat
-from tarneeb.tui.controller import DEFAULT_DELAY, DealEnd, GameController, double_dummy_line
-from tarneeb.tui.render import (
-    action_label,
-    auction_text,
-    card_text,
-    hand_order,
-    suit_style,
-    table_text,
-    trick_text,
-)
-from tarneeb.view import View
+from tarneeb.tui.controller import GameController
+from tarneeb.tui.render import Look
+from tarneeb.tui.review import ReviewScreen
+from tarneeb.tui.screens import QuestionScreen
+from tarneeb.tui.table import MIN_SIZE, TableScreen
+from tarneeb.tui.widgets import Chip, Picker
 
-__all__ = ["TarneebApp", "screen_text"]
-
-TABLE_WIDTH = 46
-RANKS = set("23456789tjqka")
-SUITS = set("cdhs")
-STRAIN_LETTERS = set("cdhsnt")
-
-HELP = """\
-How to play
-
-Your hand is at the bottom, sorted by suit; the cards you may not play are dimmed.
-Play goes to the right (counter-clockwise): South, East, North, West.
-
-  Left/Right, Up/Down   move the cursor over your cards or the bidding box
-  Enter                 play the card or make the bid under the cursor
-  a card, e.g. qh 10h   play it at once (t or 10 for a ten)
-  a bid, e.g. 8 8nt 8h  then Enter; p passes, x doubles
-  mouse                 click a card or a bid
-
-  h   hint: what the bot would do, and why
-  l   the last trick again
-  s   the score sheet
-  r   the rules of this game
-  b   bots instant / bots pause
-  ?   this help (F1 too)
-  Esc or Ctrl+Q   quit (the match is saved: tarneeb play --resume FILE)
-
-A bare letter is a command; after a rank or a number it is a suit.
-"""
+__all__ = ["MIN_SIZE", "Chip", "Picker", "TableScreen", "TarneebApp", "screen_text"]
 
 
 def screen_text(app: App[object]) -> str:
@@ -95,697 +50,6 @@ def screen_text(app: App[object]) -> str:
     return console.export_text()
 
 
-@dataclass(frozen=True)
-class Item:
-    """One choice of a picker: an action, its label, whether it may be chosen."""
-
-    action: int
-    label: Text
-    legal: bool = True
-
-
-class Chip(Static):
-    """One card or bid; a click picks it when it is legal."""
-
-    def __init__(self) -> None:
-        super().__init__("", classes="chip")
-        self.item: Item | None = None
-
-    def show(self, item: Item | None, cursor: bool) -> None:
-        self.item = item
-        self.display = item is not None
-        if item is None:
-            return
-        self.update(item.label)
-        self.set_class(not item.legal, "-illegal")
-        self.set_class(cursor, "-cursor")
-
-    def on_click(self, event: events.Click) -> None:
-        if self.item is not None and self.item.legal:
-            event.stop()
-            self.post_message(Picker.Picked(self.item.action))
-
-
-class Picker(Widget):
-    """A grid of chips with a cursor over the legal ones."""
-
-    class Picked(Message):
-        """The human chose ``action`` (by click or Enter)."""
-
-        def __init__(self, action: int) -> None:
-            super().__init__()
-            self.action = action
-
-    def __init__(self, capacity: int, columns: int, id: str) -> None:
-        super().__init__(id=id)
-        self.capacity = capacity
-        self.columns = columns
-        self.items: list[Item] = []
-        self.cursor = 0
-
-    def compose(self) -> ComposeResult:
-        for _ in range(self.capacity):
-            yield Chip()
-
-    def set_items(self, items: Sequence[Item], keep: bool = True) -> None:
-        old = self.current()
-        self.items = list(items[: self.capacity])
-        legal = [i for i, item in enumerate(self.items) if item.legal]
-        if keep and old is not None and any(self.items[i].action == old for i in legal):
-            self.cursor = next(i for i in legal if self.items[i].action == old)
-        else:
-            self.cursor = legal[0] if legal else 0
-        self._draw()
-
-    def _draw(self) -> None:
-        active = self.has_class("-active")
-        for index, chip in enumerate(self.query(Chip)):
-            item = self.items[index] if index < len(self.items) else None
-            chip.show(item, active and index == self.cursor)
-
-    def set_active(self, active: bool) -> None:
-        self.set_class(active, "-active")
-        self._draw()
-
-    def current(self) -> int | None:
-        if 0 <= self.cursor < len(self.items) and self.items[self.cursor].legal:
-            return self.items[self.cursor].action
-        return None
-
-    def move(self, step: int) -> None:
-        """Move the cursor ``step`` places, skipping what may not be chosen."""
-        legal = [i for i, item in enumerate(self.items) if item.legal]
-        if not legal:
-            return
-        if abs(step) >= self.columns and len(self.items) > self.columns:
-            target = self.cursor + step
-            if 0 <= target < len(self.items) and self.items[target].legal:
-                self.cursor = target
-                self._draw()
-            return
-        position = legal.index(self.cursor) if self.cursor in legal else 0
-        self.cursor = legal[(position + (1 if step > 0 else -1)) % len(legal)]
-        self._draw()
-
-    def point_at(self, action: int) -> None:
-        for index, item in enumerate(self.items):
-            if item.action == action and item.legal:
-                self.cursor = index
-                self._draw()
-
-
-class TextScreen(ModalScreen[None]):
-    """A scrollable page of text (help, rules, score sheet, last trick, deal summary)."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,enter,space,q", "close", "close"),
-    ]
-
-    def __init__(self, title: str, body: Text | str, name: str = "text", note: str = "") -> None:
-        super().__init__(name=name)
-        self.title_text = title
-        self.body = body
-        self.note = note
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Static(Text(self.title_text, style="bold"), id="dialog-title")
-            with VerticalScroll(id="dialog-body"):
-                yield Static(self.body, markup=False, id="dialog-text")
-                yield Static(Text(self.note), id="dialog-note")
-            yield Static(Text("Enter or Esc to close", style="dim"), id="dialog-keys")
-
-    def set_note(self, note: str) -> None:
-        """Show ``note`` under the text (e.g. the double-dummy line, once solved)."""
-        self.note = note  # read by compose, if it has not run yet
-        for widget in self.query("#dialog-note").results(Static):
-            widget.update(Text(note))
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-
-class QuestionScreen(ModalScreen[bool]):
-    """A yes/no question, answered by a key.
-
-    The first word of ``yes`` (and Enter, with ``enter_is_yes``) answers True;
-    the first word of ``no``, and Escape, answer False.
-    """
-
-    def __init__(
-        self, title: str, body: str, yes: str, no: str, name: str, enter_is_yes: bool = False
-    ) -> None:
-        super().__init__(name=name)
-        self.title_text = title
-        self.body = body
-        self.yes = yes
-        self.no = no
-        self.yes_keys = {yes.split()[0], *(("enter",) if enter_is_yes else ())}
-        self.no_keys = {no.split()[0], "escape"}
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Static(Text(self.title_text, style="bold"), id="dialog-title")
-            yield Static(Text(self.body), id="dialog-text")
-            yield Static(Text(f"{self.yes} / {self.no}", style="bold"), id="dialog-keys")
-
-    def on_key(self, event: events.Key) -> None:
-        event.stop()
-        if event.key in self.yes_keys:
-            self.dismiss(True)
-        elif event.key in self.no_keys:
-            self.dismiss(False)
-
-
-class TableScreen(Screen[None]):
-    """The table: who sits where, the trick, the auction, the hand and the bidding box."""
-
-    def __init__(self, game: GameController, unicode: bool) -> None:
-        super().__init__(name="table")
-        self.game = game
-        self.unicode = unicode
-        self.typed = ""
-        self.message = ""
-        self._bot_timer_set = False
-        self._waiting = False
-        """A deal summary or the match's end is on screen: the bots wait for it."""
-        self._thinking: Seat | None = None
-        """A slow bot's seat, deciding in a worker thread while the screen answers keys."""
-        self._hinting = False
-        """A slow hint bot is thinking, in a worker thread."""
-
-    # -- layout ---------------------------------------------------------------------
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="header")
-        with Horizontal(id="main"):
-            yield Static(id="table")
-            with Vertical(id="side"):
-                yield Static(id="auction")
-                yield Static(id="scorebox")
-        yield Static(id="box-title")
-        yield Picker(capacity=64, columns=13, id="bidbox")
-        yield Picker(capacity=13, columns=13, id="hand")
-        yield Static(id="status")
-        yield Static(
-            Text(
-                "h hint  l last trick  s scores  r rules  b speed  ? help  Esc quit",
-                style="dim",
-            ),
-            id="keys",
-        )
-
-    def on_mount(self) -> None:
-        self.refresh_all()
-        self.after_action(None)
-
-    def on_resize(self, _event: events.Resize) -> None:
-        self.call_after_refresh(self.refresh_all)
-
-    # -- drawing --------------------------------------------------------------------
-
-    def names(self, seat: Seat) -> str:
-        return self.game.describe(seat)
-
-    def refresh_all(self) -> None:
-        game = self.game
-        view = game.view()
-        rules = game.rules
-        match = game.match
-        header = Text(" Tarneeb ", style="bold reverse")
-        name = self.app.sub_title or "custom"
-        header.append(f" {name} · target {rules.target}")
-        if rules.sets > 1:
-            header.append(f" · set {match.set_number}/{rules.sets}")
-        ns, ew = match.team_scores
-        header.append(f" · NS {ns}  EW {ew}", style="bold")
-        header.append(f" · deal {len(match.deals)}")
-        if game.bot_delay == 0:
-            header.append(" · bots instant", style="dim")
-        self.query_one("#header", Static).update(header)
-        table = self.query_one("#table", Static)
-        room = table.content_size.width or TABLE_WIDTH
-        width = max(TABLE_WIDTH, min(room, 64))
-        drawn = table_text(view, self.names, width, self.unicode)
-        margin = max(0, (room - width) // 2)
-        if margin:
-            drawn = Text("\n").join(Text(" " * margin) + line for line in drawn.split("\n"))
-        table.update(drawn)
-        self.query_one("#auction", Static).update(
-            Text("Auction\n", style="bold") + auction_text(view, self.unicode)
-        )
-        self.query_one("#scorebox", Static).update(self._scorebox(view))
-        self._draw_hand(view)
-        self._draw_bidbox(view)
-        self._draw_status(view)
-
-    def _scorebox(self, view: View) -> Text:
-        game = self.game
-        text = Text("Score", style="bold")
-        match = game.match
-        ns, ew = match.team_scores
-        text.append(f"\nNS {ns:>4}   EW {ew:>4}   to {game.rules.target}")
-        if game.rules.is_individual:
-            seats = "  ".join(
-                f"{s.letter} {p}" for s, p in zip(SEATS, match.seat_scores, strict=True)
-            )
-            text.append(f"\n{seats}")
-        rows = game.score_rows()
-        if rows:
-            number, _dealer, what, pns, pew = rows[-1]
-            text.append(f"\nlast: #{number} {what} {pns or '-'}/{pew or '-'}", style="dim")
-        return text
-
-    def _draw_hand(self, view: View) -> None:
-        picker = self.query_one("#hand", Picker)
-        playing = view.phase is Phase.PLAY and view.is_my_turn
-        legal = {action_id(a) for a in view.legal_actions} if playing else set()
-        items = [
-            Item(int(card), card_text(card, self.unicode), not playing or int(card) in legal)
-            for card in hand_order(list(view.hand))
-        ]
-        # Cards are dimmed only while the human is to play and may not play them.
-        picker.set_items(items)
-        picker.set_active(playing)
-
-    def _draw_bidbox(self, view: View) -> None:
-        box = self.query_one("#bidbox", Picker)
-        title = self.query_one("#box-title", Static)
-        bidding = view.is_my_turn and view.phase is not Phase.PLAY
-        box.display = bidding
-        if bidding:
-            items = [Item(action_id(a), self._bid_label(a), True) for a in view.legal_actions]
-            box.set_items(items, keep=False)
-            box.set_active(True)
-            title.update(Text(self._box_title(view.phase), style="bold"))
-        else:
-            box.set_active(False)
-            title.update(Text("Your hand", style="bold"))
-
-    def _bid_label(self, action: Action) -> Text:
-        text = Text(action_label(action, self.unicode))
-        if isinstance(action, ChooseTrump):
-            text.stylize(suit_style(action.suit))
-        elif (
-            isinstance(action, Bid) and action.strain is not None and action.strain.suit is not None
-        ):
-            text.stylize(suit_style(action.strain.suit))
-        return text
-
-    @staticmethod
-    def _box_title(phase: Phase) -> str:
-        if phase is Phase.TRUMP:
-            return "You won the auction: choose trump"
-        if phase is Phase.RAISE:
-            return "Nobody bid against you: raise to double stakes, or stand?"
-        return "Your bid"
-
-    def _draw_status(self, view: View) -> None:
-        text = Text()
-        if self.typed:
-            text.append(f"typed: {self.typed}  ", style="bold cyan")
-        if self.message:
-            text.append(self.message)
-            self.query_one("#status", Static).update(text)
-            return
-        if view.history and view.history[-1][0] != view.seat:
-            seat, action = view.history[-1]
-            text.append(f"{seat.name.title()}: ")
-            text.append(action_label(action, self.unicode), style="bold")
-            text.append(". ")
-        if view.is_my_turn:
-            what = "play a card" if view.phase is Phase.PLAY else "your call"
-            text.append(f"Your turn: {what}.", style="bold yellow")
-        elif self.game.match.is_over():
-            text.append("The match is over.")
-        elif view.to_act is not None and view.to_act == self._thinking:
-            text.append(f"{self.names(view.to_act)} is thinking…", style="dim")
-        elif view.to_act is not None:
-            text.append(f"{self.names(view.to_act)} to act…", style="dim")
-        self.query_one("#status", Static).update(text)
-
-    def say(self, message: str) -> None:
-        self.message = message
-        self._draw_status(self.game.view())
-
-    # -- acting ---------------------------------------------------------------------
-
-    def on_picker_picked(self, message: Picker.Picked) -> None:
-        self.act(message.action)
-
-    def act(self, action: Action | int | str) -> None:
-        """The human's choice: taken if legal, refused with a message if not."""
-        self.typed = ""
-        try:
-            ended = self.game.play(action)
-        except TarneebError as exc:
-            self.say(f"Not allowed: {exc}")
-            return
-        self.message = ""
-        self.refresh_all()
-        self.after_action(ended)
-
-    def after_action(self, ended: DealEnd | None) -> None:
-        if ended is not None:
-            self.show_deal_end(ended)
-            return
-        if self.game.match.is_over():
-            self.show_match_end()
-            return
-        self.schedule_bots()
-
-    def _bots_may_act(self) -> bool:
-        return not self._waiting and self._thinking is None and self.game.bot_to_act is not None
-
-    def schedule_bots(self) -> None:
-        if not self._bots_may_act():
-            return
-        if self.game.bot_delay <= 0:
-            while self._bots_may_act():
-                self._bot_acts()
-            return
-        if not self._bot_timer_set:
-            self._bot_timer_set = True
-            self.set_timer(self.game.bot_delay, self._bot_turn)
-
-    def _bot_turn(self) -> None:
-        self._bot_timer_set = False
-        if not self._bots_may_act():
-            return
-        if self.app.screen is not self:  # a help or rules page is open: wait for it
-            self._bot_timer_set = True
-            self.set_timer(0.3, self._bot_turn)
-            return
-        self._bot_acts()
-        self.schedule_bots()
-
-    def _bot_acts(self) -> None:
-        """The bot to act decides: at once, or, for a slow bot, in a worker thread
-        while the screen goes on answering keys (its move lands in :meth:`_thought`)."""
-        game = self.game
-        seat = game.bot_to_act
-        assert seat is not None
-        bot = game.bots[seat]
-        view = game.match.view(seat)
-        if bot.slow:
-            self._thinking = seat
-            self._draw_status(game.view())
-            self.run_worker(partial(self._think, bot, view), thread=True, group="bots")
-            return
-        self._decided(seat, bot.decide(view))
-
-    def _think(self, bot: Bot, view: View) -> None:
-        """In a worker thread: the decision, handed back to the screen's thread."""
-        decision = bot.decide(view)
-        self.app.call_from_thread(self._thought, view.seat, decision)
-
-    def _thought(self, seat: Seat, decision: Decision) -> None:
-        """A slow bot's decision, back from its thread: taken, and the next bot goes on."""
-        self._thinking = None
-        self._decided(seat, decision)
-        self.schedule_bots()
-
-    def _decided(self, seat: Seat, decision: Decision) -> None:
-        try:
-            ended = self.game.push_bot(seat, decision)
-        except TarneebError as exc:  # the match moved on meanwhile: nothing to take
-            self.say(f"{self.names(seat)}'s move came too late: {exc}")
-            return
-        self.refresh_all()
-        if ended is not None:
-            self.show_deal_end(ended)
-
-    def show_deal_end(self, ended: DealEnd) -> None:
-        self._waiting = True
-        deal = ended.deal
-        body = Text("\n".join(self.game.deal_lines(deal, self.unicode, dd=False)))
-        if deal.result is not None:
-            body.append("\n\nThe hands as played:\n", style="bold")
-            for seat in SEATS:
-                body.append(f"{self.names(seat):<17}")
-                cards = hand_order(_cards(deal.dealt[seat]))
-                for card in cards:
-                    body.append_text(card_text(card, self.unicode))
-                    body.append(" ")
-                body.append("\n")
-        ns, ew = self.game.match.team_scores
-        body.append(f"\nScore now: NS {ns}, EW {ew} (target {self.game.rules.target}).")
-        contract = deal.contract
-        solve = (
-            self.game.analyse
-            and deal.result is not None
-            and contract is not None
-            and contract.strain is not None
-        )
-        screen = TextScreen(
-            f"Deal {ended.number} is over",
-            body,
-            name="deal-end",
-            note="Double dummy: solving…" if solve else "",
-        )
-        self.app.push_screen(screen, self._after_deal_end)
-        if solve:
-            self.run_worker(partial(self._double_dummy, deal, screen), thread=True, group="dd")
-
-    def _double_dummy(self, deal: Deal, screen: TextScreen) -> None:
-        """In a worker thread: the solver may take seconds without DDS."""
-        line = double_dummy_line(deal)
-        self.app.call_from_thread(screen.set_note, line or "")
-
-    def _after_deal_end(self, _result: None) -> None:
-        self._waiting = False
-        self.refresh_all()
-        if self.game.match.is_over():
-            self.show_match_end()
-        else:
-            self.schedule_bots()
-
-    def show_match_end(self) -> None:
-        self._waiting = True
-        lines = self.game.match_over_lines()
-        self.app.push_screen(
-            QuestionScreen(
-                "The match is over",
-                "\n".join(lines) + "\n\nPlay again?",
-                "r rematch",
-                "q quit",
-                name="match-end",
-                enter_is_yes=True,
-            ),
-            self._after_match_end,
-        )
-
-    def _after_match_end(self, again: bool | None) -> None:
-        if not again:
-            self.app.exit(0)
-            return
-        self.game.rematch()
-        self._waiting = False
-        self.message = "A new match."
-        self.refresh_all()
-        self.schedule_bots()
-
-    # -- keys -----------------------------------------------------------------------
-
-    def on_key(self, event: events.Key) -> None:
-        key = event.key
-        char = (event.character or "").lower() if event.is_printable else ""
-        view = self.game.view()
-        handled = True
-        if key in ("left", "right", "up", "down"):
-            self._move(view, key)
-        elif key == "enter":
-            self._enter(view)
-        elif key == "backspace":
-            self.typed = self.typed[:-1]
-            self._draw_status(view)
-        elif key == "escape":
-            if self.typed:
-                self.typed = ""
-                self._draw_status(view)
-            else:
-                app = self.app
-                if isinstance(app, TarneebApp):
-                    app.action_request_quit()
-        elif key in ("question_mark", "f1"):
-            self.app.push_screen(TextScreen("Help", HELP, name="help"))
-        elif char and self._typing(view, char):
-            pass
-        elif char == "h":
-            self.show_hint()
-        elif char == "l":
-            self.show_last_trick()
-        elif char == "s":
-            self.show_scores()
-        elif char == "r":
-            self.show_rules()
-        elif char == "b":
-            self.toggle_speed()
-        else:
-            handled = False
-        if handled:
-            event.stop()
-
-    def _active_picker(self, view: View) -> Picker | None:
-        if not view.is_my_turn:
-            return None
-        return self.query_one("#hand" if view.phase is Phase.PLAY else "#bidbox", Picker)
-
-    def _move(self, view: View, key: str) -> None:
-        picker = self._active_picker(view)
-        if picker is None:
-            return
-        step = {"left": -1, "right": 1, "up": -picker.columns, "down": picker.columns}[key]
-        picker.move(step)
-
-    def _enter(self, view: View) -> None:
-        if self.typed and view.is_my_turn:
-            text = self.typed
-            self.typed = ""
-            try:
-                action = parse_action(text, view.phase)
-            except TarneebError as exc:
-                self.say(f"Not understood: {exc}")
-                return
-            self.act(action)
-            return
-        picker = self._active_picker(view)
-        if picker is not None and picker.current() is not None:
-            chosen = picker.current()
-            assert chosen is not None
-            self.act(chosen)
-
-    def _typing(self, view: View, char: str) -> bool:
-        """Take ``char`` as part of a typed card or bid; False when it is a command."""
-        if not view.is_my_turn:
-            return False
-        typed = self.typed
-        if view.phase is Phase.PLAY:
-            if char in RANKS or char in "10":
-                if typed == "1" and char == "0":
-                    self.typed = "10"
-                elif char == "1" or char in RANKS:
-                    self.typed = char
-                else:
-                    return False
-                self._draw_status(view)
-                return True
-            if char in SUITS and typed and typed != "1":
-                self.act(Card.parse(typed + char))
-                return True
-            return False
-        if view.phase is Phase.AUCTION:
-            if char.isdigit():
-                self.typed = typed + char
-                self._draw_status(view)
-                return True
-            if char in STRAIN_LETTERS and typed[:1].isdigit():
-                self.typed = typed + char
-                self._draw_status(view)
-                return True
-            if char == "p" and not typed:
-                self.act("pass")
-                return True
-            if char == "x" and not typed:
-                self.act("double")
-                return True
-        return False
-
-    # -- commands -------------------------------------------------------------------
-
-    def show_hint(self) -> None:
-        game = self.game
-        if game.hint_bot.slow and game.human_to_act:
-            # A slow hint bot thinks in a worker thread; the hint shows if the
-            # human has not acted meanwhile.
-            if not self._hinting:
-                self._hinting = True
-                self.say("Hint: thinking…")
-                self.run_worker(
-                    partial(self._think_hint, game.hint_bot, game.view(), self._moment()),
-                    thread=True,
-                    group="hint",
-                )
-            return
-        try:
-            decision = game.hint()
-        except TarneebError as exc:
-            self.say(str(exc))
-            return
-        self._show_hint(decision)
-
-    def _moment(self) -> tuple[Match, int, int]:
-        """What tells one turn of the human's from another: the match (a rematch is
-        another), its deal, the action."""
-        match = self.game.match
-        return match, len(match.deals), len(match.deal.history)
-
-    def _think_hint(self, bot: Bot, view: View, moment: tuple[Match, int, int]) -> None:
-        """In a worker thread: the hint, handed back to the screen's thread."""
-        decision = bot.decide(view)
-        self.app.call_from_thread(self._hinted, decision, moment)
-
-    def _hinted(self, decision: Decision, moment: tuple[Match, int, int]) -> None:
-        self._hinting = False
-        now = self._moment()
-        if moment[0] is now[0] and moment[1:] == now[1:]:
-            self._show_hint(decision)
-
-    def _show_hint(self, decision: Decision) -> None:
-        label = action_label(decision.action, self.unicode)
-        reason = f": {decision.reason}" if decision.reason else ""
-        self.say(f"Hint: {label}{reason}")
-        picker = self._active_picker(self.game.view())
-        if picker is not None:
-            picker.point_at(action_id(decision.action))
-
-    def show_last_trick(self) -> None:
-        trick = self.game.last_trick()
-        if trick is None:
-            self.say("No trick has been played yet in this deal.")
-            return
-        number = len(self.game.view().tricks)
-        self.app.push_screen(
-            TextScreen(
-                f"Trick {number}", trick_text(trick, self.names, self.unicode), name="last-trick"
-            )
-        )
-
-    def show_scores(self) -> None:
-        rows = [("#", "dealer", "contract", "NS", "EW"), *self.game.score_rows()]
-        widths = [max(len(r[i]) for r in rows) for i in range(5)]
-        lines = [
-            "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)) for row in rows
-        ]
-        match = self.game.match
-        ns, ew = match.team_scores
-        lines.append("")
-        lines.append(f"Running score: NS {ns}, EW {ew}; target {self.game.rules.target}.")
-        for result in match.sets:
-            lines.append(
-                f"Set {result.number}: {result.winner} won, "
-                f"{result.team_scores[0]}-{result.team_scores[1]}."
-            )
-        self.app.push_screen(TextScreen("Score sheet", "\n".join(lines), name="scores"))
-
-    def show_rules(self) -> None:
-        name = self.app.sub_title or None
-        self.app.push_screen(
-            TextScreen("Rules", describe_rules(self.game.rules, name), name="rules")
-        )
-
-    def toggle_speed(self) -> None:
-        game = self.game
-        game.bot_delay = DEFAULT_DELAY if game.bot_delay == 0 else 0.0
-        self.say("Bots play instantly." if game.bot_delay == 0 else "Bots pause before acting.")
-        self.refresh_all()
-        self.schedule_bots()
-
-
-def _cards(mask: int) -> list[Card]:
-    return [Card(c) for c in range(52) if mask >> c & 1]
-
-
 class TarneebApp(App[int]):
     """``tarneeb play``: one human against (or with) three bots."""
 
@@ -796,21 +60,33 @@ class TarneebApp(App[int]):
     #main { height: 1fr; }
     #table { width: 1fr; height: 1fr; min-width: 46; padding: 0 1; content-align: left middle; }
     #side { width: 32; padding: 0 1; border-left: vkey $primary; }
+    .-wide #side { width: 44; }
+    .-ascii #side { border-left: ascii $primary; }
+    #too-small { display: none; height: 1fr; content-align: center middle; }
+    TableScreen.-small > * { display: none; }
+    TableScreen.-small > #too-small { display: block; }
     #auction { height: 1fr; }
     #scorebox { height: auto; }
     #box-title { height: 1; padding: 0 1; }
     Picker { layout: grid; height: auto; padding: 0 1; }
     #bidbox { grid-size: 13; grid-columns: 6; grid-rows: 1; }
-    #hand { grid-size: 13; grid-columns: 4; grid-rows: 1; }
-    Chip { height: 1; padding: 0 0 0 1; }
-    Chip.-illegal { text-opacity: 40%; }
+    #hand { grid-size: 13; grid-columns: 5; grid-rows: 1; }
+    Chip { height: 1; padding: 0; }
+    Chip.-illegal { text-opacity: 50%; }
     Chip.-cursor { background: $accent; text-style: bold; }
+    .-nocolor Chip.-cursor { text-style: bold reverse; }
     #status { height: 1; padding: 0 1; }
     #keys { height: 1; padding: 0 1; }
-    TextScreen, QuestionScreen { align: center middle; }
+    TextScreen, QuestionScreen, RulesScreen, ReviewScreen { align: center middle; }
     #dialog { width: 78; max-height: 22; height: auto; border: round $primary;
               background: $panel; padding: 0 1; }
+    .-wide #dialog { width: 100; max-height: 36; }
+    .-ascii #dialog { border: ascii $primary; }
     #dialog-body { height: auto; max-height: 17; }
+    .-wide #dialog-body { max-height: 31; }
+    #dialog.-tall { height: 22; }
+    .-wide #dialog.-tall { height: 36; }
+    #dialog.-tall #dialog-body { height: 1fr; max-height: 100%; }
     #dialog-title, #dialog-keys { height: 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -818,20 +94,36 @@ class TarneebApp(App[int]):
     ]
 
     def __init__(
-        self, game: GameController, preset: str | None = None, unicode: bool = True
+        self,
+        game: GameController,
+        preset: str | None = None,
+        unicode: bool = True,
+        review: bool = False,
     ) -> None:
         super().__init__()
         self.game = game
         self.unicode = unicode
+        self.review = review
+        """Only review the match's finished deals (``tarneeb play --review``), then quit."""
         self.sub_title = preset or ""
-        self.table = TableScreen(game, unicode)
+        self.look = Look(unicode, colour=not self.no_color)
+        self.table = TableScreen(game, unicode, self.look)
 
     def on_mount(self) -> None:
+        self.set_class(not self.unicode, "-ascii")
+        self.set_class(self.no_color, "-nocolor")
+        self.set_class(self.size[0] >= 110, "-wide")
+        if self.review:
+            deals = [(n, d) for n, d in enumerate(self.game.match.deals, 1) if d.is_over()]
+            self.push_screen(
+                ReviewScreen(deals, self.game.describe, self.look), lambda _r: self.exit(0)
+            )
+            return
         self.push_screen(self.table)
 
     def action_request_quit(self) -> None:
         """Quit after asking, unless the match is over (it is saved after every action)."""
-        if self.game.match.is_over() or isinstance(self.screen, QuestionScreen):
+        if self.review or self.game.match.is_over() or isinstance(self.screen, QuestionScreen):
             self.exit(0)
             return
         where = (

@@ -12,23 +12,48 @@ one line with exit status 2.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from tarneeb.errors import TarneebError
 from tarneeb.presets import DEFAULT_PRESET, find_rules, preset_name
+from tarneeb.rules import parse_rule_changes
 from tarneeb.seats import parse_seat
-from tarneeb.tui.controller import DEFAULT_DELAY, GameController, default_save_path
+from tarneeb.tui.controller import DEFAULT_DELAY, GameController
+from tarneeb.tui.saves import SavedMatch, latest_unfinished, list_saved, new_save_path, saves_dir
 
-__all__ = ["PlayError", "add_play_parser", "build_game", "keep_previous", "main", "run_play"]
+__all__ = [
+    "PlayError",
+    "add_play_parser",
+    "build_game",
+    "check_terminal",
+    "main",
+    "run_play",
+    "saved_match",
+]
+
+ASK: Callable[[str], str] = input
+"""How the resume question is asked before the app starts (tests replace it)."""
+
+_MATCH_OPTIONS = ("rules", "options", "seed", "partner", "opponents", "seat")
+"""What makes a new match; none of it goes with --resume or --review."""
 
 
 class PlayError(TarneebError):
     """``tarneeb play`` cannot start as asked (e.g. Textual is not installed)."""
+
+
+def _delay(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 60 seconds")
+    return value
 
 
 def add_play_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -38,80 +63,130 @@ def add_play_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="play a match in the terminal against bots",
         description=(
             "Play a match in the terminal: you and a bot partner against two bots. "
-            "The match is saved after every action; --resume continues it."
+            f"Every match is saved in its own file under {saves_dir()} after every "
+            "action; tarneeb play offers to resume the last unfinished one, "
+            "--list shows them all, --resume continues one, --review replays a "
+            "finished deal with double-dummy costs."
         ),
     )
+    play.add_argument("--rules", metavar="NAME", help=f"the preset (default: {DEFAULT_PRESET})")
     play.add_argument(
-        "--rules", default=DEFAULT_PRESET, metavar="NAME", help="the preset (default: classic)"
+        "-o",
+        "--option",
+        action="append",
+        default=[],
+        metavar="OPTION=VALUE",
+        dest="options",
+        help="change one rule option on top of the preset (repeatable), e.g. -o target=31",
     )
     play.add_argument("--seed", type=int, help="a seed for reproducible deals and bots")
+    play.add_argument("--partner", metavar="BOT", help="your partner (default: heuristic)")
+    play.add_argument("--opponents", metavar="BOT", help="the opponents (default: heuristic)")
+    play.add_argument("--seat", metavar="SEAT", help="your seat (default: S)")
     play.add_argument(
-        "--partner", default="heuristic", metavar="BOT", help="your partner (default: heuristic)"
+        "--resume", metavar="FILE|N", help="continue a saved match (a file, or a number of --list)"
+    )
+    play.add_argument("--new", action="store_true", help="start a new match without asking")
+    play.add_argument("--list", action="store_true", help="list the saved matches and stop")
+    play.add_argument(
+        "--review",
+        metavar="FILE|N",
+        help="review the finished deals of a saved match (a file, or a number of --list)",
     )
     play.add_argument(
-        "--opponents", default="heuristic", metavar="BOT", help="the opponents (default: heuristic)"
-    )
-    play.add_argument("--seat", default="S", metavar="SEAT", help="your seat (default: S)")
-    play.add_argument("--resume", metavar="FILE", help="continue the match saved in FILE")
-    play.add_argument(
-        "--save",
-        metavar="FILE",
-        help=f"save the match there after every action (default: {default_save_path()})",
+        "--save", metavar="FILE", help="save the match in FILE (default: a new file per match)"
     )
     play.add_argument(
         "--delay",
-        type=float,
+        type=_delay,
         default=DEFAULT_DELAY,
         metavar="SECONDS",
-        help=f"the bots' pause before acting (default: {DEFAULT_DELAY})",
+        help=f"the bots' pause before acting, 0 to 60 (default: {DEFAULT_DELAY})",
     )
     play.add_argument("--instant", action="store_true", help="bots act at once (--delay 0)")
-    play.add_argument("--ascii", action="store_true", help="suit letters instead of symbols")
+    play.add_argument("--ascii", action="store_true", help="letters and ASCII only, no symbols")
     return play
+
+
+def saved_match(text: str) -> Path:
+    """The file ``text`` names: a path, or the number of a match in ``--list`` (1 = newest).
+
+    :raises PlayError: for a number that is not on the list.
+    """
+    if text.isdigit():
+        saved = list_saved()
+        number = int(text)
+        if not 1 <= number <= len(saved):
+            raise PlayError(
+                f"no saved match number {number} (tarneeb play --list shows {len(saved)})"
+            )
+        return saved[number - 1].path
+    return Path(text).expanduser()
+
+
+def _check_alone(args: argparse.Namespace, flag: str) -> None:
+    given = [
+        f"--{name}" if name != "options" else "-o"
+        for name in _MATCH_OPTIONS
+        if getattr(args, name, None) not in (None, [], False)
+    ]
+    if given:
+        raise PlayError(
+            f"{flag} continues a saved match with its own rules, bots and seats: "
+            f"{', '.join(given)} cannot go with it"
+        )
 
 
 def build_game(args: argparse.Namespace) -> tuple[GameController, str | None]:
     """The controller the arguments ask for, and the preset's name.
 
-    :raises TarneebError: on a bad preset, bot, seat, or record.
+    :raises TarneebError: on a bad preset, option, bot, seat, or record, or
+        options that do not go together.
     """
-    delay = 0.0 if args.instant else max(0.0, float(args.delay))
+    delay = 0.0 if args.instant else float(args.delay)
     save = Path(args.save).expanduser() if args.save else None
     if args.resume:
-        game = GameController.resume(Path(args.resume).expanduser(), save, delay)
+        _check_alone(args, "--resume")
+        game = GameController.resume(saved_match(args.resume), save, delay)
         return game, preset_name(game.rules)
-    rules = find_rules(args.rules)
+    name = args.rules if args.rules is not None else DEFAULT_PRESET
+    rules = find_rules(name)
+    if args.options:
+        rules = rules.replace(**parse_rule_changes(args.options, flag="-o"))
+    preset = name.strip().lower() if not args.options else preset_name(rules)
     game = GameController.new(
         rules,
         seed=args.seed,
-        partner=args.partner,
-        opponents=args.opponents,
-        human=parse_seat(args.seat),
-        save_path=save if save is not None else default_save_path(),
+        partner=args.partner or "heuristic",
+        opponents=args.opponents or "heuristic",
+        human=parse_seat(args.seat or "S"),
+        save_path=save if save is not None else new_save_path(preset or "custom"),
         bot_delay=delay,
     )
-    return game, args.rules.strip().lower()
+    return game, preset
 
 
-def keep_previous(path: Path) -> Path | None:
-    """Move an unfinished match saved at ``path`` aside before a new match overwrites it.
+def check_terminal() -> None:
+    """Refuse to start the app where it cannot draw: no terminal, or ``TERM=dumb``.
 
-    Returns where it went (``NAME.previous.json``), or ``None`` when there was
-    nothing to keep.
+    :raises PlayError: with what to do instead.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
-        return None
-    try:
-        over = bool(json.loads(text).get("result", {}).get("over"))
-    except (ValueError, AttributeError):
-        over = False
-    if over:
-        return None
-    kept = path.with_name(path.stem + ".previous" + path.suffix)
-    os.replace(path, kept)
-    return kept
+    if os.environ.get("TERM", "") == "dumb":
+        raise PlayError(
+            "tarneeb play needs a terminal that can move the cursor (TERM=dumb cannot); "
+            "run it in a terminal emulator, or use tarneeb arena / tarneeb analyze"
+        )
+    streams = ((sys.stdin, "input"), (sys.stdout, "output"), (sys.stderr, "error output"))
+    for stream, what in streams:
+        try:
+            tty = stream.isatty()
+        except (AttributeError, ValueError):
+            tty = False
+        if not tty:
+            raise PlayError(
+                f"tarneeb play needs a terminal, but its {what} is not one "
+                "(a pipe or a file); run it in a terminal"
+            )
 
 
 def _unicode_ok(ascii_flag: bool) -> bool:
@@ -126,30 +201,74 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _print_list() -> int:
+    saved = list_saved()
+    if not saved:
+        print(f"No saved matches in {saves_dir()}.")
+        return 0
+    print(f"Saved matches in {saves_dir()} (newest first):")
+    for number, match in enumerate(saved, 1):
+        print(f"{number:>3}. {match.line()}")
+    print("Continue one: tarneeb play --resume N; review its deals: tarneeb play --review N")
+    return 0
+
+
+def _offer_resume(args: argparse.Namespace) -> SavedMatch | None:
+    """The unfinished match to resume, when the player says so (only for a plain
+    ``tarneeb play``: no --new, --resume, --save, nor options making a new match)."""
+    if args.new or args.save or args.resume or args.review:
+        return None
+    if any(getattr(args, name) not in (None, []) for name in ("rules", "options", "seed")):
+        return None
+    last = latest_unfinished()
+    if last is None:
+        return None
+    ns, ew = last.scores
+    print(
+        f"An unfinished {last.rules} match (deal {last.deals}, NS {ns} EW {ew}) is saved in\n"
+        f"  {last.path}"
+    )
+    try:
+        answer = ASK("Resume it? [Y/n] ").strip().lower()
+    except EOFError:
+        answer = "n"
+    return last if answer in ("", "y", "yes") else None
+
+
 def run_play(args: argparse.Namespace) -> int:
     """Run ``tarneeb play`` with parsed ``args``; the exit status.
 
-    Bad input (a preset, bot, seat or record that does not exist or cannot be
-    read, or no Textual) prints one line ``tarneeb: error: ...`` and returns 2
-    before anything is shown.
+    Bad input (a preset, option, bot, seat or record that does not exist or
+    cannot be read, options that do not go together, no Textual, no terminal)
+    prints one line ``tarneeb: error: ...`` and returns 2 before anything is shown.
     """
+    if args.list:
+        return _print_list()
     try:
         try:
             from tarneeb.tui.app import TarneebApp
         except ImportError:
             raise PlayError("tarneeb play needs Textual: pip install 'tarneeb[play]'") from None
-        game, preset = build_game(args)
-        kept = None
-        if not args.resume and game.save_path is not None:
-            kept = keep_previous(game.save_path)
-        game.save()
+        if args.review:
+            _check_alone(args, "--review")
+            game = GameController.resume(saved_match(args.review), None, 0.0)
+            preset = preset_name(game.rules)
+        else:
+            if args.resume:
+                _check_alone(args, "--resume")
+            check_terminal()
+            resume = _offer_resume(args)
+            if resume is not None:
+                args.resume = str(resume.path)
+            game, preset = build_game(args)
+            game.save()
+        if args.review:
+            check_terminal()
     except TarneebError as exc:
         return _fail(str(exc))
     except OSError as exc:
         return _fail(f"cannot save the match: {exc}")
-    if kept is not None:
-        print(f"The unfinished match saved before is now in {kept}")
-    app = TarneebApp(game, preset, unicode=_unicode_ok(args.ascii))
+    app = TarneebApp(game, preset, unicode=_unicode_ok(args.ascii), review=bool(args.review))
     result = app.run()
     if game.save_path is not None and not game.match.is_over():
         print(f"Saved: continue with  tarneeb play --resume {game.save_path}")

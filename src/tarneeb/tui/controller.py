@@ -17,47 +17,35 @@ human's choices back, so every rule of the app can be tested without Textual.
 from __future__ import annotations
 
 import json
-import os
 import random
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from tarneeb.actions import Action, Phase, format_action
+from tarneeb.actions import Action, Phase, action_from_id, format_action, parse_action
 from tarneeb.bots import Bot, Decision, make_bot
+from tarneeb.cards import Card, Suit
 from tarneeb.deal import Deal, Trick
 from tarneeb.errors import IllegalActionError, RecordError, TarneebError
 from tarneeb.match import Match
+from tarneeb.presets import preset_name
 from tarneeb.record import read_record, write_record
-from tarneeb.rules import Rules
+from tarneeb.rules import Count, Rules
 from tarneeb.seats import SEATS, Seat, Team, parse_seat
+from tarneeb.tui.saves import new_save_path, write_atomic
 from tarneeb.view import View
 
 __all__ = [
     "HUMAN",
     "DealEnd",
     "GameController",
-    "default_save_path",
     "double_dummy_line",
+    "refusal",
 ]
 
 HUMAN = "you"
 """The name the record gives the human's seat (``players`` of the record)."""
 DEFAULT_DELAY = 0.7
-
-
-def default_save_path() -> Path:
-    """Where the match is saved unless ``--save`` says otherwise.
-
-    ``$XDG_DATA_HOME/tarneeb/last-match.json`` (``~/.local/share`` by default);
-    ``%APPDATA%\\tarneeb`` on Windows.
-    """
-    if sys.platform == "win32" and os.environ.get("APPDATA"):
-        base = Path(os.environ["APPDATA"])
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "tarneeb" / "last-match.json"
 
 
 @dataclass(frozen=True)
@@ -70,7 +58,7 @@ class DealEnd:
     match_over: bool
 
 
-def double_dummy_line(deal: Deal) -> str | None:
+def double_dummy_line(deal: Deal, unicode: bool = False) -> str | None:
     """What double-dummy analysis says the declarers could have taken, or ``None``.
 
     Optional: only when :mod:`tarneeb.solver` is there, and only for a played
@@ -93,10 +81,51 @@ def double_dummy_line(deal: Deal) -> str | None:
     except TarneebError:
         return None
     taken = deal.team_tricks(contract.team)
-    return (
+    line = (
         f"Double dummy: {_side(contract.team)} could take {tricks} tricks "
-        f"in {strain.letter} (took {taken})."
+        f"in {strain.symbol if unicode else strain.letter} (took {taken})."
     )
+    if deal.rules.count is Count.CARD_POINTS:
+        line += " The solver counts tricks, not card points."
+    return line
+
+
+def refusal(view: View, action: Action, unicode: bool = True) -> str:
+    """Why the seat of ``view`` may not take ``action`` now, said to that player.
+
+    >>> from tarneeb import Deal, Seat, find_rules
+    >>> deal = Deal(find_rules("classic"), Seat.WEST, ["AKQJT98765432...", ".AKQJT98765432..",
+    ...     "..AKQJT98765432.", "...AKQJT98765432"])
+    >>> refusal(deal.view(Seat.SOUTH), Card.parse("2H"))
+    'No card now: it is the auction phase; make a call first.'
+    """
+
+    def fmt(a: Action) -> str:
+        return format_action(a, unicode)
+
+    if not view.is_my_turn:
+        return "It is not your turn."
+    if isinstance(action, Card):
+        if view.phase is not Phase.PLAY:
+            return f"No card now: it is the {view.phase} phase; make a call first."
+        if action not in view.hand:
+            return f"You have no {fmt(action)}."
+        trick = view.current_trick
+        if trick is not None and trick.cards:
+            led = trick.cards[0].suit
+            return f"You must follow {_suit(led, unicode)}: you still hold one."
+        if view.trump is not None:
+            return f"The first lead must be a trump ({_suit(view.trump, unicode)})."
+        return f"You cannot lead {fmt(action)} now."
+    if view.phase is Phase.PLAY:
+        return "Play a card: the auction is over."
+    choices = ", ".join(fmt(a) for a in view.legal_actions[:12])
+    more = ", ..." if len(view.legal_actions) > 12 else ""
+    return f"You cannot call {fmt(action)} now; you may: {choices}{more}."
+
+
+def _suit(suit: Suit, unicode: bool) -> str:
+    return suit.symbol if unicode else suit.name.lower()
 
 
 class GameController:
@@ -135,6 +164,8 @@ class GameController:
         self.analyse = True
         """Whether the deal summary asks the solver what was possible (when it is installed)."""
         self.players = dict(players) if players else self._players()
+        self.unicode = True
+        """Whether messages show suit symbols (the app sets it from the terminal)."""
 
     # -- making one ---------------------------------------------------------------------
 
@@ -202,6 +233,10 @@ class GameController:
         """Start a new match with the same rules, seats and bots."""
         seed = self.match.seed
         self.match = Match(self.match.rules, seed=seed + 1 if isinstance(seed, int) else None)
+        if self.save_path is not None:
+            self.save_path = new_save_path(
+                preset_name(self.rules) or "custom", self.save_path.parent
+            )
         self.save()
 
     def _players(self) -> dict[str, str]:
@@ -270,8 +305,18 @@ class GameController:
         :raises InvalidActionError: when the text is no action. Nothing changes on error.
         """
         if not self.human_to_act:
-            raise IllegalActionError("it is not your turn")
-        return self._push(action)
+            raise IllegalActionError("It is not your turn.")
+        view = self.view()
+        chosen: Action
+        if isinstance(action, str):
+            chosen = parse_action(action, view.phase)
+        elif isinstance(action, int) and not isinstance(action, Card):
+            chosen = action_from_id(action)
+        else:
+            chosen = action
+        if chosen not in view.legal_actions:
+            raise IllegalActionError(refusal(view, chosen, self.unicode))
+        return self._push(chosen)
 
     def step_bot(self) -> tuple[Seat, Decision, DealEnd | None]:
         """Let the bot to act take its turn (through its own view); saved at once.
@@ -316,11 +361,7 @@ class GameController:
         """Write the record to the save file (atomically), if there is one."""
         if self.save_path is None:
             return
-        path = self.save_path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(write_record(self.match, self.players), encoding="utf-8")
-        os.replace(tmp, path)
+        write_atomic(self.save_path, write_record(self.match, self.players))
 
     # -- summaries --------------------------------------------------------------------
 
@@ -353,25 +394,47 @@ class GameController:
                 f"Tricks: {_side(side)} {taken[side] + taken[side + 2]}, "
                 f"{_side(side.other)} {taken[side.other] + taken[side.other + 2]}."
             )
-        else:
-            bids = ", ".join(
-                f"{seat.letter} {bid}/{taken[seat]}"
-                for seat, bid in zip(SEATS, deal.bids, strict=True)
-            )
-            lines.append(f"Bids/tricks: {bids}.")
+            if deal.rules.count is Count.CARD_POINTS:
+                won = deal.card_points_taken
+                lines.append(
+                    f"Card points: {_side(side)} {won[side] + won[side + 2]}, "
+                    f"{_side(side.other)} {won[side.other] + won[side.other + 2]} "
+                    f"(bid {contract.level} of 120)."
+                )
         if result.seat_points is not None:
-            points = ", ".join(
-                f"{seat.letter} {p:+d}" for seat, p in zip(SEATS, result.seat_points, strict=True)
-            )
+            lines.extend(self.player_lines(deal))
         else:
-            points = f"NS {result.team_points[0]:+d}, EW {result.team_points[1]:+d}"
-        lines.append(f"Points: {points}.")
-        line = double_dummy_line(deal) if dd else None
+            lines.append(f"Points: NS {result.team_points[0]:+d}, EW {result.team_points[1]:+d}.")
+        line = double_dummy_line(deal, unicode) if dd else None
         if line is not None:
             lines.append(line)
         return lines
 
-    def score_rows(self) -> list[tuple[str, ...]]:
+    def player_lines(self, deal: Deal) -> list[str]:
+        """Individual play (Syrian 400): each player's bid, tricks and points, and the bids'
+        total against the minimum the scores asked for."""
+        result = deal.result
+        rules = deal.rules
+        lines = []
+        for seat in SEATS:
+            bid = deal.bids[seat]
+            points = (
+                ""
+                if result is None or result.seat_points is None
+                else (f", {result.seat_points[seat]:+d}")
+            )
+            lines.append(
+                f"  {self.describe(seat):<17} bid {'-' if bid is None else bid:>2}, "
+                f"took {deal.tricks_taken[seat]:>2}{points}"
+            )
+        total = sum(b for b in deal.bids if b is not None)
+        lines.append(
+            f"Bids total {total}; the scores asked for at least "
+            f"{rules.total_minimum(max(deal.scores))}."
+        )
+        return lines
+
+    def score_rows(self, unicode: bool = False) -> list[tuple[str, ...]]:
         """The score sheet: one row a finished deal (number, dealer, contract, points)."""
         rows: list[tuple[str, ...]] = []
         for number, deal in enumerate(self.match.deals, 1):
@@ -384,12 +447,18 @@ class GameController:
                 ns = ew = ""
             else:
                 if contract is not None:
-                    what = f"{contract.level}{'' if contract.strain is None else contract.strain.letter}"
+                    strain = contract.strain
+                    letter = "" if strain is None else strain.symbol if unicode else strain.letter
+                    what = f"{contract.level}{letter}"
                     what += f" {contract.declarer.letter}"
                     what += " made" if result.made else " down"
                 else:
                     what = "individual"
                 ns, ew = (f"{p:+d}" for p in result.team_points)
+                if result.seat_points is not None:
+                    what = " ".join(
+                        f"{s.letter}{p:+d}" for s, p in zip(SEATS, result.seat_points, strict=True)
+                    )
             rows.append((str(number), deal.dealer.letter, what, ns, ew))
         return rows
 

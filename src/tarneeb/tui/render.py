@@ -9,21 +9,28 @@ cannot show them (``unicode=False``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from rich.text import Text
 
-from tarneeb.actions import Action, Bid, ChooseTrump, Phase, format_action
+from tarneeb.actions import Action, Bid, ChooseTrump, Phase, Strain, format_action
 from tarneeb.cards import Card, Suit
 from tarneeb.deal import Trick
+from tarneeb.rules import Bidding, Count, Doubling, Rules
 from tarneeb.seats import SEATS, Seat
 from tarneeb.view import View
 
 __all__ = [
+    "LEGEND",
     "RED",
+    "Look",
     "action_label",
     "auction_text",
+    "card_points_taken",
     "card_text",
     "hand_order",
+    "help_text",
+    "status_line",
     "table_text",
     "trick_text",
 ]
@@ -33,17 +40,78 @@ BLACK = "bold"
 SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 """Hands are shown black, red, black, red so that the suits stand apart."""
 
+LEGEND = "(D) dealer  3t tricks won  * led  x2 doubled"
+"""What the marks of the table mean (shown under it, and in the help)."""
+
 Names = Callable[[Seat], str]
 
 
-def suit_style(suit: Suit) -> str:
-    return RED if suit in (Suit.HEARTS, Suit.DIAMONDS) else BLACK
+@dataclass(frozen=True)
+class Look:
+    """How the terminal draws: suit symbols (``unicode``) and colours (``colour``).
+
+    Without colour (``NO_COLOR``) the red suits are drawn like the black ones,
+    since a monochrome terminal turns red into a grey near the background;
+    the suit symbol or letter tells the suits apart, and marks (not shades)
+    tell what may be played.
+    """
+
+    unicode: bool = True
+    colour: bool = True
+
+    @property
+    def turn(self) -> str:
+        """The mark of the seat to act."""
+        return "▶ " if self.unicode else "> "
+
+    @property
+    def arrow(self) -> str:
+        return " → " if self.unicode else " -> "
+
+    def suit(self, suit: Suit) -> str:
+        """The style of ``suit``'s cards."""
+        if self.colour and suit in (Suit.HEARTS, Suit.DIAMONDS):
+            return RED
+        return BLACK
+
+    def card(self, card: Card, dim: bool = False) -> Text:
+        """A card in its suit's colour, e.g. ``Q♥`` (or ``QH``)."""
+        style = self.suit(card.suit)
+        return Text(card.format(self.unicode), style=f"dim {style}" if dim else style)
+
+    def action(self, action: Action) -> Text:
+        """An action, a card or a bid, in its suit's colour where it has one."""
+        if isinstance(action, Card):
+            return self.card(action)
+        text = Text(format_action(action, self.unicode))
+        if isinstance(action, ChooseTrump):
+            text.stylize(self.suit(action.suit))
+        elif isinstance(action, Bid) and action.strain is not None:
+            suit = action.strain.suit
+            text.stylize(self.suit(suit) if suit is not None else BLACK)
+        return text
+
+    def strain(self, strain: Strain) -> Text:
+        suit = strain.suit
+        return Text(
+            strain.symbol if self.unicode else strain.letter,
+            style=self.suit(suit) if suit is not None else BLACK,
+        )
+
+    def trump(self, suit: Suit) -> Text:
+        return Text(suit.symbol if self.unicode else suit.letter, style=self.suit(suit))
 
 
-def card_text(card: Card, unicode: bool = True, dim: bool = False) -> Text:
+PLAIN = Look()
+
+
+def suit_style(suit: Suit, colour: bool = True) -> str:
+    return Look(colour=colour).suit(suit)
+
+
+def card_text(card: Card, unicode: bool = True, dim: bool = False, colour: bool = True) -> Text:
     """A card in its suit's colour, e.g. ``Q♥`` (or ``QH``)."""
-    style = suit_style(card.suit)
-    return Text(card.format(unicode), style=f"dim {style}" if dim else style)
+    return Look(unicode, colour).card(card, dim)
 
 
 def hand_order(cards: Sequence[Card]) -> list[Card]:
@@ -58,16 +126,6 @@ def action_label(action: Action, unicode: bool = True) -> str:
     return format_action(action, unicode)
 
 
-def _action_text(action: Action, unicode: bool) -> Text:
-    if isinstance(action, Card):
-        return card_text(action, unicode)
-    if isinstance(action, ChooseTrump):
-        return Text(format_action(action, unicode), style=suit_style(action.suit))
-    if isinstance(action, Bid) and action.strain is not None and action.strain.suit is not None:
-        return Text(format_action(action, unicode), style=suit_style(action.strain.suit))
-    return Text(format_action(action, unicode))
-
-
 def _centre(text: Text, width: int) -> Text:
     pad = max(0, (width - text.cell_len) // 2)
     return Text(" " * pad) + text
@@ -78,13 +136,15 @@ def _beside(left: Text, right: Text, width: int) -> Text:
     return left + Text(" " * gap) + right
 
 
-def _seat_label(view: View, seat: Seat, names: Names) -> Text:
+def _seat_label(view: View, seat: Seat, names: Names, look: Look) -> Text:
     text = Text()
     if view.to_act == seat:
-        text.append("▶ ", style="bold yellow")
+        text.append(look.turn, style="bold yellow")
     text.append(names(seat), style="bold" if seat == view.seat else "")
     if view.phase is Phase.PLAY or view.phase is Phase.SCORED:
         text.append(f" {view.tricks_taken[seat]}t", style="cyan")
+    if view.rules.is_individual and view.bids[seat] is not None:
+        text.append(f" bid {view.bids[seat]}", style="cyan")
     if seat == view.dealer:
         text.append(" (D)", style="magenta")
     return text
@@ -100,12 +160,35 @@ def _shown_trick(view: View) -> tuple[Trick | None, bool]:
     return None, False
 
 
-def table_text(view: View, names: Names, width: int = 46, unicode: bool = True) -> Text:
+def card_points_taken(view: View) -> tuple[int, int]:
+    """The card points (A 11, 10 10, K 4, Q 3, J 2) each side has won in tricks so far.
+
+    >>> from tarneeb import Match, Seat, find_rules
+    >>> card_points_taken(Match(find_rules("tarneeb400"), seed=1).view(Seat.SOUTH))
+    (0, 0)
+    """
+    points = [0, 0]
+    for trick in view.tricks:
+        if trick.winner is not None:
+            points[trick.winner & 1] += sum(card.card_points for card in trick.cards)
+    return points[0], points[1]
+
+
+def table_text(
+    view: View,
+    names: Names,
+    width: int = 46,
+    unicode: bool = True,
+    look: Look | None = None,
+    gap: int = 1,
+) -> Text:
     """The table from the view's seat: partner across, left-hand opponent left, right-hand right.
 
     Play goes to the right (counter-clockwise): from the viewer's seat to the
-    seat on its right, then across, then left.
+    seat on its right, then across, then left. ``gap`` blank lines part the
+    rows (more where the terminal is tall).
     """
+    look = look if look is not None else Look(unicode)
     me = view.seat
     right, across, left = me.next, me.next.next, me.previous
     trick, finished = _shown_trick(view)
@@ -113,105 +196,161 @@ def table_text(view: View, names: Names, width: int = 46, unicode: bool = True) 
     if trick is not None:
         for seat, card in trick.plays:
             mark = "*" if seat == trick.leader else " "
-            played[seat] = card_text(card, unicode, dim=finished) + Text(mark, style="dim")
+            played[seat] = look.card(card, dim=finished) + Text(mark, style="dim")
     blank = Text("   ")
+    space = [Text("") for _ in range(gap)]
     lines = [
-        _centre(_seat_label(view, across, names), width),
+        _centre(_seat_label(view, across, names, look), width),
         _centre(played.get(across, blank), width),
-        Text(""),
-        _beside(_seat_label(view, left, names), _seat_label(view, right, names), width),
+        *space,
+        _beside(_seat_label(view, left, names, look), _seat_label(view, right, names, look), width),
         _beside(
             Text("  ") + played.get(left, blank),
             played.get(right, blank) + Text("  "),
             width,
         ),
-        Text(""),
+        *space,
         _centre(played.get(me, blank), width),
-        _centre(_seat_label(view, me, names), width),
+        _centre(_seat_label(view, me, names, look), width),
     ]
     if trick is not None and finished and trick.winner is not None:
         lines.append(_centre(Text(f"last trick: {names(trick.winner)} won it", style="dim"), width))
     else:
-        arrow = " → ".join(s.letter for s in (me, right, across, left))
+        arrow = look.arrow.join(s.letter for s in (me, right, across, left))
         lines.append(_centre(Text(f"play goes {arrow} (to the right)", style="dim"), width))
-    lines.append(_status_line(view, unicode))
+    lines.append(status_line(view, look))
     return Text("\n").join(lines)
 
 
-def _status_line(view: View, unicode: bool) -> Text:
+def status_line(view: View, look: Look = PLAIN) -> Text:
+    """The contract (or the bids), the trump and how the sides stand in the play."""
     text = Text()
     contract = view.contract
+    rules = view.rules
     if contract is not None:
         text.append("Contract ")
         text.append(str(contract.level), style="bold")
         if contract.strain is not None:
             text.append(" ")
-            suit = contract.strain.suit
-            text.append(
-                contract.strain.symbol if unicode else contract.strain.letter,
-                style=suit_style(suit) if suit is not None else "bold",
-            )
+            text.append_text(look.strain(contract.strain))
         if contract.multiplier != 1:
             text.append(f" x{contract.multiplier}")
         text.append(f" by {contract.declarer.name.title()}")
-    elif view.rules.is_individual and view.phase is not Phase.AUCTION:
-        text.append("Bids ")
-        text.append(
-            " ".join(
-                f"{s.letter}{'-' if b is None else b}"
-                for s, b in zip(SEATS, view.bids, strict=True)
-            )
-        )
+    elif rules.is_individual and view.phase is not Phase.AUCTION:
+        total = sum(b for b in view.bids if b is not None)
+        text.append(f"Bids total {total}")
     if view.trump is not None and (contract is None or contract.strain is None):
         text.append("  trump ")
-        text.append(
-            view.trump.symbol if unicode else view.trump.letter, style=suit_style(view.trump)
-        )
+        text.append_text(look.trump(view.trump))
     if view.phase is Phase.PLAY:
-        taken = view.tricks_taken
-        text.append(f"  tricks NS {taken[0] + taken[2]} EW {taken[1] + taken[3]}")
+        if rules.count is Count.CARD_POINTS:  # what the bid counts; tricks are by the seats
+            ns, ew = card_points_taken(view)
+            text.append(f"  points NS {ns} EW {ew}")
+        elif not rules.is_individual:  # alone, each player's tricks are by their seat
+            taken = view.tricks_taken
+            text.append(f"  tricks NS {taken[0] + taken[2]} EW {taken[1] + taken[3]}")
     return text
 
 
-def auction_text(view: View, unicode: bool = True) -> Text:
-    """The bids so far, in columns South, East, North, West (play order)."""
-    cells: list[Text] = []
+def auction_text(view: View, unicode: bool = True, look: Look | None = None) -> Text:
+    """The calls so far, each under its seat's column: South, East, North, West (play order).
+
+    A row runs from South to West; a seat that does not speak in a round (it
+    passed before, or the auction jumped past it) leaves its cell blank, so
+    every call stands under the seat that made it.
+    """
+    look = look if look is not None else Look(unicode)
     head = Text("  ".join(f"{s.letter:<5}" for s in SEATS).rstrip(), style="bold underline")
     entries = [(seat, a) for seat, a in view.history if not isinstance(a, Card)]
     if not entries:
         return Text("\n").join([head, Text("no bids yet", style="dim")])
-    first = entries[0][0]
-    cells.extend(Text("") for _ in range(int(first)))
-    lines = [head]
+    rows: list[list[Text | None]] = []
     trump_lines: list[Text] = []
     for seat, action in entries:
         if isinstance(action, ChooseTrump):
-            trump_lines.append(
-                Text(f"{seat.name.title()} chose trump ") + _action_text(action, unicode)
-            )
+            trump_lines.append(Text(f"{seat.name.title()} chose trump ") + look.action(action))
             continue
-        cells.append(_action_text(action, unicode))
-    for row in range(0, len(cells), 4):
+        column = int(seat)
+        if not rows or any(cell is not None for cell in rows[-1][column:]):
+            rows.append([None, None, None, None])
+        rows[-1][column] = look.action(action)
+    lines = [head]
+    for row in rows:
         line = Text()
-        for index, cell in enumerate(cells[row : row + 4]):
+        for index, cell in enumerate(row):
             if index:
                 line.append("  ")
-            line.append_text(cell)
-            line.append(" " * max(0, 5 - cell.cell_len))
+            shown = cell if cell is not None else Text("")
+            line.append_text(shown)
+            line.append(" " * max(0, 5 - shown.cell_len))
         line.rstrip()
         lines.append(line)
     return Text("\n").join(lines + trump_lines)
 
 
-def trick_text(trick: Trick, names: Names, unicode: bool = True) -> Text:
+def trick_text(trick: Trick, names: Names, unicode: bool = True, look: Look | None = None) -> Text:
     """A trick card by card, with who played each and who won it."""
+    look = look if look is not None else Look(unicode)
     lines = []
     for seat, card in trick.plays:
         line = Text(f"{names(seat):<18}")
-        line.append_text(card_text(card, unicode))
+        line.append_text(look.card(card))
         if seat == trick.leader:
             line.append("  led", style="dim")
         if seat == trick.winner:
             line.append("  won", style="bold green")
         lines.append(line)
     return Text("\n").join(lines)
+
+
+def help_text(rules: Rules, look: Look = PLAIN) -> str:
+    """The help page for ``rules``: only the keys and calls these rules have.
+
+    >>> from tarneeb import find_rules
+    >>> "x doubles" in help_text(find_rules("classic")), "x doubles" in help_text(
+    ...     find_rules("classic").replace(doubling="double"))
+    (False, True)
+    """
+    ten = "10♥" if look.unicode else "10h"
+    calls = ["a bid, e.g. 8 then Enter"]
+    if rules.bidding is Bidding.STRAINS:
+        calls = ["a bid with its strain, e.g. 8h or 8nt then Enter"]
+    if not rules.is_individual:
+        calls.append("p passes")
+    if rules.doubling is Doubling.DOUBLE:
+        calls.append("x doubles")
+    if rules.weak_redeal:
+        calls.append("the box offers a redeal when your hand is weak")
+    lines = [
+        "How to play",
+        "",
+        "Your hand is at the bottom, sorted by suit. When you are to play, the cards",
+        "you may not play are dimmed and shown in (brackets).",
+        "Play goes to the right (counter-clockwise): South, East, North, West.",
+        "",
+        "  Left/Right, Up/Down   move the cursor over your cards or the bidding box",
+        "  Enter                 play the card or make the call under the cursor",
+        f"  a card, e.g. qh {ten:<5} play it at once (t or 10 for a ten)",
+        f"  {'; '.join(calls)}",
+    ]
+    if rules.bidding is not Bidding.INDIVIDUAL and rules.fixed_trump is None:
+        lines.append("  trump: c d h s         name it (when you won the auction)")
+    if rules.doubling is Doubling.RAISE:
+        lines.append("  raise or stand        with the cursor; the box starts on stand")
+    lines += [
+        "  mouse                 click a card or a call",
+        "",
+        "  h   hint: what the bot would do, and why",
+        "  l   the last trick again",
+        "  s   the score sheet",
+        "  v   review the finished deals (double-dummy cost of every card)",
+        "  r   the rules of this game",
+        "  b   bots instant / bots pause",
+        "  ?   this help (F1 too)",
+        "  Esc or Ctrl+Q   quit (the match is saved: tarneeb play --resume FILE)",
+        "",
+        "A bare letter is a command; after a rank or a number it is a suit.",
+        "",
+        "On the table: " + LEGEND + ".",
+    ]
+    return "\n".join(lines) + "\n"

@@ -76,10 +76,15 @@ export function waitingRoom() {
         ),
       );
     }
+  } else if (free.length && status(this) === "waiting" && !this.invite && this.table?.public === false) {
+    // A private table's seats are taken with their invite links: this link only watches.
+    parts.push(h("p", { class: "muted", id: "invite-only" }, t("table.watching.inviteOnly")));
   } else if (free.length && status(this) === "waiting") {
+    // With an invite, its own seat only (the server seats the invite's secret there).
+    const offered = this.invite && this.inviteSeat ? free.filter((s) => s.seat === this.inviteSeat) : free;
     // The room is rebuilt on every update (someone else joins): keep what was typed, and the focus.
-    const chosen = free.find((s) => s.seat === this.joinSeat);
-    const preferred = chosen || free.find((s) => s.seat === this.inviteSeat) || free[0];
+    const chosen = offered.find((s) => s.seat === this.joinSeat);
+    const preferred = chosen || offered.find((s) => s.seat === this.inviteSeat) || offered[0] || free[0];
     const focused = document.activeElement && document.activeElement.id;
     if (focused === "join-name" || focused === "join-seat") {
       queueMicrotask(() => document.getElementById(focused)?.focus());
@@ -93,7 +98,7 @@ export function waitingRoom() {
           "div",
           { class: "row" },
           h("label", { class: "field" }, h("span", { class: "field-label" }, t("home.name")), h("input", { id: "join-name", maxlength: 40, value: this.joinName ?? savedName(), placeholder: t("home.name.placeholder"), autocomplete: "nickname", onInput: (e) => { this.joinName = e.target.value; } })),
-          h("label", { class: "field" }, h("span", { class: "field-label" }, t("table.join.seat")), h("select", { id: "join-seat", onChange: (e) => { this.joinSeat = e.target.value; } }, free.map((s) => h("option", { value: s.seat, selected: s.seat === preferred.seat }, seatName(s.seat))))),
+          h("label", { class: "field" }, h("span", { class: "field-label" }, t("table.join.seat")), h("select", { id: "join-seat", onChange: (e) => { this.joinSeat = e.target.value; } }, (offered.length ? offered : free).map((s) => h("option", { value: s.seat, selected: s.seat === preferred.seat }, seatName(s.seat))))),
         ),
         h("button", { type: "submit", class: "primary big", id: "join-button" }, t("table.join.button")),
       ),

@@ -131,7 +131,10 @@ export function toast(text, kind = "info") {
 }
 
 export function errorText(err) {
-  if (err && err.code && has(`error.${err.code}`)) return t(`error.${err.code}`);
+  if (err && err.code && has(`error.${err.code}`)) {
+    // an internal error's reference finds its details in the server's log
+    return t(`error.${err.code}`) + (err.code === "internal" && err.reference ? ` (${err.reference})` : "");
+  }
   return t("error.generic", { message: (err && err.message) || String(err) });
 }
 

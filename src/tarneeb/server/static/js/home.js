@@ -1,21 +1,24 @@
 // The home page: quick play, a private table with invites, open tables, how to play.
 
 import { h, mount } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, language } from "./i18n.js";
 import { api, saveSeat, loadJson, saveJson } from "./net.js";
 import { presetName, botName, seatName, occupantName, copyText, errorText, renderReference, toast } from "./common.js";
 
 const NAME_KEY = "tarneeb.name";
 const rulesCache = new Map();
 
+/** The server's rules of a preset, its reference in the page's language. */
 export async function rulesOf(name) {
-  if (!rulesCache.has(name)) {
-    rulesCache.set(name, api("GET", `/api/rules/${encodeURIComponent(name)}`).catch((err) => {
-      rulesCache.delete(name);
+  const lang = language();
+  const key = `${lang}:${name}`;
+  if (!rulesCache.has(key)) {
+    rulesCache.set(key, api("GET", `/api/rules/${encodeURIComponent(name)}?lang=${lang}`).catch((err) => {
+      rulesCache.delete(key);
       throw err;
     }));
   }
-  return rulesCache.get(name);
+  return rulesCache.get(key);
 }
 
 let infoPromise = null;
@@ -173,7 +176,7 @@ export class HomeView {
           t("home.timer"),
           h("select", { id: "create-timer" }, [["", t("home.timer.none")], ["15", "15 s"], ["30", "30 s"], ["60", "60 s"], ["120", "120 s"]].map(([v, label]) => h("option", { value: v }, label))),
         ),
-        h("label", { class: "check" }, h("input", { type: "checkbox", id: "create-public", checked: true }), t("home.public")),
+        h("label", { class: "check" }, h("input", { type: "checkbox", id: "create-public", checked: false }), t("home.public")),
       ),
       h("details", { class: "options" }, h("summary", {}, t("home.options")), h("div", { class: "options-grid", id: "create-options" })),
       h("button", { id: "create-table", class: "primary", type: "submit" }, t("home.create.button")),
@@ -426,8 +429,7 @@ export class RulesView {
         h("h1", {}, t("rules.title", { name: presetName(this.name) })),
         nav,
         this.error ? h("p", { class: "error-box" }, this.error) : null,
-        this.rules ? h("p", { class: "muted small" }, t("rules.englishNote")) : null,
-        this.rules ? h("div", { class: "reference", lang: "en", dir: "ltr" }, renderReference(this.rules.reference)) : null,
+        this.rules ? h("div", { class: "reference", lang: this.rules.lang, dir: this.rules.dir }, renderReference(this.rules.reference)) : null,
       ),
     );
   }

@@ -1,10 +1,11 @@
 // The server: JSON API calls, saved seats, and the table's WebSocket with reconnection.
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, reference) {
     super(message || code || `HTTP ${status}`);
     this.status = status;
     this.code = code;
+    this.reference = reference || null; // the server's log has the details under it
   }
 }
 
@@ -28,7 +29,7 @@ export async function api(method, path, body) {
   }
   if (!answer.ok) {
     const error = (data && data.error) || {};
-    throw new ApiError(answer.status, error.code, error.message);
+    throw new ApiError(answer.status, error.code, error.message, error.reference);
   }
   return data;
 }

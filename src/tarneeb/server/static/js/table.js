@@ -54,7 +54,9 @@ export class TableView {
   async start() {
     document.addEventListener("keydown", this.onKey);
     this.saved = loadSeat(this.id);
-    this.inviteSeat = new URLSearchParams(location.search).get("seat");
+    const params = new URLSearchParams(location.search);
+    this.inviteSeat = params.get("seat");
+    this.invite = params.get("invite"); // the secret of a seat's invite link
     this.buildSkeleton();
     try {
       this.table = await api("GET", `/api/tables/${encodeURIComponent(this.id)}`);
@@ -285,9 +287,13 @@ export class TableView {
     const seat = form.querySelector("#join-seat")?.value || undefined;
     rememberName(name);
     try {
-      const answer = await api("POST", `/api/tables/${encodeURIComponent(this.id)}/join`, seat ? { name, seat } : { name });
+      const body = this.invite ? { name, invite: this.invite } : seat ? { name, seat } : { name };
+      const answer = await api("POST", `/api/tables/${encodeURIComponent(this.id)}/join`, body);
       saveSeat(this.id, { token: answer.token, seat: answer.seat });
       this.saved = loadSeat(this.id);
+      // seated: the invite's secret leaves the address bar (and the history)
+      this.invite = null;
+      history.replaceState(null, "", `/t/${encodeURIComponent(this.id)}`);
       this.connect();
     } catch (err) {
       toast(errorText(err), "error");

@@ -1,0 +1,170 @@
+"""The message catalogues: every text the package says to players, in their languages.
+
+One format for everything that speaks to players: a catalogue is a flat JSON
+object of ``"key": "message"`` pairs in UTF-8, one file a language named
+``LANG.json``, with ``{name}`` placeholders filled in by name. The core's
+messages (the rules reference, preset summaries) are ``tarneeb/i18n/LANG.json``;
+the browser's are ``tarneeb/server/static/i18n/LANG.json``, the same format
+read the same way (its ``t(key, params)`` fills the same placeholders).
+Standard library only.
+
+>>> tr = translator("es")
+>>> tr("reference.title")
+'Referencia de las reglas de Tarneeb'
+>>> translator("en")("describe.title", title="classic")
+'# Tarneeb rules: classic'
+>>> translator("xx")
+Traceback (most recent call last):
+...
+tarneeb.i18n.LanguageError: no language 'xx'; the languages are: en, ar, es, nl, ru
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Callable, Mapping
+from functools import cache
+from importlib import resources
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from tarneeb.errors import TarneebError
+
+if TYPE_CHECKING:
+    if sys.version_info >= (3, 11):
+        from importlib.resources.abc import Traversable
+    else:
+        from importlib.abc import Traversable
+
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "LanguageError",
+    "Translator",
+    "accept_language",
+    "core_catalogue",
+    "fill",
+    "find_language",
+    "placeholders",
+    "read_catalogue",
+    "translator",
+]
+
+#: The languages players can read the package in, English first (the fallback).
+LANGUAGES: tuple[str, ...] = ("en", "ar", "es", "nl", "ru")
+DEFAULT_LANGUAGE = "en"
+#: The languages written right to left.
+RIGHT_TO_LEFT: frozenset[str] = frozenset({"ar"})
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+#: A message function: ``tr(key, **params)`` gives the message with its placeholders filled.
+Translator = Callable[..., str]
+
+
+class LanguageError(TarneebError, ValueError):
+    """A language the catalogues do not have."""
+
+
+def find_language(code: str) -> str:
+    """The catalogue language of ``code`` (``"ar"``, ``"AR"``, ``"ar-LB"`` all give ``"ar"``).
+
+    :raises LanguageError: when no catalogue has that language; the message lists them.
+    """
+    key = code.strip().lower().replace("_", "-").split("-")[0]
+    if key not in LANGUAGES:
+        raise LanguageError(f"no language {code!r}; the languages are: {', '.join(LANGUAGES)}")
+    return key
+
+
+def accept_language(header: str | None) -> str | None:
+    """The best language of an HTTP ``Accept-Language`` header that a catalogue has.
+
+    >>> accept_language("fr-FR, ru;q=0.8, en;q=0.5")
+    'ru'
+    >>> accept_language("fr") is None, accept_language(None) is None
+    (True, True)
+    """
+    ranked: list[tuple[float, int, str]] = []
+    for index, part in enumerate((header or "").split(",")):
+        code, _, params = part.strip().partition(";")
+        weight = 1.0
+        for param in params.split(";"):
+            name, _, value = param.strip().partition("=")
+            if name.strip() == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        if code and weight > 0:
+            ranked.append((-weight, index, code))
+    for _, _, code in sorted(ranked):
+        try:
+            return find_language(code)
+        except LanguageError:
+            continue
+    return None
+
+
+def placeholders(message: str) -> set[str]:
+    """The names of the ``{name}`` placeholders of a message.
+
+    >>> sorted(placeholders("bid {bid}, take {taken}"))
+    ['bid', 'taken']
+    """
+    return set(_PLACEHOLDER.findall(message))
+
+
+def fill(message: str, params: Mapping[str, object]) -> str:
+    """The message with each ``{name}`` replaced by ``params[name]``, the way the browser does.
+
+    >>> fill("bid {bid}, take {taken}", {"bid": 8, "taken": 9})
+    'bid 8, take 9'
+
+    :raises KeyError: when a placeholder has no value (a bug of the caller).
+    """
+
+    def one(match: re.Match[str]) -> str:
+        return str(params[match.group(1)])
+
+    return _PLACEHOLDER.sub(one, message)
+
+
+def read_catalogue(folder: Traversable, lang: str) -> Mapping[str, str]:
+    """The catalogue ``LANG.json`` of ``folder``: a flat object of string messages.
+
+    :raises LanguageError: for an unknown language.
+    :raises ValueError: when the file is not a flat object of strings.
+    """
+    lang = find_language(lang)
+    data = json.loads((folder / f"{lang}.json").read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in data.items()
+    ):
+        raise ValueError(f"{lang}.json is not a flat object of string messages")
+    return MappingProxyType(data)
+
+
+@cache
+def core_catalogue(lang: str) -> Mapping[str, str]:
+    """The core's messages (rules reference, preset summaries) in ``lang``."""
+    return read_catalogue(resources.files(__name__), lang)
+
+
+def translator(lang: str = DEFAULT_LANGUAGE) -> Translator:
+    """The core's message function for ``lang``; a message missing there falls back to English.
+
+    :raises LanguageError: for an unknown language.
+    """
+    messages = core_catalogue(find_language(lang))
+    english = core_catalogue(DEFAULT_LANGUAGE)
+
+    def tr(key: str, /, **params: object) -> str:
+        message = messages.get(key)
+        if message is None:
+            message = english[key]
+        return fill(message, params)
+
+    return tr

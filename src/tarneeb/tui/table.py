@@ -1,0 +1,644 @@
+"""The table screen of ``tarneeb play``: who sits where, the trick, the auction, the hand and
+the bidding box, the keys, and the bots' turns.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Static
+
+from tarneeb.actions import Action, Pass, Phase, Stand, action_id, parse_action
+from tarneeb.bots import Bot, Decision
+from tarneeb.cards import Card
+from tarneeb.deal import Deal
+from tarneeb.errors import TarneebError
+from tarneeb.match import Match
+from tarneeb.seats import SEATS, Seat
+from tarneeb.tui.controller import DEFAULT_DELAY, DealEnd, GameController, double_dummy_line
+from tarneeb.tui.render import (
+    LEGEND,
+    Look,
+    action_label,
+    auction_text,
+    hand_order,
+    help_text,
+    table_text,
+    trick_text,
+)
+from tarneeb.tui.review import ReviewScreen
+from tarneeb.tui.screens import QuestionScreen, RulesScreen, TextScreen, rules_markdown
+from tarneeb.tui.widgets import Item, Picker
+from tarneeb.view import View
+
+__all__ = ["MIN_SIZE", "TableScreen"]
+
+TABLE_WIDTH = 46
+MIN_SIZE = (80, 24)
+"""The smallest terminal the table fits in; below it the app asks to enlarge it."""
+RANKS = set("23456789tjqka")
+SUITS = set("cdhs")
+STRAIN_LETTERS = set("cdhsnt")
+
+
+class TableScreen(Screen[None]):
+    """The table: who sits where, the trick, the auction, the hand and the bidding box."""
+
+    def __init__(self, game: GameController, unicode: bool, look: Look | None = None) -> None:
+        super().__init__(name="table")
+        self.game = game
+        self.unicode = unicode
+        self.look = look if look is not None else Look(unicode)
+        game.unicode = unicode
+        self.typed = ""
+        self.message = ""
+        self._bot_timer_set = False
+        self._waiting = False
+        """A deal summary or the match's end is on screen: the bots wait for it."""
+        self._thinking: Seat | None = None
+        """A slow bot's seat, deciding in a worker thread while the screen answers keys."""
+        self._hinting = False
+        """A slow hint bot is thinking, in a worker thread."""
+
+    # -- layout ---------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="too-small")
+        yield Static(id="header")
+        with Horizontal(id="main"):
+            yield Static(id="table")
+            with Vertical(id="side"):
+                yield Static(id="auction")
+                yield Static(id="scorebox")
+        yield Static(id="box-title")
+        yield Picker(capacity=64, columns=13, id="bidbox")
+        yield Picker(capacity=13, columns=13, id="hand")
+        yield Static(id="status")
+        yield Static(
+            Text(
+                "h hint  l last trick  s scores  v review  r rules  b speed  ? help  Esc quit",
+                style="dim",
+            ),
+            id="keys",
+        )
+
+    def on_mount(self) -> None:
+        self.refresh_all()
+        self.after_action(None)
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self.call_after_refresh(self.refresh_all)
+
+    # -- drawing --------------------------------------------------------------------
+
+    def names(self, seat: Seat) -> str:
+        return self.game.describe(seat)
+
+    def too_small(self) -> bool:
+        """Whether the terminal is below :data:`MIN_SIZE` (then only a request to enlarge it shows)."""
+        width, height = self.app.size
+        return width < MIN_SIZE[0] or height < MIN_SIZE[1]
+
+    def _fit(self) -> bool:
+        small = self.too_small()
+        if small != self.has_class("-small"):
+            # Shown or hidden again: draw once more when the layout has its new sizes.
+            self.call_after_refresh(self.refresh_all)
+        self.set_class(small, "-small")
+        if small:
+            self.query_one("#bidbox", Picker).display = False
+            width, height = self.app.size
+            self.query_one("#too-small", Static).update(
+                Text(
+                    f"Enlarge the terminal to {MIN_SIZE[0]}x{MIN_SIZE[1]} "
+                    f"(it is {width}x{height} now)",
+                    style="bold",
+                )
+                + Text("\n\nThe match is saved; Esc quits.", style="dim")
+            )
+        self.app.set_class(self.app.size[0] >= 110, "-wide")
+        return not small
+
+    def refresh_all(self) -> None:
+        if not self._fit():
+            return
+        game = self.game
+        view = game.view()
+        rules = game.rules
+        match = game.match
+        dot = " · " if self.unicode else " | "
+        header = Text(" Tarneeb ", style="bold reverse")
+        name = self.app.sub_title or "custom"
+        header.append(f" {name}{dot}target {rules.target}")
+        if rules.sets > 1:
+            header.append(f"{dot}set {match.set_number}/{rules.sets}")
+        ns, ew = match.team_scores
+        header.append(f"{dot}NS {ns}  EW {ew}", style="bold")
+        header.append(f"{dot}deal {len(match.deals)}")
+        if game.bot_delay == 0:
+            header.append(f"{dot}bots instant", style="dim")
+        self.query_one("#header", Static).update(header)
+        table = self.query_one("#table", Static)
+        room = table.content_size.width or TABLE_WIDTH
+        rows = table.content_size.height or 12
+        width = max(TABLE_WIDTH, room)
+        gap = max(1, min(4, (rows - 12) // 2))
+        drawn = table_text(view, self.names, width, look=self.look, gap=gap)
+        if rows >= 11 + 2 * gap:
+            drawn.append("\n")
+            drawn.append_text(Text(LEGEND, style="dim"))
+        table.update(drawn)
+        self.query_one("#auction", Static).update(
+            Text("Auction\n", style="bold") + auction_text(view, look=self.look)
+        )
+        self.query_one("#scorebox", Static).update(self._scorebox(view))
+        self._draw_hand(view)
+        self._draw_bidbox(view)
+        self._draw_status(view)
+
+    def _scorebox(self, view: View) -> Text:
+        game = self.game
+        text = Text("Score", style="bold")
+        match = game.match
+        ns, ew = match.team_scores
+        text.append(f"\nNS {ns:>4}   EW {ew:>4}   to {game.rules.target}")
+        if game.rules.is_individual:
+            text.append("\n    bid took score", style="dim")
+            for seat in SEATS:
+                bid = view.bids[seat]
+                text.append(
+                    f"\n{seat.letter}  {'-' if bid is None else bid:>3} "
+                    f"{view.tricks_taken[seat]:>4} {match.seat_scores[seat]:>5}"
+                )
+            total = sum(b for b in view.bids if b is not None)
+            least = game.rules.total_minimum(max(view.scores))
+            text.append(f"\nbids {total}, at least {least}")
+        rows = game.score_rows(self.unicode)
+        if rows:
+            number, _dealer, what, pns, pew = rows[-1]
+            text.append(f"\nlast: #{number} {what} {pns or '-'}/{pew or '-'}", style="dim")
+        return text
+
+    def _draw_hand(self, view: View) -> None:
+        picker = self.query_one("#hand", Picker)
+        playing = view.phase is Phase.PLAY and view.is_my_turn
+        legal = {action_id(a) for a in view.legal_actions} if playing else set()
+        items = [
+            Item(int(card), self.look.card(card), not playing or int(card) in legal)
+            for card in hand_order(list(view.hand))
+        ]
+        # Cards are dimmed only while the human is to play and may not play them.
+        picker.set_items(items)
+        picker.set_active(playing)
+
+    def _draw_bidbox(self, view: View) -> None:
+        box = self.query_one("#bidbox", Picker)
+        title = self.query_one("#box-title", Static)
+        bidding = view.is_my_turn and view.phase is not Phase.PLAY
+        box.display = bidding
+        if bidding:
+            items = [Item(action_id(a), self._bid_label(a), True) for a in view.legal_actions]
+            box.set_items(items, keep=False)
+            # The cursor starts on the safe choice: stand (not raise), pass (not a bid).
+            for safe in (Stand(), Pass()):
+                if safe in view.legal_actions:
+                    box.point_at(action_id(safe))
+                    break
+            box.set_active(True)
+            title.update(Text(self._box_title(view.phase), style="bold"))
+        else:
+            box.set_active(False)
+            title.update(Text("Your hand", style="bold"))
+
+    def _bid_label(self, action: Action) -> Text:
+        text = Text(action_label(action, self.unicode))
+        text.stylize(self.look.action(action).style or "")
+        return text
+
+    @staticmethod
+    def _box_title(phase: Phase) -> str:
+        if phase is Phase.TRUMP:
+            return "You won the auction: choose trump (or type c d h s)"
+        if phase is Phase.RAISE:
+            return "Nobody bid against you: stand, or raise to double the stakes?"
+        return "Your bid"
+
+    def _draw_status(self, view: View) -> None:
+        text = Text()
+        if self.typed:
+            text.append(f"typed: {self.typed}  ", style="bold cyan")
+        if self.message:
+            text.append(self.message + "  ")
+        elif view.history and view.history[-1][0] != view.seat:
+            seat, action = view.history[-1]
+            text.append(f"{seat.name.title()}: ")
+            text.append(action_label(action, self.unicode), style="bold")
+            text.append(". ")
+        if view.is_my_turn:
+            what = "play a card" if view.phase is Phase.PLAY else "your call"
+            text.append(f"Your turn: {what}.", style="bold yellow")
+        elif self.game.match.is_over():
+            text.append("The match is over.")
+        elif view.to_act is not None and view.to_act == self._thinking:
+            text.append(f"{self.names(view.to_act)} is thinking{self._dots}", style="dim")
+        elif view.to_act is not None:
+            text.append(f"{self.names(view.to_act)} to act{self._dots}", style="dim")
+        self.query_one("#status", Static).update(text)
+
+    @property
+    def _dots(self) -> str:
+        return "…" if self.unicode else "..."
+
+    def say(self, message: str) -> None:
+        self.message = message
+        self._draw_status(self.game.view())
+
+    # -- acting ---------------------------------------------------------------------
+
+    def on_picker_picked(self, message: Picker.Picked) -> None:
+        self.act(message.action)
+
+    def act(self, action: Action | int | str) -> None:
+        """The human's choice: taken if legal, refused with a message if not."""
+        self.typed = ""
+        try:
+            ended = self.game.play(action)
+        except TarneebError as exc:
+            self.say(str(exc))
+            return
+        self.message = ""
+        self.refresh_all()
+        self.after_action(ended)
+
+    def after_action(self, ended: DealEnd | None) -> None:
+        if ended is not None:
+            self.show_deal_end(ended)
+            return
+        if self.game.match.is_over():
+            self.show_match_end()
+            return
+        self.schedule_bots()
+
+    def _bots_may_act(self) -> bool:
+        return not self._waiting and self._thinking is None and self.game.bot_to_act is not None
+
+    def schedule_bots(self) -> None:
+        if not self._bots_may_act():
+            return
+        if self.game.bot_delay <= 0:
+            while self._bots_may_act():
+                self._bot_acts()
+            return
+        if not self._bot_timer_set:
+            self._bot_timer_set = True
+            self.set_timer(self.game.bot_delay, self._bot_turn)
+
+    def _bot_turn(self) -> None:
+        self._bot_timer_set = False
+        if not self._bots_may_act():
+            return
+        if self.app.screen is not self:  # a help or rules page is open: wait for it
+            self._bot_timer_set = True
+            self.set_timer(0.3, self._bot_turn)
+            return
+        self._bot_acts()
+        self.schedule_bots()
+
+    def _bot_acts(self) -> None:
+        """The bot to act decides: at once, or, for a slow bot, in a worker thread
+        while the screen goes on answering keys (its move lands in :meth:`_thought`)."""
+        game = self.game
+        seat = game.bot_to_act
+        assert seat is not None
+        bot = game.bots[seat]
+        view = game.match.view(seat)
+        if bot.slow:
+            self._thinking = seat
+            self._draw_status(game.view())
+            self.run_worker(partial(self._think, bot, view), thread=True, group="bots")
+            return
+        self._decided(seat, bot.decide(view))
+
+    def _think(self, bot: Bot, view: View) -> None:
+        """In a worker thread: the decision, handed back to the screen's thread."""
+        decision = bot.decide(view)
+        self.app.call_from_thread(self._thought, view.seat, decision)
+
+    def _thought(self, seat: Seat, decision: Decision) -> None:
+        """A slow bot's decision, back from its thread: taken, and the next bot goes on."""
+        self._thinking = None
+        self._decided(seat, decision)
+        self.schedule_bots()
+
+    def _decided(self, seat: Seat, decision: Decision) -> None:
+        try:
+            ended = self.game.push_bot(seat, decision)
+        except TarneebError as exc:  # the match moved on meanwhile: nothing to take
+            self.say(f"{self.names(seat)}'s move came too late: {exc}")
+            return
+        self.message = ""  # the table moved on: what was said is stale
+        self.refresh_all()
+        if ended is not None:
+            self.show_deal_end(ended)
+
+    def show_deal_end(self, ended: DealEnd) -> None:
+        self._waiting = True
+        deal = ended.deal
+        body = Text("\n".join(self.game.deal_lines(deal, self.unicode, dd=False)))
+        if deal.result is not None:
+            body.append("\n\nThe hands as played:\n", style="bold")
+            for seat in SEATS:
+                body.append(f"{self.names(seat):<17}")
+                cards = hand_order(_cards(deal.dealt[seat]))
+                for card in cards:
+                    body.append_text(self.look.card(card))
+                    body.append(" ")
+                body.append("\n")
+        ns, ew = self.game.match.team_scores
+        body.append(f"\nScore now: NS {ns}, EW {ew} (target {self.game.rules.target}).")
+        contract = deal.contract
+        solve = (
+            self.game.analyse
+            and deal.result is not None
+            and contract is not None
+            and contract.strain is not None
+        )
+        number = ended.number
+        screen = TextScreen(
+            f"Deal {number} is over",
+            body,
+            name="deal-end",
+            note=f"Double dummy: solving{self._dots}" if solve else "",
+            keys={}
+            if deal.thrown_in is not None
+            else {
+                "v": ("v review this deal", lambda: self.show_review(number)),
+            },
+        )
+        self.app.push_screen(screen, self._after_deal_end)
+        if solve:
+            self.run_worker(partial(self._double_dummy, deal, screen), thread=True, group="dd")
+
+    def _double_dummy(self, deal: Deal, screen: TextScreen) -> None:
+        """In a worker thread: the solver may take seconds without DDS."""
+        line = double_dummy_line(deal, self.unicode)
+        self.app.call_from_thread(screen.set_note, line or "")
+
+    def _after_deal_end(self, _result: None) -> None:
+        self._waiting = False
+        self.refresh_all()
+        if self.game.match.is_over():
+            self.show_match_end()
+        else:
+            self.schedule_bots()
+
+    def show_match_end(self) -> None:
+        self._waiting = True
+        lines = self.game.match_over_lines()
+        self.app.push_screen(
+            QuestionScreen(
+                "The match is over",
+                "\n".join(lines) + "\n\nPlay again?",
+                "r rematch",
+                "q quit",
+                name="match-end",
+                enter_is_yes=True,
+                keys={
+                    "s": ("s scores", self.show_scores),
+                    "v": ("v review", self.show_review),
+                },
+            ),
+            self._after_match_end,
+        )
+
+    def _after_match_end(self, again: bool | None) -> None:
+        if not again:
+            self.app.exit(0)
+            return
+        self.game.rematch()
+        self._waiting = False
+        self.message = "A new match."
+        self.refresh_all()
+        self.schedule_bots()
+
+    # -- keys -----------------------------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        key = event.key
+        char = (event.character or "").lower() if event.is_printable else ""
+        view = self.game.view()
+        handled = True
+        if key in ("left", "right", "up", "down"):
+            self._move(view, key)
+        elif key == "enter":
+            self._enter(view)
+        elif key == "backspace":
+            self.typed = self.typed[:-1]
+            self._draw_status(view)
+        elif key == "escape":
+            if self.typed:
+                self.typed = ""
+                self._draw_status(view)
+            else:
+                quit_: Any = getattr(self.app, "action_request_quit", None)
+                if callable(quit_):
+                    quit_()
+        elif key in ("question_mark", "f1"):
+            self.app.push_screen(
+                TextScreen("Help", help_text(self.game.rules, self.look), name="help")
+            )
+        elif self.too_small():
+            pass  # only Esc (quit) and help while the terminal is too small
+        elif char and self._typing(view, char):
+            pass
+        elif char == "h":
+            self.show_hint()
+        elif char == "l":
+            self.show_last_trick()
+        elif char == "s":
+            self.show_scores()
+        elif char == "r":
+            self.show_rules()
+        elif char == "b":
+            self.toggle_speed()
+        elif char == "v":
+            self.show_review()
+        else:
+            handled = False
+        if handled:
+            event.stop()
+
+    def _active_picker(self, view: View) -> Picker | None:
+        if not view.is_my_turn:
+            return None
+        return self.query_one("#hand" if view.phase is Phase.PLAY else "#bidbox", Picker)
+
+    def _move(self, view: View, key: str) -> None:
+        picker = self._active_picker(view)
+        if picker is None:
+            return
+        step = {"left": -1, "right": 1, "up": -picker.columns, "down": picker.columns}[key]
+        picker.move(step)
+
+    def _enter(self, view: View) -> None:
+        if self.typed and view.is_my_turn:
+            text = self.typed
+            self.typed = ""
+            try:
+                action = parse_action(text, view.phase)
+            except TarneebError as exc:
+                self.say(f"Not understood: {exc}.")
+                return
+            self.act(action)
+            return
+        picker = self._active_picker(view)
+        if picker is not None and picker.current() is not None:
+            chosen = picker.current()
+            assert chosen is not None
+            self.act(chosen)
+
+    def _typing(self, view: View, char: str) -> bool:
+        """Take ``char`` as part of a typed card or bid; False when it is a command."""
+        if not view.is_my_turn:
+            return False
+        typed = self.typed
+        if view.phase is Phase.PLAY:
+            if char in RANKS or char in "10":
+                if typed == "1" and char == "0":
+                    self.typed = "10"
+                elif char == "1" or char in RANKS:
+                    self.typed = char
+                else:
+                    return False
+                self._draw_status(view)
+                return True
+            if char in SUITS and typed and typed != "1":
+                self.act(Card.parse(typed + char))
+                return True
+            return False
+        if view.phase is Phase.TRUMP and char in SUITS:
+            self.act(parse_action(char, Phase.TRUMP))
+            return True
+        if view.phase is Phase.AUCTION:
+            if char.isdigit():
+                self.typed = typed + char
+                self._draw_status(view)
+                return True
+            if char in STRAIN_LETTERS and typed[:1].isdigit():
+                self.typed = typed + char
+                self._draw_status(view)
+                return True
+            if char == "p" and not typed:
+                self.act("pass")
+                return True
+            if char == "x" and not typed:
+                self.act("double")
+                return True
+        return False
+
+    # -- commands -------------------------------------------------------------------
+
+    def show_hint(self) -> None:
+        game = self.game
+        if game.hint_bot.slow and game.human_to_act:
+            # A slow hint bot thinks in a worker thread; the hint shows if the
+            # human has not acted meanwhile.
+            if not self._hinting:
+                self._hinting = True
+                self.say("Hint: thinking…")
+                self.run_worker(
+                    partial(self._think_hint, game.hint_bot, game.view(), self._moment()),
+                    thread=True,
+                    group="hint",
+                )
+            return
+        try:
+            decision = game.hint()
+        except TarneebError as exc:
+            self.say(str(exc))
+            return
+        self._show_hint(decision)
+
+    def _moment(self) -> tuple[Match, int, int]:
+        """What tells one turn of the human's from another: the match (a rematch is
+        another), its deal, the action."""
+        match = self.game.match
+        return match, len(match.deals), len(match.deal.history)
+
+    def _think_hint(self, bot: Bot, view: View, moment: tuple[Match, int, int]) -> None:
+        """In a worker thread: the hint, handed back to the screen's thread."""
+        decision = bot.decide(view)
+        self.app.call_from_thread(self._hinted, decision, moment)
+
+    def _hinted(self, decision: Decision, moment: tuple[Match, int, int]) -> None:
+        self._hinting = False
+        now = self._moment()
+        if moment[0] is now[0] and moment[1:] == now[1:]:
+            self._show_hint(decision)
+
+    def _show_hint(self, decision: Decision) -> None:
+        label = action_label(decision.action, self.unicode)
+        reason = f": {decision.reason}" if decision.reason else ""
+        self.say(f"Hint: {label}{reason}")
+        picker = self._active_picker(self.game.view())
+        if picker is not None:
+            picker.point_at(action_id(decision.action))
+
+    def show_last_trick(self) -> None:
+        trick = self.game.last_trick()
+        if trick is None:
+            self.say("No trick has been played yet in this deal.")
+            return
+        number = len(self.game.view().tricks)
+        self.app.push_screen(
+            TextScreen(
+                f"Trick {number}", trick_text(trick, self.names, look=self.look), name="last-trick"
+            )
+        )
+
+    def show_scores(self) -> None:
+        rows = [("#", "dealer", "contract", "NS", "EW"), *self.game.score_rows(self.unicode)]
+        widths = [max(len(r[i]) for r in rows) for i in range(5)]
+        lines = [
+            "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)) for row in rows
+        ]
+        match = self.game.match
+        ns, ew = match.team_scores
+        lines.append("")
+        lines.append(f"Running score: NS {ns}, EW {ew}; target {self.game.rules.target}.")
+        for result in match.sets:
+            lines.append(
+                f"Set {result.number}: {result.winner} won, "
+                f"{result.team_scores[0]}-{result.team_scores[1]}."
+            )
+        self.app.push_screen(TextScreen("Score sheet", "\n".join(lines), name="scores"))
+
+    def show_rules(self) -> None:
+        name = self.app.sub_title or None
+        self.app.push_screen(RulesScreen(rules_markdown(self.game.rules, name)))
+
+    def show_review(self, number: int | None = None) -> None:
+        """The review of the finished deals, from deal ``number`` (default: the last)."""
+        deals = [(n, deal) for n, deal in enumerate(self.game.match.deals, 1) if deal.is_over()]
+        if not deals:
+            self.say("No deal is over yet: nothing to review.")
+            return
+        start = next((i for i, (n, _d) in enumerate(deals) if n == number), -1)
+        self.app.push_screen(ReviewScreen(deals, self.names, self.look, start))
+
+    def toggle_speed(self) -> None:
+        game = self.game
+        game.bot_delay = DEFAULT_DELAY if game.bot_delay == 0 else 0.0
+        self.say("Bots play instantly." if game.bot_delay == 0 else "Bots pause before acting.")
+        self.refresh_all()
+        self.schedule_bots()
+
+
+def _cards(mask: int) -> list[Card]:
+    return [Card(c) for c in range(52) if mask >> c & 1]

@@ -1,0 +1,547 @@
+"""``tarneeb play`` on every screen (issue 20): calls under their seats, saves, sizes, colour,
+keys by phase, the rules page, individual and card-point scoring, the review of a deal.
+
+Each test names the bug it guards against; each fails on the app as it was before.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual")
+
+from textual.pilot import Pilot
+
+import tarneeb.tui.cli as play_cli
+from tarneeb import Phase, Seat, find_rules
+from tarneeb.actions import Card, ChooseTrump, Stand, format_action
+from tarneeb.presets import PRESETS
+from tarneeb.tui import review
+from tarneeb.tui.app import TarneebApp, screen_text
+from tarneeb.tui.cli import add_play_parser, run_play
+from tarneeb.tui.controller import GameController
+from tarneeb.tui.render import Look, auction_text, help_text, status_line
+from tarneeb.tui.review import review_text
+from tarneeb.tui.saves import list_saved, saves_dir
+from tarneeb.tui.screens import rules_markdown
+
+COLUMNS = {seat: 7 * int(seat) for seat in Seat}
+"""Where each seat's column of the auction grid starts (S E N W, five wide, two apart)."""
+
+
+@pytest.fixture(autouse=True)
+def _data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+
+def new_game(preset: str = "classic", seed: int = 45, **options: object) -> GameController:
+    rules = find_rules(preset).replace(**options) if options else find_rules(preset)
+    game = GameController.new(rules, seed=seed, save_path=None, bot_delay=0)
+    game.analyse = False
+    return game
+
+
+def finish_deal(game: GameController) -> None:
+    """Play the current deal to its end: the human as the hint bot says."""
+    count = len(game.match.deals)
+    while len(game.match.deals) == count and not game.match.is_over():
+        if game.human_to_act:
+            game.play(game.hint().action)
+        else:
+            game.run_bots()
+
+
+def run_app(
+    game: GameController,
+    script: Callable[[TarneebApp, Pilot[int]], Awaitable[None]],
+    size: tuple[int, int] = (80, 24),
+    preset: str = "classic",
+    unicode: bool = True,
+) -> TarneebApp:
+    app = TarneebApp(game, preset, unicode=unicode)
+
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await script(app, pilot)
+
+    asyncio.run(main())
+    return app
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="tarneeb")
+    add_play_parser(parser.add_subparsers(dest="command"))
+    return parser.parse_args(["play", *argv])
+
+
+# -- 1. the auction grid: every call under its seat ------------------------------------
+
+
+def grid_cells(text: str) -> list[dict[Seat, str]]:
+    rows = []
+    for line in text.splitlines()[1:]:
+        if "chose trump" in line or "no bids" in line:
+            continue
+        rows.append(
+            {
+                seat: line[col : col + 5].strip()
+                for seat, col in COLUMNS.items()
+                if line[col : col + 5].strip()
+            }
+        )
+    return rows
+
+
+def test_seed_45_east_pass_is_east_s_not_south_s() -> None:
+    game = new_game()
+    game.run_bots()
+    game.play("pass")
+    game.run_bots()
+    rows = grid_cells(auction_text(game.view()).plain)
+    # West 7, South pass, East 8, North pass, West 9, East pass (South is out: blank).
+    assert rows == [
+        {Seat.WEST: "7"},
+        {Seat.SOUTH: "pass", Seat.EAST: "8", Seat.NORTH: "pass", Seat.WEST: "9"},
+        {Seat.EAST: "pass"},
+    ]
+
+
+def test_an_egyptian_stand_or_raise_is_under_the_bidder_not_the_next_seat() -> None:
+    game = new_game("egyptian")
+    game.run_bots()
+    game.play("pass")
+    game.run_bots()
+    history = [(s, a) for s, a in game.view().history if not isinstance(a, Card)]
+    assert history[-1] == (Seat.NORTH, Stand())
+    rows = grid_cells(auction_text(game.view()).plain)
+    assert rows[-1] == {Seat.NORTH: "stand"}
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_call_of_every_preset_sits_in_its_seat_s_column(preset: str) -> None:
+    for seed in (1, 2, 45):
+        game = new_game(preset, seed)
+        finish_deal(game)
+        deal = game.match.deals[0]
+        calls = [(s, a) for s, a in deal.history if not isinstance(a, (Card, ChooseTrump))]
+        text = auction_text(deal.view(Seat.SOUTH), unicode=False).plain
+        cells = [(seat, cell) for row in grid_cells(text) for seat, cell in row.items()]
+        assert cells == [(s, format_action(a)) for s, a in calls], (preset, seed, text)
+
+
+# -- 2. without colour, on a terminal that cannot draw ------------------------------------
+
+
+def test_no_color_draws_red_suits_like_black_ones_and_brackets_what_may_not_be_played(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    game = new_game(seed=7)
+    seen: dict[str, str] = {}
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        assert app.no_color and app.look.suit(Card.parse("AH").suit) == "bold"
+        await pilot.press("8", "enter", "h", "enter", "enter", "enter")
+        seen["screen"] = screen_text(app)
+
+    run_app(game, script)
+    hand = seen["screen"].splitlines()[21]
+    assert hand.split() == [
+        "T♠",
+        "7♠",
+        "(A♥)",
+        "(K♥)",
+        "(Q♥)",
+        "(T♥)",
+        "(Q♣)",
+        "(2♣)",
+        "(7♦)",
+        "(2♦)",
+    ]
+
+
+def test_term_dumb_and_no_terminal_get_one_line_and_no_app(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(TarneebApp, "run", lambda self: pytest.fail("the app started"))
+    monkeypatch.setenv("TERM", "dumb")
+    assert run_play(parse("--seed", "1")) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tarneeb: error: tarneeb play needs a terminal") and err.count("\n") == 1
+    monkeypatch.setenv("TERM", "xterm")  # pytest's streams are no terminal
+    assert run_play(parse("--seed", "1")) == 2
+    assert "is not one" in capsys.readouterr().err
+    assert not list_saved()
+
+
+# -- 3. the terminal's size ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("size", "small"), [((60, 20), True), ((80, 24), False), ((120, 40), False)]
+)
+def test_below_80x24_the_app_asks_to_enlarge_above_it_the_table_grows(
+    size: tuple[int, int], small: bool
+) -> None:
+    game = new_game(seed=7)
+    seen: dict[str, str] = {}
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        seen["screen"] = screen_text(app)
+
+    run_app(game, script, size)
+    text = seen["screen"]
+    assert ("Enlarge the terminal to 80x24 (it is 60x20 now)" in text) == small
+    if small:
+        assert "Your hand" not in text and "Auction" not in text
+        return
+    assert "Auction" in text and "h hint" in text and "(D) dealer" in text
+    north = next(line for line in text.splitlines() if "North (partner)" in line)
+    if size[0] == 120:
+        assert north.index("North") > 20  # centred on a wider table (at 80 columns: 13)
+        assert any(len(line.rstrip()) > 100 for line in text.splitlines())
+
+
+# -- 4. saves ------------------------------------------------------------------------
+
+
+def test_every_match_has_its_own_file_and_a_rematch_does_not_overwrite_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(play_cli, "check_terminal", lambda: None)
+    games: list[GameController] = []
+    monkeypatch.setattr(TarneebApp, "run", lambda self: games.append(self.game) or 0)
+    assert run_play(parse("--seed", "7")) == 0
+    assert run_play(parse("--seed", "8", "--rules", "egyptian")) == 0
+    first, second = (g.save_path for g in games)
+    assert first is not None and second is not None and first != second
+    assert first.parent == second.parent == saves_dir()
+    texts = {first: first.read_text(encoding="utf-8")}
+    old = games[0]
+    old.rematch()
+    assert old.save_path not in (first, second) and old.save_path is not None
+    assert first.read_text(encoding="utf-8") == texts[first]
+    assert json.loads(old.save_path.read_text(encoding="utf-8"))["seed"] == 8
+    assert run_play(parse("--list")) == 0
+    listed = capsys.readouterr().out
+    assert listed.count("unfinished") == 3 and str(saves_dir()) in listed
+    assert not list(saves_dir().glob("*.tmp")) and not list(saves_dir().glob(".*"))
+
+
+def test_tarneeb_play_offers_to_resume_the_last_unfinished_match(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(play_cli, "check_terminal", lambda: None)
+    games: list[GameController] = []
+    monkeypatch.setattr(TarneebApp, "run", lambda self: games.append(self.game) or 0)
+    answers = iter(["", "n"])
+    monkeypatch.setattr(play_cli, "ASK", lambda prompt: next(answers))
+    assert run_play(parse("--seed", "7", "--rules", "egyptian")) == 0  # options: no offer
+    games[0].run_bots()
+    games[0].play("pass")
+    assert run_play(parse()) == 0  # "" = yes: the same file, the same match
+    assert games[1].save_path == games[0].save_path and games[1].match == games[0].match
+    assert run_play(parse()) == 0  # "n": a new match in a new file
+    assert games[2].save_path != games[0].save_path
+    assert len(list_saved()) == 2
+
+
+def test_resume_with_new_match_options_and_a_negative_delay_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "m.json"
+    game = GameController.new(find_rules("classic"), seed=1, save_path=path, bot_delay=0)
+    game.save()
+    assert run_play(parse("--resume", str(path), "--rules", "egyptian")) == 2
+    err = capsys.readouterr().err
+    assert "--rules cannot go with it" in err and err.count("\n") == 1
+    with pytest.raises(SystemExit) as exc:
+        parse("--delay", "-1")
+    assert exc.value.code == 2
+    assert "not between 0 and 60" in capsys.readouterr().err
+
+
+def test_minus_o_changes_a_rule_as_tarneeb_rules_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(play_cli, "check_terminal", lambda: None)
+    games: list[GameController] = []
+    monkeypatch.setattr(TarneebApp, "run", lambda self: games.append(self.game) or 0)
+    assert run_play(parse("--seed", "1", "-o", "target=31", "-o", "doubling=double")) == 0
+    assert games[0].rules.target == 31
+    assert run_play(parse("-o", "targett=31")) == 2
+
+
+# -- 6, 7. status, keys by phase, help that follows the rules ---------------------------
+
+
+def test_a_status_message_gives_way_once_the_bots_move() -> None:
+    game = new_game(seed=7)
+    seen: list[str] = []
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        game.bot_delay = 0.5
+        app.table.act("8")  # the bots now pause, one after the other
+        assert game.bot_to_act is not None
+        app.table.show_hint()
+        seen.append(app.table.message)
+        deadline = time.monotonic() + 5
+        while not game.human_to_act and time.monotonic() < deadline:
+            await pilot.pause(0.05)
+        await pilot.pause(0.1)
+        seen.append(screen_text(app).splitlines()[22])
+
+    run_app(game, script)
+    assert "no hint: it is not your turn" in seen[0]
+    assert "not your turn" not in seen[1] and "Your turn" in seen[1]
+
+
+def test_trump_is_typed_with_its_letter_even_s_and_h() -> None:
+    game = new_game(seed=7)
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        await pilot.press("8", "enter")
+        assert game.match.deal.phase is Phase.TRUMP
+        await pilot.press("s")
+        assert app.screen.name == "table"
+
+    run_app(game, script)
+    assert game.match.deals[0].trump is not None and game.match.deals[0].trump.letter == "S"
+
+
+def test_help_offers_x_only_where_the_rules_double() -> None:
+    assert "x doubles" not in help_text(find_rules("classic"))
+    assert "x doubles" in help_text(find_rules("classic").replace(doubling="double"))
+    assert "trump: c d h s" not in help_text(find_rules("syrian400"))
+    assert "p passes" not in help_text(find_rules("syrian400"))
+
+
+def test_refusals_speak_to_the_player() -> None:
+    game = new_game(seed=7)
+    game.run_bots()
+    with pytest.raises(Exception, match=r"^You cannot call 6 now; you may: pass, 7, 8"):
+        game.play("6")
+    game.play("8")
+    game.run_bots()
+    game.play("H")
+    game.run_bots()
+    view = game.view()
+    missing = next(c for c in (Card(i) for i in range(52)) if c not in view.hand)
+    with pytest.raises(Exception, match=f"^You have no {missing.format(True)}."):
+        game.play(missing)
+
+
+# -- 8. the rules page -----------------------------------------------------------------
+
+
+def test_the_rules_page_is_markdown_without_the_option_table_and_space_scrolls() -> None:
+    text = rules_markdown(find_rules("classic"), "classic")
+    assert "| option" not in text and "Python" not in text and "## How the game goes" in text
+    game = new_game(seed=7)
+    names: list[str | None] = []
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        await pilot.press("r")
+        await pilot.pause(0.2)
+        names.append(app.screen.name)
+        shown = screen_text(app)
+        assert "How the game goes" in shown and "• Players" in shown and "##" not in shown
+        await pilot.press("space")
+        await pilot.pause()
+        names.append(app.screen.name)
+        assert app.screen.query_one("#dialog-body").scroll_y > 0
+        await pilot.press("escape")
+        names.append(app.screen.name)
+
+    run_app(game, script)
+    assert names == ["rules", "rules", "table"]
+
+
+# -- 9. individual and card-point scoring ----------------------------------------------
+
+
+def test_syrian400_shows_each_player_s_bid_tricks_and_score_and_the_bids_total() -> None:
+    """Seed 003: «каждый игрок играет сам за себя» (each plays for their own bid)."""
+    game = new_game("syrian400", seed=3)
+    seen: dict[str, str] = {}
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        await pilot.press("3", "enter")
+        seen["screen"] = screen_text(app)
+
+    run_app(game, script, preset="syrian400")
+    text = seen["screen"]
+    assert "bid took score" in text and "at least 11" in text
+    assert "tricks NS" not in text  # no side's total where each plays alone
+    finish_deal(game)
+    lines = game.deal_lines(game.match.deals[0], dd=False)
+    assert any(line.strip().startswith("South (you)") and "bid  3" in line for line in lines)
+    assert any(line.startswith("Bids total") and "at least 11" in line for line in lines)
+
+
+def test_tarneeb400_shows_card_points_and_says_the_solver_counts_tricks() -> None:
+    game = new_game("tarneeb400", seed=2)
+    while game.phase is not Phase.PLAY or len(game.view().tricks) < 2:
+        if game.human_to_act:
+            game.play(game.hint().action)
+        else:
+            game.step_bot()
+    line = status_line(game.view()).plain
+    assert "points NS" in line
+    finish_deal(game)
+    deal = game.match.deals[0]
+    lines = game.deal_lines(deal, dd=False)
+    assert any(line.startswith("Card points:") and "of 120" in line for line in lines)
+
+
+# -- 10. ascii, one suit style, the legend, the match's end ------------------------------
+
+
+def test_ascii_draws_no_box_or_arrow_glyphs() -> None:
+    game = new_game(seed=7)
+    seen: dict[str, str] = {}
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        await pilot.press("8", "enter")
+        seen["screen"] = screen_text(app)
+
+    run_app(game, script, unicode=False)
+    assert not set(seen["screen"]) & set("▏▶→·…♠♥♦♣")
+    assert "->" in seen["screen"] and "|" in seen["screen"]
+
+
+def test_the_score_sheet_uses_the_table_s_suit_symbols() -> None:
+    game = new_game(seed=7)
+    finish_deal(game)
+    rows = game.score_rows(unicode=True)
+    assert rows and not any(c in rows[0][2] for c in "CDHS" if rows[0][2][:2].isdigit())
+
+
+def test_the_match_end_answers_s_with_the_score_sheet_and_v_with_the_review() -> None:
+    rules = find_rules("classic").replace(target=1)
+    game = GameController.new(rules, seed=7, save_path=None, bot_delay=0)
+    game.analyse = False
+    finish_deal(game)
+    names: list[str | None] = []
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        names.append(app.screen.name)
+        await pilot.press("s")
+        names.append(app.screen.name)
+        await pilot.press("escape")
+        await pilot.press("v")
+        names.append(app.screen.name)
+        await pilot.press("escape")
+        names.append(app.screen.name)
+
+    run_app(game, script)
+    assert names == ["match-end", "scores", "review", "match-end"]
+
+
+# -- 11. the review of a finished deal -------------------------------------------------
+
+
+def test_the_review_shows_every_trick_with_double_dummy_costs() -> None:
+    pytest.importorskip("tarneeb.solver")
+    game = new_game(seed=7)
+    finish_deal(game)
+    seen: dict[str, str] = {}
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        await pilot.press("enter")  # the deal's summary is not open: straight to the table
+        await pilot.press("v")
+        assert app.screen.name == "review"
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        seen["screen"] = screen_text(app)
+
+    run_app(game, script)
+    text = seen["screen"]
+    assert "Review: deal 1" in text
+    assert "double-dummy tricks after each card" in text
+    assert " 1. " in text
+
+
+def test_the_review_without_analysis_shows_the_play_and_says_why() -> None:
+    game = new_game(seed=7)
+    finish_deal(game)
+    deal = game.match.deals[0]
+    text = review_text(deal, 1, game.describe, Look(), None, "No solver here.").plain
+    assert "No solver here." in text and "The play:" in text
+    assert text.count(" won by ") == 13
+
+
+def test_review_from_the_saved_matches_list(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(play_cli, "check_terminal", lambda: None)
+    game = GameController.new(
+        find_rules("classic"), seed=7, save_path=saves_dir() / "a.json", bot_delay=0
+    )
+    finish_deal(game)
+    game.save()
+    apps: list[TarneebApp] = []
+    monkeypatch.setattr(TarneebApp, "run", lambda self: apps.append(self) or 0)
+    assert run_play(parse("--review", "1")) == 0
+    assert apps[0].review and apps[0].game.match == game.match
+    assert run_play(parse("--review", "9")) == 2
+    assert "no saved match number 9" in capsys.readouterr().err
+
+
+def test_the_review_without_any_solver_says_so_and_shows_the_play(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(review, "solver_backend", lambda: None)
+    game = new_game(seed=7)
+    finish_deal(game)
+    seen: dict[str, str] = {}
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        await pilot.press("enter", "v")
+        seen["screen"] = screen_text(app)
+
+    run_app(game, script)
+    assert "No double-dummy solver here" in seen["screen"] and "The play:" in seen["screen"]
+
+
+def test_our_own_solver_reviews_in_a_worker_thread_and_shows_how_long_it_has_been_at_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    gate = threading.Event()
+    threads: list[str] = []
+    real = review.analyse
+    fast = review.solver_backend() or "own"  # DDS where it is here: the test need not wait
+
+    def slow(deal: object, backend: str) -> object:
+        threads.append(threading.current_thread().name)
+        assert backend == "own"
+        gate.wait(10)
+        return real(deal, fast)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(review, "solver_backend", lambda: "own")
+    monkeypatch.setattr(review, "analyse", slow)
+    game = new_game(seed=7)
+    finish_deal(game)
+    seen: list[str] = []
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        await pilot.press("enter", "v")
+        await pilot.pause(1.2)
+        seen.append(screen_text(app))
+        gate.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        seen.append(screen_text(app))
+
+    run_app(game, script)
+    assert "Solving with our own solver" in seen[0] and " 1 s" in seen[0]
+    assert "MainThread" not in threads
+    assert "double-dummy tricks after each card" in seen[1]
