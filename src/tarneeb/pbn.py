@@ -34,10 +34,12 @@ bid; the ``Declarer`` is then the player who led.
 >>> for action in ("7", "pass", "pass", "pass", "S"):
 ...     deal.push(action)
 >>> text = write_pbn([deal])
->>> print("\\n".join(line for line in text.splitlines() if line[1:5] in ("Deal", "Decl", "Cont")))
+>>> tags = ("[Dealer", "[Deal", "[Declarer", "[Contract")
+>>> print("\\n".join(line for line in text.splitlines() if line.split(" ")[0] in tags))
+[Dealer "W"]
+[Deal "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"]
 [Declarer "N"]
 [Contract "1S"]
-[Deal "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"]
 """
 
 from __future__ import annotations
