@@ -20,7 +20,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from tarneeb import __version__
+from tarneeb._version import __version__
 from tarneeb.actions import Strain, format_action
 from tarneeb.deal import Contract, Deal, Trick
 from tarneeb.seats import SEATS, Seat
