@@ -313,12 +313,18 @@ def test_egyptian_bids_name_the_best_strain_and_outrank() -> None:
     hearts = "A2.AKQJ87.A32.32"
     assert auction(spades, S, S, rules=EGYPTIAN) == Bid(7, Strain.SPADES)
     assert auction(hearts, S, S, rules=EGYPTIAN) == Bid(7, Strain.HEARTS)
-    # East opens first: spades outrank hearts at the same level, hearts must go up one.
+    # East opens first. The seed's ladder: a higher strain and a higher number.
     over = ["pass", "pass"]
-    assert auction(spades, S, E, ["7H", *over], rules=EGYPTIAN) == Bid(7, Strain.SPADES)
-    assert auction(hearts, S, E, ["7S", *over], rules=EGYPTIAN) == Bid(8, Strain.HEARTS)
-    assert auction(spades, S, E, ["7NT", *over], rules=EGYPTIAN) == Bid(8, Strain.SPADES)
+    assert auction(spades, S, E, ["7H", *over], rules=EGYPTIAN) == Bid(8, Strain.SPADES)
+    # No heart bid outranks 7S: only no-trump is left above spades.
+    assert auction(hearts, S, E, ["7S", *over], rules=EGYPTIAN) == Bid(8, Strain.NO_TRUMP)
+    assert auction(spades, S, E, ["7NT", *over], rules=EGYPTIAN) == Pass()  # nothing outranks NT
     assert auction(WEAK, S, E, ["7C", *over], rules=EGYPTIAN) == Pass()
+    # The platforms' bridge ladder: spades outrank hearts at the same level.
+    bridge = EGYPTIAN.replace(ladder="number-or-strain")
+    assert auction(spades, S, E, ["7H", *over], rules=bridge) == Bid(7, Strain.SPADES)
+    assert auction(hearts, S, E, ["7S", *over], rules=bridge) == Bid(8, Strain.HEARTS)
+    assert auction(spades, S, E, ["7NT", *over], rules=bridge) == Bid(8, Strain.SPADES)
 
 
 def test_raise_only_with_a_strong_hand() -> None:

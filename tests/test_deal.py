@@ -35,6 +35,7 @@ from tarneeb import (
     seeded_rng,
 )
 from tarneeb.actions import PASS, action_id
+from tarneeb.record import format_deal, parse_deal
 from tarneeb.rules import AllPass, Doubling
 from tarneeb.scoring import score_contract
 
@@ -261,7 +262,9 @@ def test_sol_no_trump_bids_outrank_the_same_number() -> None:
 
 
 def test_egyptian_strain_bids_and_the_raise() -> None:
-    rules = find_rules("egyptian")
+    """The app platforms' bridge ladder (``ladder='number-or-strain'``); the seed's is in
+    tests/test_auction.py."""
+    rules = find_rules("egyptian").replace(ladder="number-or-strain")
     deal = Deal(rules, Seat.WEST, CRAFTED)
     ladder = list(deal.legal_actions)
     assert ladder[:7] == [
@@ -292,9 +295,9 @@ def test_egyptian_strain_bids_and_the_raise() -> None:
 
 def test_egyptian_contested_auction_has_no_raise() -> None:
     deal = Deal(find_rules("egyptian"), Seat.WEST, CRAFTED)
-    push_all(deal, ["7H", "7S", "pass", "pass", "pass"])
+    push_all(deal, ["7H", "8S", "pass", "pass", "pass"])
     assert deal.phase is Phase.PLAY
-    assert deal.contract == Contract(Seat.EAST, 7, Strain.SPADES)
+    assert deal.contract == Contract(Seat.EAST, 8, Strain.SPADES)
 
 
 def test_double_instead_of_pass() -> None:
@@ -744,7 +747,7 @@ def test_deals_are_unhashable_and_compare_only_to_deals() -> None:
     with pytest.raises(TypeError):
         hash(deal)
     assert deal != "deal"
-    assert repr(deal) == "<Deal dealer=W phase=auction actions=0>"
+    assert repr(deal) == f"parse_deal({format_deal(deal)!r})"
 
 
 def test_history_names_each_seat_and_action() -> None:
@@ -759,3 +762,18 @@ def test_history_names_each_seat_and_action() -> None:
         (Seat.SOUTH, Card.parse("2H")),
     )
     assert deal.action_ids == (Bid(7).id, PASS, PASS, PASS, 60, int(Card.parse("2H")))
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_repr_pastes_back_to_an_equal_deal(name: str) -> None:
+    """repr(deal) is a parse_deal call: evaluated, it gives an equal deal, at any point."""
+    rng = random.Random(name)
+    deal = Deal.from_seed(find_rules(name), rng.randrange(4), seed=name, scores=(3, -2, 3, -2))
+    states = 0
+    while True:
+        assert eval(repr(deal), {"parse_deal": parse_deal}) == deal
+        states += 1
+        if deal.is_over() or states > 30:
+            break
+        deal.push(rng.choice(deal.legal_action_ids()))
+    assert repr(deal).startswith("parse_deal('tarneeb-deal/1 rules=")

@@ -359,6 +359,8 @@ def test_original_difference_scoring_to_31() -> None:
 
 
 def test_egyptian_strain_ladder_and_raise() -> None:
+    """003: «каждая последующая ставка помимо смены масти, должна быть в количественном
+    отношении выше, чем предыдущая»: a higher strain and a higher number."""
     rules = find_rules("egyptian")
     deal = Deal(rules, W, duel(S, E, 10))
     assert bids_of(deal)[:7] == ["7C", "7D", "7H", "7S", "7NT", "8C", "8D"]
@@ -366,18 +368,18 @@ def test_egyptian_strain_ladder_and_raise() -> None:
     with pytest.raises(IllegalActionError):
         deal.push("8")  # a bid names its strain here
     deal.push("7H")
-    assert bids_of(deal)[:3] == ["7S", "7NT", "8C"]
-    for lower in ("7C", "7D", "7H"):
+    assert bids_of(deal)[:4] == ["8S", "8NT", "9S", "9NT"]
+    for lower in ("7C", "7D", "7H", "7S", "8C", "8H", "13D"):
         with pytest.raises(IllegalActionError, match="outrank"):
             deal.push(lower)
-    deal.push("7NT")  # East
-    assert bids_of(deal)[:2] == ["8C", "8D"]
+    deal.push("8S")  # East
+    assert bids_of(deal) == [f"{n}NT" for n in range(9, 14)]
     deal.push("pass")
     deal.push("pass")
-    deal.push("8S")  # South again
+    deal.push("9NT")  # South again
     deal.push("pass")
     assert deal.phase is Phase.PLAY  # two bidders: no raise
-    assert deal.contract == Contract(S, 8, Strain.SPADES)
+    assert deal.contract == Contract(S, 9, Strain.NO_TRUMP)
     # The only bidder may raise; the contract then counts double.
     deal = Deal(rules, W, duel(S, E, 10))
     for action in ["8S", *PASSES]:
@@ -399,8 +401,10 @@ def test_egyptian_strain_order_option() -> None:
     assert bids_of(deal)[:6] == ["7C", "7S", "7H", "7D", "7NT", "8C"]
     deal.push("7H")
     with pytest.raises(IllegalActionError):
-        deal.push("7S")
-    deal.push("7D")
+        deal.push("8S")  # spades rank below hearts here
+    with pytest.raises(IllegalActionError):
+        deal.push("7D")  # the same number
+    deal.push("8D")
 
 
 def test_saudi_kabsh() -> None:

@@ -12,6 +12,7 @@ import pytest
 
 from tarneeb import (
     PRESETS,
+    Bidding,
     CardSet,
     Deal,
     Match,
@@ -490,7 +491,11 @@ def test_fixture_loads_and_replays_to_its_result(filename: str) -> None:
         for s in match.sets
     ] == result["sets"]
     assert len(match.deals) == len(data["deals"])
-    assert match.rules == find_rules(data["preset"])
+    expected = find_rules(data["preset"])
+    if "ladder" not in data["rules"] and expected.bidding is Bidding.STRAINS:
+        # Written before the ladder option, under the bridge ladder: the record keeps it.
+        expected = expected.replace(ladder="number-or-strain")
+    assert match.rules == expected
     assert match.first_dealer.letter == data["first_dealer"]
     for deal, entry in zip(match.deals, data["deals"], strict=True):
         assert deal.dealer.letter == entry["dealer"]

@@ -296,6 +296,11 @@ CHANGES: list[tuple[str, dict[str, Any], str]] = [
     ("classic", {"doubling": "double"}, "may say double instead of passing"),
     ("classic", {"doubling": "raise"}, "its bidder may raise it before play"),
     ("egyptian", {"double_factor": 4}, "is then multiplied by 4"),
+    (
+        "egyptian",
+        {"ladder": "number-or-strain"},
+        "a higher number, or the same number in a higher strain",
+    ),
     ("classic", {"weak_redeal": True}, "may claim a redeal; the same dealer deals again"),
     ("classic", {"no_trump": True}, "may also be bid as no-trump (Sol"),
     ("classic", {"fixed_trump": "spades"}, "spades are always trump"),

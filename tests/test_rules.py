@@ -20,6 +20,7 @@ from tarneeb import (
     Doubling,
     Failed,
     KabshSide,
+    Ladder,
     Made,
     Rules,
     RulesError,
@@ -57,6 +58,7 @@ NON_DEFAULT: dict[str, tuple[dict[str, Any], Any]] = {
     "all_pass": ({}, AllPass.DEALER_BIDS),
     "no_trump": ({}, True),
     "strain_order": (STRAINS, (Strain.CLUBS, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS)),
+    "ladder": (STRAINS, Ladder.STRAIN_AND_NUMBER),
     "fixed_trump": ({}, Suit.HEARTS),
     "first_lead_trump": ({}, True),
     "made": ({}, Made.BID),
@@ -473,7 +475,7 @@ def test_option_names() -> None:
     names = Rules.option_names()
     assert isinstance(names, tuple)
     assert names[:4] == ("target", "sets", "dealing", "bidding")
-    assert len(names) == len(set(names)) == 31
+    assert len(names) == len(set(names)) == 32
     assert "partner_zero_ok" in names
     assert list(Rules().to_dict()) == list(names)
 
@@ -523,7 +525,7 @@ def test_every_choice_is_accepted(name: str) -> None:
         "after-deal": {"thirteen_wins": ThirteenWins.ANY},
     }
     for choice in choices:
-        base = _plain(needs.get(choice, {}))
+        base = _plain(needs.get(choice, STRAINS if name == "ladder" else {}))
         rules = Rules.from_dict({**base, name: choice})
         assert rules.to_dict()[name] == choice
 
@@ -662,6 +664,10 @@ def test_spec_sources_of_the_corrected_readings() -> None:
     assert option_spec("kabsh_side").reading("either").sources == ("000",)
     assert option_spec("kabsh_side").reading("declarers").sources == ("003",)
     assert option_spec("bidding").reading("individual").sources == ("platforms",)
+    # 003: «каждая последующая ставка помимо смены масти, должна быть в количественном
+    # отношении выше»; the bridge ladder is the apps'.
+    assert option_spec("ladder").reading("strain-and-number").sources == ("003",)
+    assert option_spec("ladder").reading("number-or-strain").sources == ("platforms",)
     assert option_spec("partner_zero_ok").all_sources == ("platforms",)
     assert option_spec("bid_step").all_sources == ()
     assert option_spec("target").minimum == 1

@@ -353,12 +353,12 @@ def test_egyptian_raise_played_out(
 
 def test_egyptian_contested_auction_has_no_raise() -> None:
     rules = find_rules("egyptian")
-    actions = ["7S", "7NT", "pass", "pass", "8S", "pass"]
+    actions = ["7C", "8H", "pass", "pass", "9S", "pass"]
     deal = Deal(rules, W, duel(S, E, 10))
     for action in actions:
         deal.push(action)
     assert deal.phase is Phase.PLAY
-    assert deal.contract == Contract(S, 8, Strain.SPADES)
+    assert deal.contract == Contract(S, 9, Strain.SPADES)
     assert team_points_of(rules, duel(S, E, 10), actions, (10, 3, 0, 0)) == (10, 0)
 
 

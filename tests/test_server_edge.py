@@ -495,7 +495,7 @@ def test_a_failed_commit_is_told_without_its_sql(
     caplog.set_level(logging.DEBUG, logger="tarneeb.server")
     with server(tmp_path) as client, hosting(client) as (made, south):
         table = made["table"]
-        monkeypatch.setattr(Store, "append", _failing_append)
+        monkeypatch.setattr(Store, "append_many", _failing_append)  # every commit
         answer = client.post(f"/api/tables/{table}/start", json={"token": made["token"]})
         assert "INSERT" not in answer.text and "deadbeef" not in answer.text
         message = refused(answer, 500, "internal")
@@ -522,9 +522,8 @@ def test_an_unexpected_failure_anywhere_is_a_500_with_a_reference(
     caplog.set_level(logging.ERROR, logger="tarneeb.server")
     with server(tmp_path) as client, hosting(client) as (made, south):
         table = made["table"]
-        monkeypatch.setattr(Hub, "get", broken)
-        monkeypatch.setattr(Hub, "tables", broken)
-        monkeypatch.setattr(Hub, "change", broken)
+        for name in ("get", "open", "result", "table_json", "tables", "change"):
+            monkeypatch.setattr(Hub, name, broken)
         for answer in [
             client.get("/api/tables"),
             client.get(f"/api/tables/{table}"),

@@ -89,6 +89,31 @@ def test_readyz_is_503_when_the_database_does_not_answer(tmp_path: Path) -> None
         assert client.get("/readyz").status_code == 200  # and back once it answers
 
 
+def test_readyz_asks_the_database_in_the_stores_own_thread() -> None:
+    """An in-memory SQLite database is one connection (a ``StaticPool``), which the
+    store's thread uses for its commits: readiness asks there, never beside it."""
+    import threading
+
+    from tarneeb.server.hub import Settings
+    from tarneeb.server.store import Store
+
+    threads: list[str] = []
+    ping = Store.ping
+
+    def recorded(store: Store) -> None:
+        threads.append(threading.current_thread().name)
+        ping(store)
+
+    app = create_app(Settings(db_url="sqlite://", bot_delay=0))
+    with pytest.MonkeyPatch.context() as patch, TestClient(app) as client:
+        patch.setattr(Store, "ping", recorded)
+        made = client.post("/api/tables", json={"rules": "classic", "seats": BOTS}).json()
+        assert made["table"]
+        ready = client.get("/readyz")
+        assert ready.status_code == 200, ready.json()
+    assert threads and all(name.startswith("tarneeb-store") for name in threads), threads
+
+
 def test_readyz_is_503_while_the_hub_is_degraded(tmp_path: Path) -> None:
     with server(tmp_path) as client:
         hub = client.app.state.hub  # type: ignore[attr-defined]
@@ -198,7 +223,7 @@ def test_a_failed_commit_is_timed_and_counted() -> None:
         def __init__(self) -> None:
             self.fail = False
 
-        def append(self, table_id: str, events: Any, status: str) -> None:
+        def append_many(self, changes: Any) -> None:
             if self.fail:
                 raise OSError("disk full")
 
@@ -208,20 +233,65 @@ def test_a_failed_commit_is_timed_and_counted() -> None:
     metrics = Metrics()
     store = Store()
     metrics.watch_store(store)
-    store.append("t", [], "playing")
+    store.append_many([("t", [], "playing", None)])
     store.fail = True
     with pytest.raises(OSError, match="disk full"):
-        store.append("t", [], "playing")
+        store.append_many([("t", [], "playing", None)])
     assert metrics.sample("tarneeb_commit_seconds_count") == 2
     assert metrics.sample("tarneeb_commit_failures_total") == 1
     # a fault injected into the class later still takes effect, and is counted
     store.fail = False
     calls: list[tuple[Any, ...]] = []
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Store, "append", lambda *args: calls.append(args))
-        store.append("t", [], "over")
-    assert calls == [(store, "t", [], "over")]
+        patch.setattr(Store, "append_many", lambda *args: calls.append(args))
+        store.append_many([("t", [], "over", None)])
+    assert calls == [(store, [("t", [], "over", None)])]
     assert metrics.sample("tarneeb_commit_seconds_count") == 3
+
+
+def test_every_transaction_of_the_store_is_timed_grouped_or_not(tmp_path: Path) -> None:
+    """``append``, and :meth:`Store.commit`'s groups of several tables' changes, all
+    commit through ``append_many``: each transaction is one observation, its events all
+    counted (timing ``append`` alone saw none of the hub's commits)."""
+    import asyncio
+
+    from tarneeb.seats import Seat
+    from tarneeb.server.store import Store
+    from tarneeb.server.table import Table, TableConfig
+
+    metrics = Metrics()
+    store = Store(f"sqlite:///{tmp_path / 'timed.db'}")
+    try:
+        metrics.watch_store(store)
+        tables = [Table.new(f"timed{n}", TableConfig()) for n in range(3)]
+        for table in tables:
+            store.create(table)
+        assert metrics.sample("tarneeb_commit_seconds_count") == 3
+        starts = [t.seq for t in tables]
+        for n, table in enumerate(tables):
+            table.join(f"Player {n}", Seat.SOUTH)
+        store.append(tables[0].id, tables[0].events[starts[0] :], tables[0].status)
+        assert metrics.sample("tarneeb_commit_seconds_count") == 4
+        assert metrics.sample("tarneeb_events_total", kind="joined") == 1
+
+        async def commit_rest() -> None:
+            await asyncio.gather(
+                *(
+                    store.commit(t.id, t.events[start:], t.status)
+                    for t, start in zip(tables[1:], starts[1:], strict=True)
+                )
+            )
+
+        asyncio.run(commit_rest())
+        commits = metrics.sample("tarneeb_commit_seconds_count")
+        assert commits is not None and 5 <= commits <= 6  # one group of two, or two alone
+        assert metrics.sample("tarneeb_events_total", kind="joined") == 3
+        assert metrics.sample("tarneeb_commit_failures_total") == 0
+        for table in tables:
+            stored = store.load(table.id)
+            assert stored is not None and len(stored.events) == len(table.events)
+    finally:
+        store.close()
 
 
 def test_errors_outside_an_app_count_nowhere() -> None:

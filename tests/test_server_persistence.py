@@ -28,6 +28,7 @@ import random
 import secrets
 import signal
 import subprocess
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -207,6 +208,123 @@ def test_store_round_trips_tables_and_events(db_url: str) -> None:
         assert again.load("no-such-table") is None
     finally:
         again.close()
+
+
+OLD_SCHEMA = (
+    "CREATE TABLE tarneeb_tables (id VARCHAR(32) NOT NULL, created VARCHAR(32) NOT NULL, "
+    "config TEXT NOT NULL, status VARCHAR(16) NOT NULL, PRIMARY KEY (id))",
+    "CREATE INDEX ix_tarneeb_tables_status ON tarneeb_tables (status)",
+    "CREATE TABLE tarneeb_events (table_id VARCHAR(32) NOT NULL, seq INTEGER NOT NULL, "
+    "kind VARCHAR(16) NOT NULL, data TEXT NOT NULL, secret TEXT, PRIMARY KEY (table_id, seq), "
+    "FOREIGN KEY(table_id) REFERENCES tarneeb_tables (id))",
+)
+"""The schema of the first version of the store, as it created it (no results table)."""
+
+
+def test_a_database_of_the_first_schema_opens_and_its_tables_load(db_url: str) -> None:
+    """Tables written by the first version (no ``tarneeb_results``) load; the new table is added."""
+    playing = Table.new("old1", TableConfig(seats=("human", "bot:random", "bot:random", "human")))
+    playing.join("Layla", Seat.SOUTH)
+    playing.join("Omar", Seat.WEST)
+    waiting = Table.new("old2", TableConfig())
+    waiting.join("Nour", Seat.NORTH)
+    engine = sa.create_engine(db_url)
+    try:
+        with engine.begin() as conn:
+            for statement in OLD_SCHEMA:
+                conn.execute(sa.text(statement))
+            for table in (playing, waiting):
+                conn.execute(
+                    sa.text("INSERT INTO tarneeb_tables VALUES (:id, :created, :config, :status)"),
+                    {
+                        "id": table.id,
+                        "created": table.created,
+                        "config": json.dumps(table.config.to_dict()),
+                        "status": table.status,
+                    },
+                )
+                for e in table.events:
+                    conn.execute(
+                        sa.text(
+                            "INSERT INTO tarneeb_events VALUES (:t, :seq, :kind, :data, :secret)"
+                        ),
+                        {
+                            "t": table.id,
+                            "seq": e.seq,
+                            "kind": e.kind,
+                            "data": json.dumps(dict(e.data)),
+                            "secret": None if e.secret is None else json.dumps(dict(e.secret)),
+                        },
+                    )
+    finally:
+        engine.dispose()
+    store = Store(db_url)
+    try:
+        assert sorted(t.id for t in store.load_unfinished()) == ["old1", "old2"]
+        loaded = store.load("old1")
+        assert loaded is not None
+        _same_table(loaded.restore(), playing)
+        assert store.load_result("old1") is None
+        assert sa.inspect(store.engine).has_table("tarneeb_results")
+        # An expired waiting table stays stored, and is no longer brought back.
+        assert store.expire("old2") is True
+        assert store.expire("old1") is False  # it is playing: it does not expire
+        assert [t.id for t in store.load_unfinished()] == ["old1"]
+        assert store.status("old2") == "expired"
+        store.save_result("old1", {"version": 1, "n": 1})
+        store.save_result("old1", {"version": 1, "n": 2})  # the first one stays
+        assert store.load_result("old1") == {"version": 1, "n": 1}
+        store.save_result("old1", {"version": 2})  # one built by a later server replaces it
+        assert store.load_result("old1") == {"version": 2}
+    finally:
+        store.close()
+
+
+def test_commits_waiting_together_are_grouped_and_one_tables_fault_stays_its_own(
+    db_url: str,
+) -> None:
+    """Commits that wait at once go in one transaction; refused for one table's data
+    (an event written twice), the others are stored all the same."""
+    tables = [Table.new(f"group{n}", TableConfig()) for n in range(3)]
+    store = Store(db_url)
+    try:
+        for table in tables:
+            store.create(table)
+        starts = [t.seq for t in tables]
+        for n, table in enumerate(tables):
+            table.join(f"Player {n}", Seat.SOUTH)
+        groups: list[int] = []
+        append_many = store.append_many
+
+        def counted(changes: Any) -> None:
+            if not groups:  # the first commit waits until the others wait behind it
+                for _ in range(500):
+                    if len(store._queue) >= 3:
+                        break
+                    time.sleep(0.01)
+            groups.append(len(changes))
+            append_many(changes)
+
+        store.append_many = counted  # type: ignore[method-assign]
+
+        async def commit_all() -> list[BaseException | None]:
+            commits = [
+                store.commit(t.id, t.events[start:], t.status)
+                for t, start in zip(tables, starts, strict=True)
+            ]
+            twice = store.commit(tables[1].id, tables[1].events[:1], "waiting")  # seq 1 again
+            outcomes = await asyncio.gather(*commits, twice, return_exceptions=True)
+            return [o if isinstance(o, BaseException) else None for o in outcomes]
+
+        outcomes = asyncio.run(commit_all())
+        assert outcomes[:3] == [None, None, None]
+        assert isinstance(outcomes[3], sa.exc.IntegrityError)
+        assert groups[:2] == [1, 3]  # the three waiting went together (then each alone)
+        for table in tables:
+            loaded = store.load(table.id)
+            assert loaded is not None and loaded.events == tuple(table.events)
+    finally:
+        store.close()
 
 
 def test_the_database_refuses_a_second_event_with_the_same_seq(db_url: str) -> None:
@@ -529,7 +647,7 @@ def test_a_failed_commit_answers_internal_and_keeps_the_stored_table(
             }
             failing = _Failing()
             with monkeypatch.context() as patch:
-                patch.setattr(Store, "append", failing)
+                patch.setattr(Store, "append_many", failing)
                 if database_down:
                     patch.setattr(Store, "load", failing)
                 to_act.ws.send_text(json.dumps(act))

@@ -449,7 +449,9 @@ def test_a_slow_bot_decides_off_the_event_loop(
             for _ in range(3):  # three of South's turns, each after the bots' own
                 while not south.my_turn():
                     south.next()
+                version = south.version
                 south.act(choose(south.match, rng))
+                south.until_version(version + 1)  # not again on the state before its own action
     assert LoopWatchingBot.on_a_loop and not any(LoopWatchingBot.on_a_loop)
 
 

@@ -369,19 +369,21 @@ def test_the_bidding_box_offers_only_legal_bids_and_refuses_typed_illegal_ones()
 
     async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
         view = game.view()
-        assert [str(a) for _, a in view.history] == ["7D", "7S"]
+        assert [str(a) for _, a in view.history] == ["7D", "8S"]
         labels = legal_labels(app, "#bidbox")
         assert labels == [action_label(a) for a in view.legal_actions]
-        assert labels[:4] == ["pass", "7NT", "8♣", "8♦"]
-        assert "7♠" not in labels and "7♥" not in labels
+        # The seed's ladder: over 8S only a higher number in a higher strain (no-trump).
+        assert labels[:4] == ["pass", "9NT", "10NT", "11NT"]
+        assert "9♠" not in labels and "8NT" not in labels
         before = game.match.deal.copy()
         await pilot.press("7", "h", "enter")
         assert game.match.deal == before
-        assert "You cannot call 7♥ now; you may: pass, 7NT, 8♣" in screen_text(app)
+        refusal = "You cannot call 7♥ now; you may: pass, 9NT, 10NT, 11NT, 12NT, 13NT."
+        assert refusal in screen_text(app)
         await pilot.press("7", "enter")  # no strain named
         assert game.match.deal == before
-        await pilot.press("8", "n", "t", "enter")
-        assert game.match.deal.history[2] == (Seat.SOUTH, Bid.from_id(action_id(Bid(8, 4))))
+        await pilot.press("9", "n", "t", "enter")
+        assert game.match.deal.history[2] == (Seat.SOUTH, Bid.from_id(action_id(Bid(9, 4))))
 
     run_app(game, script, "egyptian")
 

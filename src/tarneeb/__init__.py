@@ -6,6 +6,7 @@ records. Standard library only.
 
 from __future__ import annotations
 
+from tarneeb._version import __version__
 from tarneeb.actions import (
     Action,
     Bid,
@@ -63,6 +64,7 @@ from tarneeb.rules import (
     Doubling,
     Failed,
     KabshSide,
+    Ladder,
     Made,
     Rules,
     ThirteenWins,
@@ -71,8 +73,6 @@ from tarneeb.scoring import DealResult
 from tarneeb.seats import SEATS, Seat, Team, parse_seat
 from tarneeb.tournament import KingOfTheTable, Pairing, SetPlayed, TournamentError
 from tarneeb.view import View
-
-__version__ = "0.1.0"
 
 __all__ = [
     "DECK",
@@ -99,6 +99,7 @@ __all__ = [
     "InvalidActionError",
     "KabshSide",
     "KingOfTheTable",
+    "Ladder",
     "LegalActions",
     "Made",
     "Match",

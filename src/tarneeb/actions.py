@@ -28,8 +28,9 @@ The friendly classes below wrap those ids at the edges.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Protocol, overload
 
 from tarneeb.cards import Card, Suit
 from tarneeb.errors import InvalidActionError
@@ -48,6 +49,7 @@ __all__ = [
     "Bid",
     "ChooseTrump",
     "Double",
+    "LegalActions",
     "Pass",
     "Phase",
     "Raise",
@@ -382,3 +384,54 @@ def parse_action(text: str, phase: Phase) -> Action:
                 pass
         raise InvalidActionError(f"{text!r} is not a bid (like 8, 8NT, 8S) or pass")
     raise InvalidActionError(f"{text!r} is not an action in the {phase} phase")
+
+
+class _Deciding(Protocol):
+    """What :class:`LegalActions` asks of a deal (:class:`tarneeb.deal.Deal`)."""
+
+    @property
+    def phase(self) -> Phase: ...
+    def legal_action_ids(self) -> tuple[int, ...]: ...
+    def legal_card_mask(self) -> int: ...
+    def is_legal(self, action: Action | int | str) -> bool: ...
+
+
+class LegalActions:
+    """The legal actions of a deal, computed when asked (python-chess style)."""
+
+    __slots__ = ("_deal",)
+
+    def __init__(self, deal: _Deciding) -> None:
+        self._deal = deal
+
+    def ids(self) -> tuple[int, ...]:
+        return self._deal.legal_action_ids()
+
+    def __iter__(self) -> Iterator[Action]:
+        return (action_from_id(a) for a in self._deal.legal_action_ids())
+
+    def __len__(self) -> int:
+        if self._deal.phase is Phase.PLAY:
+            return self._deal.legal_card_mask().bit_count()
+        return len(self._deal.legal_action_ids())
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, (int, str, Bid)) and not hasattr(action, "id"):
+            return False
+        return self._deal.is_legal(action)  # type: ignore[arg-type]
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        ids = self._deal.legal_action_ids()
+        if isinstance(index, slice):
+            return [action_from_id(a) for a in ids[index]]
+        return action_from_id(ids[index])
+
+    def __repr__(self) -> str:
+        return f"<LegalActions ({', '.join(format_action(a) for a in self.ids())})>"

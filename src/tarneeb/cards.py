@@ -493,8 +493,13 @@ def _positions(dealing: Dealing) -> tuple[tuple[int, ...], ...]:
 
 
 _BITS = tuple(1 << c for c in range(52))
+# For each dealing (by its value) and first hand, one picker of the deck positions each
+# seat receives, South's first: the hands come out in seat order without a rotation.
 _TAKE = {
-    dealing: tuple(operator.itemgetter(*places) for places in _positions(dealing))
+    dealing._value_: tuple(
+        tuple(operator.itemgetter(*_positions(dealing)[(seat - first) & 3]) for seat in range(4))
+        for first in range(4)
+    )
     for dealing in Dealing
 }
 
@@ -504,12 +509,10 @@ def deal_masks(
 ) -> tuple[int, int, int, int]:
     """:func:`deal_hands` without checking the deck (for decks this package shuffled)."""
     bit = _BITS.__getitem__
-    hands = [sum(map(bit, take(deck))) for take in _TAKE[dealing]]
-    first = (dealer + 1) & 3
-    # hands[k] went to the k-th player from the first hand on: rotate to seat order.
+    s, e, n, w = _TAKE[dealing._value_][(dealer + 1) & 3]
     return (
-        hands[(0 - first) & 3],
-        hands[(1 - first) & 3],
-        hands[(2 - first) & 3],
-        hands[(3 - first) & 3],
+        sum(map(bit, s(deck))),
+        sum(map(bit, e(deck))),
+        sum(map(bit, n(deck))),
+        sum(map(bit, w(deck))),
     )

@@ -29,7 +29,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from tarneeb import __version__
+from tarneeb._version import __version__
 from tarneeb.arena.cli import add_arena_parser, run_arena
 from tarneeb.errors import TarneebError
 from tarneeb.i18n import DEFAULT_LANGUAGE, LANGUAGES, find_language

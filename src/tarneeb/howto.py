@@ -90,8 +90,7 @@ def _auction(rules: Rules, tr: Translator) -> str:
     if rules.bidding is Bidding.STRAINS:
         strains = strain_names(rules, tr)
         key = "game.auction.strains.nt" if rules.no_trump else "game.auction.strains"
-        # One ladder today; with the Egyptian ladder option: f"game.ladder.{rules.ladder.value}".
-        ladder = tr("game.ladder.number-or-strain")
+        ladder = tr(f"game.ladder.{rules.ladder.value}")
         return tr(f"{key}.{unit}", levels=levels, strains=strains, ladder=ladder)
     text = tr(f"game.auction.{unit}", levels=levels)
     if rules.no_trump:

@@ -66,6 +66,7 @@ __all__ = [
     "Failed",
     "IntOption",
     "KabshSide",
+    "Ladder",
     "Made",
     "OptionSpec",
     "OptionalIntOption",
@@ -106,6 +107,19 @@ class Bidding(_Choice):
     TRICKS = "tricks"
     STRAINS = "strains"
     INDIVIDUAL = "individual"
+
+
+class Ladder(_Choice):
+    """Which bids outrank the last one where every bid names its strain (Egyptian)."""
+
+    # 003: «каждая последующая ставка помимо смены масти, должна быть в количественном
+    # отношении выше, чем предыдущая», walking clubs, diamonds, hearts, spades «и наконец в
+    # бескозырной»: the strains do not wrap, so after a bid in the highest strain nobody can
+    # overbid.
+    STRAIN_AND_NUMBER = "strain-and-number"
+    # The bridge ladder of the card apps (7C, 7D, ... 7NT, 8C); records written before this
+    # option was made were played on it, so it is the default.
+    NUMBER_OR_STRAIN = "number-or-strain"
 
 
 class Count(_Choice):

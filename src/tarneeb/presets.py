@@ -24,6 +24,7 @@ from tarneeb.rules import (
     Doubling,
     Failed,
     KabshSide,
+    Ladder,
     Rules,
     ThirteenWins,
 )
@@ -61,6 +62,7 @@ _PRESETS: dict[str, Rules] = {
     "egyptian": _ORIGINAL.replace(
         target=41,
         bidding=Bidding.STRAINS,
+        ladder=Ladder.STRAIN_AND_NUMBER,
         no_trump=True,
         failed=Failed.MINUS_BID,
         bid13_made=16,

@@ -25,16 +25,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tarneeb._version import __version__
 from tarneeb.actions import format_action
 from tarneeb.cards import CardSet
 from tarneeb.deal import Deal
 from tarneeb.errors import RecordError, RulesError, TarneebError
 from tarneeb.match import Match
-from tarneeb.presets import find_rules, preset_name
-from tarneeb.rules import Rules
+from tarneeb.notation import DEAL_PREFIX, deal_line, parse_rules_text
+from tarneeb.presets import preset_name
+from tarneeb.rules import Bidding, Ladder, Rules
 from tarneeb.seats import SEATS, Seat, parse_seat
 
 __all__ = [
+    "DEAL_PREFIX",
     "FORMAT",
     "VERSION",
     "RecordReading",
@@ -48,7 +51,6 @@ __all__ = [
 
 FORMAT = "tarneeb-match"
 VERSION = 1
-DEAL_PREFIX = "tarneeb-deal/1"
 
 
 def _hands_dict(masks: Sequence[int]) -> dict[str, str]:
@@ -57,8 +59,6 @@ def _hands_dict(masks: Sequence[int]) -> dict[str, str]:
 
 def match_to_record(match: Match, players: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The record of ``match`` as a JSON-ready dict."""
-    from tarneeb import __version__
-
     record: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -295,32 +295,6 @@ def read_record_lenient(source: str | bytes | Mapping[str, Any]) -> RecordReadin
 # -- the one-line text form of a deal -----------------------------------------------
 
 
-def _rules_text(rules: Rules) -> str:
-    name = preset_name(rules)
-    if name is not None:
-        return name
-    base = find_rules("classic")
-    changes = {k: v for k, v in rules.to_dict().items() if base.to_dict()[k] != v}
-    return "custom;" + ";".join(
-        f"{k}={json.dumps(v, separators=(',', ':'))}" for k, v in changes.items()
-    )
-
-
-def _parse_rules_text(text: str) -> Rules:
-    name, *changes = text.split(";")
-    base = find_rules("classic") if name == "custom" else find_rules(name)
-    options: dict[str, Any] = {}
-    for change in changes:
-        key, sep, value = change.partition("=")
-        if not sep:
-            raise RecordError(f"rule change {change!r} is not KEY=VALUE")
-        try:
-            options[key] = json.loads(value)
-        except ValueError:
-            options[key] = value
-    return base.replace(**options) if options else base
-
-
 def format_deal(deal: Deal) -> str:
     """One line that gives back ``deal`` with :func:`parse_deal` (for humans and bug reports).
 
@@ -333,12 +307,7 @@ def format_deal(deal: Deal) -> str:
     >>> parse_deal(format_deal(deal)) == deal
     True
     """
-    parts = [DEAL_PREFIX, f"rules={_rules_text(deal.rules)}", f"dealer={deal.dealer.letter}"]
-    if any(deal.scores):
-        parts.append("scores=" + ",".join(str(s) for s in deal.scores))
-    parts.extend(f"{seat.letter}={CardSet(deal.dealt[seat]).format()}" for seat in SEATS)
-    parts.append("actions=" + ",".join(format_action(a) for a in deal.action_ids))
-    return " ".join(parts)
+    return deal_line(deal.rules, deal.dealer, deal.scores, deal.dealt, deal.action_ids)
 
 
 def parse_deal(text: str) -> Deal:
@@ -356,7 +325,7 @@ def parse_deal(text: str) -> Deal:
             raise RecordError(f"{word!r} is not KEY=VALUE")
         fields[key] = value
     try:
-        rules = _parse_rules_text(fields.get("rules", "classic"))
+        rules = parse_rules_text(fields.get("rules", "classic"))
         dealer = parse_seat(fields.get("dealer", ""))
         scores = [int(s) for s in fields["scores"].split(",")] if "scores" in fields else [0] * 4
         hands = [CardSet.parse(fields[seat.letter]) for seat in SEATS]
@@ -365,8 +334,28 @@ def parse_deal(text: str) -> Deal:
         raise RecordError(f"the deal line has no {exc.args[0]}=") from None
     except (TarneebError, ValueError) as exc:
         raise RecordError(f"deal line: {exc}") from None
-    actions = fields.get("actions", "")
-    for number, action in enumerate(filter(None, actions.split(",")), 1):
+    actions = [a for a in fields.get("actions", "").split(",") if a]
+    try:
+        return _replay(deal, actions)
+    except RecordError:
+        if "ladder" in fields.get("rules", "") or not _old_ladder(rules):
+            raise
+        # A line written before the ladder option, when strain bids climbed the bridge
+        # ladder under every preset: replay it as it was played.
+        old = Deal(rules.replace(ladder="number-or-strain"), dealer, hands, scores)
+        try:
+            return _replay(old, actions)
+        except RecordError:
+            pass
+        raise
+
+
+def _old_ladder(rules: Rules) -> bool:
+    return rules.bidding is Bidding.STRAINS and rules.ladder is not Ladder.NUMBER_OR_STRAIN
+
+
+def _replay(deal: Deal, actions: Sequence[str]) -> Deal:
+    for number, action in enumerate(actions, 1):
         try:
             deal.push(action)
         except TarneebError as exc:

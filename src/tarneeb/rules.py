@@ -54,6 +54,7 @@ from tarneeb.options import (
     Failed,
     IntOption,
     KabshSide,
+    Ladder,
     Made,
     OptionalIntOption,
     OptionSpec,
@@ -77,6 +78,7 @@ __all__ = [
     "Doubling",
     "Failed",
     "KabshSide",
+    "Ladder",
     "Made",
     "Rules",
     "ThirteenWins",
@@ -141,6 +143,16 @@ class Rules:
         ChoiceOption(
             readings=(Reading("throw-in", ("000", "003")), Reading("dealer-bids", ("003",))),
             enum=AllPass,
+        ),
+    )
+    ladder: Ladder = option(
+        Ladder.NUMBER_OR_STRAIN,
+        ChoiceOption(
+            readings=(
+                Reading("strain-and-number", ("003",)),
+                Reading("number-or-strain", _APPS),
+            ),
+            enum=Ladder,
         ),
     )
     no_trump: bool = option(False, BoolOption(("000", "003")))

@@ -21,6 +21,7 @@ from tarneeb.options import (
     Doubling,
     Failed,
     KabshSide,
+    Ladder,
     Made,
     OptionSpec,
     ThirteenWins,
@@ -72,6 +73,11 @@ def validate(r: Rules, specs: Mapping[str, OptionSpec]) -> None:
         )
     if r.bidding is Bidding.STRAINS and r.fixed_trump is not None:
         raise RulesError("fixed_trump cannot go with bidding='strains': the bids name the trump")
+    if r.bidding is not Bidding.STRAINS and r.ladder is not Ladder.NUMBER_OR_STRAIN:
+        raise RulesError(
+            f"ladder={r.ladder.value!r} needs bidding='strains': only strain bids climb a ladder "
+            "of strains"
+        )
     if r.kabsh_side is KabshSide.EITHER and r.kabsh is None:
         raise RulesError(
             "kabsh_side='either' needs kabsh: with kabsh=none no side scores a kabsh; set kabsh "

@@ -19,16 +19,63 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
 from tarneeb.actions import Action, Phase
+from tarneeb.auction import Contract, ThrowIn
 from tarneeb.cards import SUIT_MASKS, CardSet, Suit
-from tarneeb.deal import Contract, Deal, Trick
+from tarneeb.play import Trick, must_lead_suit
 from tarneeb.rules import Rules
 from tarneeb.scoring import DealResult
 from tarneeb.seats import SEATS, Seat
 
-__all__ = ["View"]
+__all__ = ["Observable", "View"]
+
+
+class Observable(Protocol):
+    """What a view is taken from: a :class:`~tarneeb.deal.Deal`'s public state and hands.
+
+    (A protocol, so that this module needs nothing of :mod:`tarneeb.deal`.)
+    """
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def dealer(self) -> Seat: ...
+    @property
+    def scores(self) -> tuple[int, int, int, int]: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def to_act(self) -> Seat | None: ...
+    @property
+    def hands(self) -> tuple[CardSet, CardSet, CardSet, CardSet]: ...
+    @property
+    def history(self) -> tuple[tuple[Seat, Action], ...]: ...
+    @property
+    def contract(self) -> Contract | None: ...
+    @property
+    def trump(self) -> Suit | None: ...
+    @property
+    def tricks(self) -> tuple[Trick, ...]: ...
+    @property
+    def current_trick(self) -> Trick | None: ...
+    @property
+    def tricks_taken(self) -> tuple[int, int, int, int]: ...
+    @property
+    def bids(self) -> tuple[int | None, int | None, int | None, int | None]: ...
+    @property
+    def played(self) -> CardSet: ...
+    @property
+    def legal_actions(self) -> Iterable[Action]: ...
+    @property
+    def result(self) -> DealResult | None: ...
+    @property
+    def thrown_in(self) -> ThrowIn | None: ...
+
+    def hand(self, seat: Seat | int) -> CardSet: ...
 
 
 @dataclass(frozen=True)
@@ -57,10 +104,10 @@ class View:
     legal_actions: tuple[Action, ...]
     """The seat's legal actions, empty when it is not this seat's turn."""
     result: DealResult | None
-    thrown_in: str | None
+    thrown_in: ThrowIn | None
 
     @classmethod
-    def of(cls, deal: Deal, seat: Seat) -> View:
+    def of(cls, deal: Observable, seat: Seat) -> View:
         """The view of ``seat`` on ``deal`` (use :meth:`Deal.view`)."""
         to_act = deal.to_act
         sizes = tuple(len(h) for h in deal.hands)
@@ -111,9 +158,10 @@ class View:
                 if card.suit != led:
                     out[trick.seat_of(i)].add(led)
         first = tricks[0].cards if tricks else ()
-        trump = self.trump
-        if self.rules.first_lead_trump and trump is not None and first and first[0].suit != trump:
-            out[tricks[0].leader].add(trump)
+        trump = -1 if self.trump is None else int(self.trump)
+        must = must_lead_suit(self.rules.first_lead_trump, trump, 0)  # the first lead's rule
+        if must >= 0 and first and first[0].suit != must:
+            out[tricks[0].leader].add(Suit(must))
         return frozenset(out[0]), frozenset(out[1]), frozenset(out[2]), frozenset(out[3])
 
     def voids(self, seat: Seat | int) -> frozenset[Suit]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tarneeb.cards import FULL_MASK, SUIT_MASKS, Card, CardSet, Suit
+from tarneeb.play import beats
 from tarneeb.seats import Seat
 from tarneeb.view import View
 
@@ -92,10 +93,8 @@ class Knowledge:
         )
 
     def beats(self, card: int, best: int) -> bool:
-        """Whether ``card`` beats ``best`` (the card now winning a trick)."""
-        if card // 13 == best // 13:
-            return card > best
-        return self.trump is not None and card // 13 == self.trump
+        """Whether ``card`` beats ``best`` (the card now winning a trick): :func:`tarneeb.play.beats`."""
+        return beats(card, best, -1 if self.trump is None else int(self.trump))
 
     def highest_out_above(self, card: int) -> Card | None:
         """The highest outstanding card of ``card``'s suit above it, if any."""

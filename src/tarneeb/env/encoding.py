@@ -85,15 +85,15 @@ import numpy.typing as npt
 from tarneeb.actions import (
     BID_BASE,
     DOUBLE,
-    NUM_ACTIONS,
     PASS,
     Phase,
     Strain,
     action_id,
 )
+from tarneeb.auction import Contract
 from tarneeb.cards import Suit
-from tarneeb.deal import Contract
-from tarneeb.rules import Count, Rules
+from tarneeb.game import DENSE_BID_OFFSET, DenseActions
+from tarneeb.rules import Rules
 from tarneeb.seats import Seat
 from tarneeb.view import View
 
@@ -111,7 +111,7 @@ __all__ = [
 
 ACTION_VERSION = 0
 OBS_VERSION = 0
-BID_OFFSET = 61
+BID_OFFSET = DENSE_BID_OFFSET
 _MASK_CACHE = 1 << 16
 """Env id of the first bid slot."""
 
@@ -194,21 +194,13 @@ class ActionMap:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        if rules.count is Count.CARD_POINTS:
-            levels = list(range(rules.min_bid, rules.max_bid + 1, rules.bid_step))
-        else:
-            levels = list(range(1, 14))
-        self.levels = levels
-        self.num_actions = BID_OFFSET + 6 * len(levels)
+        space = DenseActions(rules)  # the core's dense action space
+        self.levels = space.levels
+        self.num_actions = space.num_actions
         self._masks: dict[tuple[int, ...], MaskArray] = {}
         self._tail = bytes(self.num_actions - 52)
-        self.to_engine: list[int] = list(range(BID_OFFSET)) + [-1] * (6 * len(levels))
-        self.to_env: list[int] = list(range(BID_OFFSET)) + [-1] * (NUM_ACTIONS - BID_OFFSET)
-        for k, level in enumerate(levels):
-            for strain in range(6):
-                engine = BID_BASE + level * 6 + strain
-                self.to_engine[BID_OFFSET + 6 * k + strain] = engine
-                self.to_env[engine] = BID_OFFSET + 6 * k + strain
+        self.to_engine: list[int] = space.to_engine
+        self.to_env: list[int] = space.to_dense
 
     def env_ids(self, engine_ids: Iterable[int]) -> list[int]:
         """Env ids of engine ids."""

@@ -45,12 +45,14 @@ import numpy as np
 import pyspiel
 
 from tarneeb.actions import BID_BASE, action_id, format_action
+from tarneeb.auction import max_auction_actions
 from tarneeb.bots import make_bot
 from tarneeb.cards import Card, CardSet
 from tarneeb.deal import Deal
 from tarneeb.env.encoding import OBS_SIZE, ActionMap, FloatArray, encode_view
+from tarneeb.game import game_info, utility_bound
 from tarneeb.presets import find_rules, preset_name
-from tarneeb.rules import Bidding, Doubling, Rules
+from tarneeb.rules import Rules
 from tarneeb.seats import Seat
 from tarneeb.view import View
 
@@ -84,37 +86,6 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
-def utility_bound(rules: Rules) -> int:
-    """The most one side can win from the other in one deal under ``rules``."""
-    if rules.is_individual:
-        top = max([13, *(max(v, w) for _, v, w in rules.bid_values)])
-        return 4 * top
-    points = rules.max_points_per_deal
-    declarers = max(
-        points,
-        rules.max_bid,
-        abs(rules.bid13_made or 0),
-        abs(rules.bid13_failed or 0),
-        abs(rules.kabsh or 0),
-    )
-    defenders = points * max(1, rules.bid13_shortfall_factor)
-    factor = 1 if rules.doubling is Doubling.NONE else max(1, rules.double_factor)
-    return (declarers + defenders) * factor
-
-
-def _auction_limit(rules: Rules) -> int:
-    """The most actions an auction, a raise and a trump choice can take."""
-    if rules.is_individual:
-        return 4
-    # Each bid outranks the last; each pass or double puts one seat out; then raise and trump.
-    levels = len(range(rules.min_bid, rules.max_bid + 1, rules.bid_step))
-    if rules.bidding is Bidding.STRAINS:
-        per_level = len(rules.strain_order) + rules.no_trump
-    else:
-        per_level = 1 + rules.no_trump
-    return levels * per_level + 4 + 2
-
-
 class TarneebGame(pyspiel.Game):  # type: ignore[misc]
     """The game object OpenSpiel makes from the parameters."""
 
@@ -122,15 +93,15 @@ class TarneebGame(pyspiel.Game):  # type: ignore[misc]
         merged = {**_DEFAULT_PARAMS, **(params or {})}
         rules = find_rules(str(merged["rules"]))
         action_map = ActionMap(rules)
-        bound = float(utility_bound(rules))
+        meta = game_info(rules)  # the core's metadata of the game
         info = pyspiel.GameInfo(
-            num_distinct_actions=action_map.num_actions,
+            num_distinct_actions=meta.num_actions,
             max_chance_outcomes=52,
-            num_players=4,
-            min_utility=-bound,
-            max_utility=bound,
+            num_players=meta.num_players,
+            min_utility=float(meta.min_utility),
+            max_utility=float(meta.max_utility),
             utility_sum=0.0,
-            max_game_length=52 + _auction_limit(rules),
+            max_game_length=meta.max_game_length,
         )
         super().__init__(_GAME_TYPE, info, merged)
         self.rules = rules
@@ -302,7 +273,7 @@ class TarneebObserver:
         self.rules = game.rules
         self.action_map = game.action_map
         self._calls = game.action_map.num_actions - 52
-        self._rows = _auction_limit(game.rules)
+        self._rows = max_auction_actions(game.rules)
         pieces: list[tuple[str, int, tuple[int, ...]]] = [("observation", OBS_SIZE, (OBS_SIZE,))]
         if self._recall:
             pieces += [

@@ -83,6 +83,7 @@ from tarneeb.cards import live_rng
 from tarneeb.deal import Deal
 from tarneeb.env.encoding import OBS_SIZE, ActionMap, FloatArray, MaskArray, ObservationEncoder
 from tarneeb.errors import IllegalActionError
+from tarneeb.game import NUM_PLAYERS
 from tarneeb.match import Match
 from tarneeb.presets import find_rules
 from tarneeb.rules import Rules
@@ -90,7 +91,7 @@ from tarneeb.seats import Seat
 
 __all__ = ["AGENTS", "env", "raw_env"]
 
-AGENTS = ("player_0", "player_1", "player_2", "player_3")
+AGENTS = tuple(f"player_{i}" for i in range(NUM_PLAYERS))
 _PLAY = Phase.PLAY
 ObsDict = dict[str, Any]
 

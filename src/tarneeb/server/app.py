@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import time
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -29,8 +28,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tarneeb.errors import TarneebError
 from tarneeb.presets import PRESET_SUMMARIES, find_rules
-from tarneeb.record import match_to_record
-from tarneeb.seats import SEATS, Seat
+from tarneeb.seats import Seat
+from tarneeb.server.analysis_pool import analyse_deal_text
 from tarneeb.server.edge import (
     EdgeMiddleware,
     JSONResponse,
@@ -39,9 +38,11 @@ from tarneeb.server.edge import (
     public_error,
 )
 from tarneeb.server.hub import Connection, Hub, Settings
+from tarneeb.server.limits import TokenBucket
 from tarneeb.server.metrics import CONTENT_TYPE_LATEST, BindMetrics, Metrics, readiness
 from tarneeb.server.protocol import (
     ack_frame,
+    analysed,
     created_body,
     deals_body,
     error_body,
@@ -51,11 +52,11 @@ from tarneeb.server.protocol import (
     joined_body,
     pong_frame,
     ready_body,
-    replay_body,
     rules_body,
     table_json,
     tables_body,
 )
+from tarneeb.server.results import deals_result
 from tarneeb.server.store import Store, default_db_url
 from tarneeb.server.table import (
     MAX_ACTION_ID,
@@ -64,7 +65,6 @@ from tarneeb.server.table import (
     Table,
     TableConfig,
     parse_seat_name,
-    seat_name,
 )
 from tarneeb.server.wire import (
     MAX_BODY,
@@ -74,6 +74,7 @@ from tarneeb.server.wire import (
     ErrorFrame,
     Hello,
     Ping,
+    TableJson,
     loads,
     parse_frame,
 )
@@ -134,7 +135,7 @@ def create_app(settings: Settings | None = None, *, metrics_route: bool = True) 
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        store = Store(settings.db_url or default_db_url())
+        store = Store(settings.db_url or default_db_url(), settings.db_threads)
         metrics.watch_store(store)
         state["hub"] = Hub(store, settings)
         _app.state.hub = state["hub"]
@@ -159,15 +160,16 @@ def create_app(settings: Settings | None = None, *, metrics_route: bool = True) 
 
         return wrapped
 
-    def live_json(table: Table) -> Any:
-        return table_json(table, hub().get(table.id).connected())
+    def live_json(table: Table) -> TableJson:
+        live = hub().live.get(table.id)
+        return table_json(table, () if live is None else live.connected())
 
     @api
     async def info(_request: Request) -> Response:
         from tarneeb.bots.registry import BOTS
-        from tarneeb.solver import dds
 
-        solver = dds.available()
+        # Loading DDS takes seconds: done once, in a thread, never on the event loop.
+        solver = await hub().analyses.solver_available()
         return JSONResponse(info_body(PRESET_SUMMARIES, sorted(BOTS), solver))
 
     @api
@@ -206,13 +208,17 @@ def create_app(settings: Settings | None = None, *, metrics_route: bool = True) 
         seat = _seat_arg(data.pop("seat", None)) or Seat.SOUTH
         name = data.pop("name", None)
         config = TableConfig.from_dict(data)
-        table, token = hub().create(config, name, seat)
+        table, token = await hub().create(config, name, seat, _client(request))
         log.info("table created", extra={"table": table.id, "rules": config.rules_name})
         return JSONResponse(created_body(table, seat, token, live_json(table)), status_code=201)
 
     @api
     async def get_table(request: Request) -> Response:
-        return JSONResponse(live_json(hub().get(request.path_params["id"]).table))
+        table_id = request.path_params["id"]
+        result = await hub().result(table_id)
+        if result is not None:
+            return JSONResponse(result["table"])
+        return JSONResponse(await hub().table_json(table_id))
 
     @api
     async def join(request: Request) -> Response:
@@ -222,7 +228,7 @@ def create_app(settings: Settings | None = None, *, metrics_route: bool = True) 
         seat = _seat_arg(data.get("seat"))
         invite = data.get("invite")
         token = await hub().change(table_id, lambda t: t.join(data.get("name"), seat, invite))
-        table = hub().get(table_id).table
+        table = (await hub().open(table_id)).table
         taken = table.seat_of_token(token)
         return JSONResponse(joined_body(taken, token))
 
@@ -231,60 +237,65 @@ def create_app(settings: Settings | None = None, *, metrics_route: bool = True) 
         table_id = request.path_params["id"]
         data = await _body(request)
         _only(data, "token", "bot")
-        table = hub().get(table_id).table
+        table = (await hub().open(table_id)).table
         table.seat_of_token(data.get("token"))
         bot = data.get("bot", "heuristic")
         if not isinstance(bot, str):
             raise ServerError(ErrorCode.MALFORMED, "bot must be a bot spec")
         await hub().change(table_id, lambda t: t.start(bot))
-        return JSONResponse(live_json(hub().get(table_id).table))
+        return JSONResponse(live_json((await hub().open(table_id)).table))
 
     @api
     async def leave(request: Request) -> Response:
         table_id = request.path_params["id"]
         data = await _body(request)
         _only(data, "token")
-        seat = hub().get(table_id).table.seat_of_token(data.get("token"))
+        seat = (await hub().open(table_id)).table.seat_of_token(data.get("token"))
         await hub().change(table_id, lambda t: t.leave(seat))
-        return JSONResponse(live_json(hub().get(table_id).table))
+        return JSONResponse(live_json((await hub().open(table_id)).table))
 
-    def finished_deals(table: Table) -> list[int]:
-        match = table.match
-        if match is None:
-            return []
-        return [i for i, deal in enumerate(match.deals) if deal.is_over()]
+    async def finished(table_id: str) -> dict[str, Any]:
+        """The deals (and record) the API serves of a table: a finished table's stored
+        result (:mod:`.results`), or built from the live table (only its finished deals)."""
+        result = await hub().result(table_id)
+        if result is not None:
+            return result
+        table = (await hub().open(table_id)).table
+        return {**deals_result(table), "record": None}
 
     @api
     async def deals(request: Request) -> Response:
-        table = hub().get(request.path_params["id"]).table
-        return JSONResponse(deals_body(table, finished_deals(table)))
+        result = await finished(request.path_params["id"])
+        return JSONResponse(deals_body(result["deals"].values()))
 
     @api
     async def deal_replay(request: Request) -> Response:
-        table = hub().get(request.path_params["id"]).table
+        table_id = request.path_params["id"]
         try:
             number = int(request.path_params["number"])
         except ValueError:
             raise ServerError(ErrorCode.MALFORMED, "a deal number is a whole number") from None
-        if number - 1 not in finished_deals(table):
+        result = await finished(table_id)
+        body = result["deals"].get(str(number))
+        if body is None:
             raise ServerError(ErrorCode.NOT_FOUND, f"no finished deal {number} at this table")
-        assert table.match is not None
-        deal = table.match.deals[number - 1]
-        wanted = request.query_params.get("analysis") in ("1", "true") and bool(deal.tricks)
-        if wanted:
+        if request.query_params.get("analysis") in ("1", "true") and number in result["played"]:
             metrics.analysis_requests.inc()
-        analysis = _analysis(deal) if wanted else None
-        return JSONResponse(replay_body(table, number - 1, analysis, with_analysis=wanted))
+            analysis = await hub().analyses.run(
+                (table_id, number), _client(request), analyse_deal_text, body["text"]
+            )
+            body = analysed(body, analysis)
+        return JSONResponse(body)
 
     @api
     async def record(request: Request) -> Response:
-        table = hub().get(request.path_params["id"]).table
-        if table.match is None or not table.match.is_over():
+        table_id = request.path_params["id"]
+        result = await finished(table_id)
+        if result["record"] is None:
             raise ServerError(ErrorCode.CONFLICT, "the record is ready once the match is over")
-        players: dict[str, str] = {seat_name(s): table.name_of(s) for s in SEATS}
         return JSONResponse(
-            match_to_record(table.match, players),
-            headers={"Content-Disposition": f'attachment; filename="tarneeb-{table.id}.json"'},
+            result["record"],
+            headers={"Content-Disposition": f'attachment; filename="tarneeb-{table_id}.json"'},
         )
 
     async def page(request: Request) -> Response:
@@ -358,17 +369,9 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return JSONResponse(error_body(error), status_code=exc.status_code, headers=exc.headers)
 
 
-def _analysis(deal: Any) -> Any:
-    """The double-dummy analysis of a played deal (as ``tarneeb analyze --json``), if it runs."""
-    from tarneeb.solver import dds
-    from tarneeb.solver.analysis import analyze_deal
-
-    if not dds.available():  # our own solver takes too long on whole deals for a page
-        return None
-    try:
-        return {"backend": "dds", **analyze_deal(deal, backend="dds").to_dict()}
-    except TarneebError:
-        return None
+def _client(request: Request | WebSocket) -> str | None:
+    """The address of the client (the peer of the connection) that limits count by."""
+    return None if request.client is None else request.client.host
 
 
 def _origin_ok(ws: WebSocket, settings: Settings) -> bool:
@@ -387,25 +390,6 @@ def _act_id(raw: str | bytes) -> str | None:
         return None
     ref = data.get("id") if isinstance(data, dict) and data.get("type") == "act" else None
     return ref if isinstance(ref, str) and 0 < len(ref) <= MAX_ACTION_ID else None
-
-
-class _Bucket:
-    """A token bucket: ``rate`` frames a second on average, ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.at = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings) -> None:
@@ -436,11 +420,11 @@ async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings) -> None:
         if close:
             await ws.close(code=CLOSE_POLICY)
 
-    bucket = _Bucket(settings.rate_per_s, settings.rate_burst)
+    bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)
     strikes = 0
     try:
         try:
-            live = hub.get(table_id)
+            live = await hub.open(table_id)
         except ServerError as exc:
             await refuse(exc, close=True)
             return
@@ -477,9 +461,16 @@ async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings) -> None:
                     except ServerError as exc:
                         await refuse(exc, close=True)
                         return
-                conn = Connection(table_id, seat, ws.send_text, lambda code: ws.close(code=code))
+                joining = Connection(
+                    table_id, seat, ws.send_text, lambda code: ws.close(code=code), _client(ws)
+                )
+                try:
+                    await hub.connect(joining, frame.since)
+                except ServerError as exc:
+                    await refuse(exc, close=True)
+                    return
+                conn = joining
                 conn.start()
-                await hub.connect(conn, frame.since)
                 continue
             act_id = frame.ref if isinstance(frame, Act) else None
             try:
@@ -520,4 +511,4 @@ async def _dispatch(hub: Hub, conn: Connection, frame: object) -> None:
             (conn, lambda version: ack_frame(frame.ref, version)),
         )
     elif isinstance(frame, Chat):
-        await hub.change(conn.table_id, lambda t: t.chat(seat, frame.text))
+        await hub.chat(conn.table_id, seat, frame.text)

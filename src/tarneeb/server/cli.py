@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib.util
+import sys
 from typing import Any
 
 from tarneeb.errors import TarneebError
@@ -77,6 +78,27 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="how long bots wait before they act (default 0.6)",
     )
     serve.add_argument(
+        "--tables-per-minute",
+        type=float,
+        default=10.0,
+        metavar="N",
+        help="new tables one client address may create a minute (default 10; 0: no limit)",
+    )
+    serve.add_argument(
+        "--open-tables-per-client",
+        type=int,
+        default=20,
+        metavar="N",
+        help="unfinished tables one client address may have created (default 20; 0: no limit)",
+    )
+    serve.add_argument(
+        "--connections-per-client",
+        type=int,
+        default=100,
+        metavar="N",
+        help="WebSocket connections one client address may hold at once (default 100; 0: no limit)",
+    )
+    serve.add_argument(
         "--log-level", default="info", help="the log level, uvicorn's too (default info)"
     )
     serve.add_argument(
@@ -120,13 +142,26 @@ def run_serve(args: argparse.Namespace) -> int:
     except (sqlalchemy.exc.SQLAlchemyError, ImportError, ValueError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ServeError(f"cannot open the database {url!r}: {first}") from None
+    if min(args.tables_per_minute, args.open_tables_per_client, args.connections_per_client) < 0:
+        raise ServeError(
+            "--tables-per-minute, --open-tables-per-client and --connections-per-client "
+            "cannot be negative"
+        )
     settings = Settings(
-        db_url=url, bot_delay=args.bot_delay, allowed_origins=tuple(args.allow_origin)
+        db_url=url,
+        bot_delay=args.bot_delay,
+        allowed_origins=tuple(args.allow_origin),
+        tables_per_minute=args.tables_per_minute,
+        open_tables_per_client=args.open_tables_per_client,
+        connections_per_client=args.connections_per_client,
     )
     # A game server holds many long-lived small objects (every table's events): collect the
     # young generation less often, so full collections do not pause every table for long.
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)
+    # Commits run in the store's thread: hand the interpreter over to it (and back) sooner
+    # than every 5 ms, the default, or every action waits for that handover.
+    sys.setswitchinterval(0.001)
     app = create_app(settings, metrics_route=args.metrics == "here")
     if metrics_at is not None:
         from prometheus_client import start_http_server

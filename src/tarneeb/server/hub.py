@@ -2,21 +2,30 @@
 
 Every change to a table goes through :meth:`Hub.change`: under the table's
 lock it asks the :class:`Table` to change (which refuses or changes whole),
-commits the new events to the store, and only then tells each connection
-what it may see. Should the commit fail, the table is rebuilt from its
-events committed before (kept in memory, so this works with the database
-down), so memory never runs ahead of the database.
+commits the new events to the store in a thread of the store (so the event
+loop serves every other table meanwhile, and one table's changes are stored
+in order), and only then tells each connection what it may see. Should the
+commit fail, the table is rebuilt from its events committed before (kept in
+memory, so this works with the database down), so memory never runs ahead
+of the database; a player gets an error instead of an ack, and a change the
+server makes itself (a bot's, the turn timer's, a takeover) is tried again
+with backoff until the database is back (:mod:`tarneeb.server.commits`).
+
+Nothing runs for nobody: bots and timers wait at a table nobody is connected
+to, and a table that never started expires once idle long enough. The
+limits of :class:`Settings` bound what one client, seat or table may cost.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -24,112 +33,60 @@ from tarneeb.actions import Action, Pass, format_action
 from tarneeb.bots.base import Bot
 from tarneeb.bots.registry import make_bot
 from tarneeb.seats import SEATS, Seat
-from tarneeb.server.protocol import events_json, states_json, update_frame, welcome_frame
-from tarneeb.server.store import Store
-from tarneeb.server.table import ErrorCode, Event, ServerError, Table, TableConfig, seat_name
+from tarneeb.server.analysis_pool import AnalysisPool
+from tarneeb.server.commits import DatabaseHealth, not_stored, retry, short_error
+from tarneeb.server.connection import CLOSE_BEHIND, MAX_BACKLOG, Connection, dumps
+from tarneeb.server.limits import Buckets
+from tarneeb.server.protocol import (
+    events_json,
+    states_json,
+    table_json,
+    update_frame,
+    welcome_frame,
+)
+from tarneeb.server.results import RESULT_VERSION, table_result
+from tarneeb.server.settings import Settings
+from tarneeb.server.store import EXPIRED, Store
+from tarneeb.server.table import (
+    ErrorCode,
+    Event,
+    ServerError,
+    Table,
+    TableConfig,
+    check_chat,
+    seat_name,
+)
+from tarneeb.server.wire import TableJson
 from tarneeb.view import View
 
-__all__ = ["Connection", "Hub", "Settings"]
+__all__ = ["CLOSE_BEHIND", "MAX_BACKLOG", "Connection", "Hub", "Settings"]
 
 T = TypeVar("T")
+_log = logging.getLogger(__name__)
 
-MAX_BACKLOG = 500
-"""Frames waiting to be sent to one connection, past which it is closed."""
-CLOSE_BEHIND = 1013
-"""The WebSocket close code for a client too far behind (try again later)."""
 MAX_REPLAY = 2000
 """Events replayed to a reconnecting client at most; past that it gets the state alone."""
 
 
-@dataclass(frozen=True)
-class Settings:
-    """How a server runs."""
-
-    db_url: str | None = None
-    """SQLAlchemy URL; ``None``: a SQLite file in the user's data directory."""
-    bot_delay: float = 0.6
-    """Seconds a bot waits before it acts, so people can follow the play."""
-    allowed_origins: tuple[str, ...] = ()
-    """Browser origins allowed besides the server's own."""
-    rate_per_s: float = 20.0
-    rate_burst: float = 40.0
-    max_tables: int = 10000
-    timer_bot: str = "heuristic"
-    """The bot that plays for a seat whose turn timer ran out, or that holds an absent player's seat."""
-
-
-class Connection:
-    """One WebSocket of a table: a seat's or a spectator's, with its own send queue.
-
-    A client that does not read its frames is not allowed to make the server
-    hold them without end: past :data:`MAX_BACKLOG` unsent frames its socket
-    is closed (code 1013, try again later), and on reconnecting it gets the
-    events it missed.
-    """
-
-    def __init__(
-        self,
-        table_id: str,
-        seat: Seat | None,
-        send: Callable[[str], Awaitable[Any]],
-        abort: Callable[[int], Coroutine[Any, Any, Any]] | None = None,
-    ) -> None:
-        self.table_id = table_id
-        self.seat = seat
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self._send = send
-        self._abort = abort
-        self.writer: asyncio.Task[None] | None = None
-        self.overflowed = False
-        self._aborting: asyncio.Task[Any] | None = None
-
-    def start(self) -> None:
-        self.writer = asyncio.create_task(self._write())
-
-    async def _write(self) -> None:
-        while True:
-            text = await self.queue.get()
-            if text is None:
-                return
-            try:
-                await self._send(text)
-            except Exception:  # the socket went away; the reader notices and cleans up
-                return
-
-    def push(self, frame: Mapping[str, Any] | str) -> None:
-        if self.overflowed:
-            return
-        if self.queue.qsize() >= MAX_BACKLOG:
-            self.overflowed = True
-            while not self.queue.empty():
-                self.queue.get_nowait()
-            self.queue.put_nowait(None)
-            if self._abort is not None:
-                self._aborting = asyncio.get_running_loop().create_task(self._abort(CLOSE_BEHIND))
-            return
-        self.queue.put_nowait(frame if isinstance(frame, str) else _dumps(frame))
-
-    async def close(self) -> None:
-        self.queue.put_nowait(None)
-        if self.writer is not None:
-            with contextlib.suppress(Exception):
-                await self.writer
-
-
-def _dumps(frame: Mapping[str, Any]) -> str:
-    return json.dumps(frame, separators=(",", ":"))
-
-
-@dataclass
+@dataclass(eq=False)
 class _Live:
     table: Table
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
+    spectators: int = 0
     bots: dict[tuple[Seat, str], Bot] = field(default_factory=dict)
     task: asyncio.Task[None] | None = None
     task_version: int = -1
     timer: asyncio.Task[None] | None = None
     away: dict[Seat, asyncio.Task[None]] = field(default_factory=dict)
+    creator: str | None = None
+    """The address of the client that created the table (while this process runs)."""
+    idle_since: float = 0.0
+    """When the table last changed or was left by its last connection (the hub's clock)."""
+    expired: bool = False
+    chat: Buckets[Seat] | None = None
+    reclaimed: dict[Seat, float] = field(default_factory=dict)
+    """When each seat's player last came back to a seat a bot held (the hub's clock)."""
 
     def connected(self) -> set[Seat]:
         return {c.seat for c in self.connections if c.seat is not None}
@@ -138,66 +95,239 @@ class _Live:
 class Hub:
     """All tables of one server process."""
 
-    def __init__(self, store: Store, settings: Settings) -> None:
+    def __init__(
+        self, store: Store, settings: Settings, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.store = store
         self.settings = settings
         self.live: dict[str, _Live] = {}
+        self.analyses = AnalysisPool(
+            settings.analysis_workers, settings.analysis_queue, settings.analysis_cache
+        )
+        self._clock = clock
+        per_minute = max(0.0, settings.tables_per_minute)
+        self._creates: Buckets[str] = Buckets(per_minute / 60.0, max(1.0, per_minute), clock)
+        self.db_health = DatabaseHealth()
+        self._results: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._opening: dict[str, asyncio.Future[_Live]] = {}
+        self._background: set[asyncio.Task[Any]] = set()
+        self._per_client: dict[str, int] = {}
+        """Client address -> its connections now."""
 
     # -- life -------------------------------------------------------------------------------
 
     async def startup(self) -> None:
         """Bring back every unfinished table exactly as stored."""
-        for stored in self.store.load_unfinished():
-            live = _Live(stored.restore())
+        for stored in await self.store.run(self.store.load_unfinished):
+            live = self._new_live(await asyncio.to_thread(stored.restore))
             self.live[stored.id] = live
             for seat in SEATS:
                 self._seat_left(live, seat)
             self._schedule(live)
+        if self.settings.waiting_table_ttl is not None:
+            self._spawn(self._expire_forever(self.settings.waiting_table_ttl))
+        self._spawn(self.analyses.solver_available())  # DDS loads in seconds: start now
+        self._spawn(self._watch_database())
 
     async def shutdown(self) -> None:
+        for background in list(self._background):
+            background.cancel()
         for live in self.live.values():
             for task in [live.task, live.timer, *live.away.values()]:
                 if task is not None:
                     task.cancel()
             for conn in list(live.connections):
                 await conn.close()
+        self.analyses.close()
+
+    def health(self) -> dict[str, Any]:
+        """``{"status": "ok"|"degraded", "tables_pending": N, "last_error": ...}``
+        (see :meth:`DatabaseHealth.report`)."""
+        return self.db_health.report()
+
+    def _spawn(self, work: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
+
+    def _new_live(self, table: Table, creator: str | None = None) -> _Live:
+        per_second = self.settings.chat_per_minute / 60.0
+        return _Live(
+            table,
+            creator=creator,
+            idle_since=self._clock(),
+            chat=Buckets(per_second, max(1.0, self.settings.chat_burst), self._clock),
+        )
+
+    # -- the database ---------------------------------------------------------------------------
+
+    async def _check_database(self) -> None:
+        """While writes fail, ask the database before changing a table (a failed commit
+        costs a replay of the table's log to undo; a refused ping costs nothing).
+
+        :raises ServerError: ``internal`` when it does not answer.
+        """
+        if not self.db_health.failing:
+            return
+        try:
+            await self.store.run(self.store.ping)
+        except Exception as exc:
+            self.db_health.last_error = short_error(exc)
+            raise not_stored(exc) from None
 
     # -- tables -----------------------------------------------------------------------------
 
-    def create(self, config: TableConfig, name: str | None, seat: Seat) -> tuple[Table, str | None]:
+    async def create(
+        self, config: TableConfig, name: str | None, seat: Seat, client: str | None = None
+    ) -> tuple[Table, str | None]:
+        """A new table with its creator in ``seat``; ``client`` is the creator's address.
+
+        :raises ServerError: ``rate_limited`` past a client's limits, ``conflict``
+            when the server is full, ``internal`` when it cannot be stored.
+        """
         if len(self.live) >= self.settings.max_tables:
             raise ServerError(ErrorCode.CONFLICT, "the server has all the tables it can hold")
         if config.seats[seat] != "human":
             raise ServerError(ErrorCode.MALFORMED, f"your seat {seat_name(seat)} must be human")
+        if client is not None:
+            mine = sum(
+                1
+                for live in self.live.values()
+                if live.creator == client and live.table.status != "finished"
+            )
+            if 0 < self.settings.open_tables_per_client <= mine:
+                raise ServerError(
+                    ErrorCode.RATE_LIMITED,
+                    f"you have {mine} open tables, the most one client may have: "
+                    "play or leave one first",
+                )
+            if self.settings.tables_per_minute > 0 and not self._creates.take(client):
+                raise ServerError(
+                    ErrorCode.RATE_LIMITED,
+                    f"at most {self.settings.tables_per_minute:g} new tables a minute "
+                    "from one client: wait a little",
+                )
         table = Table.new(secrets.token_urlsafe(9), config)
         token = table.join(name if name is not None else "Player", seat)
         table.invite()  # the secrets are in table.new_invites, for the creator's answer
-        self.store.create(table)
-        live = _Live(table)
+        await self._check_database()
+        try:
+            await self.store.run(self.store.create, table)
+        except Exception as exc:
+            self.db_health.failed(table.id, "a new table", exc)
+            raise not_stored(exc) from None
+        self.db_health.stored()
+        live = self._new_live(table, client)
         self.live[table.id] = live
         self._schedule(live)
         return table, token
 
     def get(self, table_id: str) -> _Live:
+        """A table, from memory or read and replayed at once (it blocks: the server
+        itself uses :meth:`open`, which does that off the event loop).
+
+        :raises ServerError: ``not_found`` for no such table (or one that expired).
+        """
+        live = self.live.get(table_id)
+        if live is not None:
+            return live
+        stored = self.store.load(table_id) if len(table_id) <= 32 else None
+        if stored is None or stored.status == EXPIRED:
+            raise ServerError(ErrorCode.NOT_FOUND, f"no table {table_id!r}")
+        live = self._new_live(stored.restore())
+        if live.table.status != "finished":
+            self.live[table_id] = live
+        return live
+
+    async def open(self, table_id: str) -> _Live:
+        """A table, from memory or from the store (read and replayed off the event loop).
+
+        :raises ServerError: ``not_found`` for no such table (or one that expired).
+        """
+        live = self.live.get(table_id)
+        if live is not None:
+            return live
+        if len(table_id) > 32:
+            raise ServerError(ErrorCode.NOT_FOUND, f"no table {table_id!r}")
+        opening = self._opening.get(table_id)
+        if opening is None:
+            opening = asyncio.ensure_future(self._load(table_id))
+            self._opening[table_id] = opening
+            opening.add_done_callback(lambda _f: self._opening.pop(table_id, None))
+        return await asyncio.shield(opening)
+
+    async def _load(self, table_id: str) -> _Live:
+        try:
+            stored = await self.store.run(self.store.load, table_id)
+        except Exception as exc:
+            raise self.db_health.unreadable(f"table {table_id}", exc) from None
+        if stored is None or stored.status == EXPIRED:
+            raise ServerError(ErrorCode.NOT_FOUND, f"no table {table_id!r}")
         live = self.live.get(table_id)
         if live is None:
-            stored = self.store.load(table_id) if len(table_id) <= 32 else None
-            if stored is None:
-                raise ServerError(ErrorCode.NOT_FOUND, f"no table {table_id!r}")
-            live = _Live(stored.restore())
+            live = self._new_live(await asyncio.to_thread(stored.restore))
             if live.table.status != "finished":
                 self.live[table_id] = live
             # A finished table is kept only while someone watches it (see _release).
         return live
 
+    async def result(self, table_id: str) -> dict[str, Any] | None:
+        """What the API serves of a finished table, without replaying it; ``None`` if unfinished.
+
+        Read from the store once (and kept for a while); a table finished by an
+        earlier version has no stored result: it is replayed once, off the
+        event loop, and its result stored.
+
+        :raises ServerError: ``not_found`` for no such table.
+        """
+        found = self._results.get(table_id)
+        if found is not None:
+            self._results.move_to_end(table_id)
+            return found
+        live = self.live.get(table_id)
+        if live is not None and live.table.status != "finished":
+            return None
+        if live is None:
+            if len(table_id) > 32:
+                raise ServerError(ErrorCode.NOT_FOUND, f"no table {table_id!r}")
+            try:
+                found = await self.store.run(self.store.load_result, table_id)
+            except Exception as exc:
+                raise self.db_health.unreadable(f"the result of table {table_id}", exc) from None
+        if found is None or found.get("version") != RESULT_VERSION:
+            live = live or await self.open(table_id)
+            if live.table.status != "finished":
+                return None
+            found = await asyncio.to_thread(table_result, live.table)
+            with contextlib.suppress(Exception):
+                await self.store.run(self.store.save_result, table_id, found)
+        self._keep_result(table_id, found)
+        return found
+
+    def _keep_result(self, table_id: str, result: dict[str, Any]) -> None:
+        self._results[table_id] = result
+        self._results.move_to_end(table_id)
+        while len(self._results) > RESULTS_KEPT:
+            self._results.popitem(last=False)
+
     def _release(self, live: _Live) -> None:
         """Forget a finished table nobody watches; the store still has it."""
         if live.table.status == "finished" and not live.connections:
-            if self.live.get(live.table.id) is live:
-                del self.live[live.table.id]
-            for task in [live.task, live.timer, *live.away.values()]:
-                if task is not None:
-                    task.cancel()
+            self._drop(live)
+
+    def _drop(self, live: _Live) -> None:
+        if self.live.get(live.table.id) is live:
+            del self.live[live.table.id]
+        for task in [live.task, live.timer, *live.away.values()]:
+            if task is not None:
+                task.cancel()
+
+    async def table_json(self, table_id: str) -> TableJson:
+        """A table's public facts as stored: read under its lock, never mid-commit."""
+        live = await self.open(table_id)
+        async with live.lock:
+            return _table(live)
 
     def tables(self) -> list[Table]:
         return [
@@ -215,87 +345,245 @@ class Hub:
         """Apply ``change`` to a table, commit its events, then tell every connection.
 
         ``first`` is a connection and the frame it hears before the update
-        (the ``ack`` of its action).
+        (the ``ack`` of its action). The commit runs in a thread of the store
+        while the table's lock is held, so a table's changes are stored in
+        order and each is durable before anyone hears of it, and the event
+        loop serves every other table meanwhile. The change goes on to its
+        end even if the caller is cancelled.
 
-        :raises ServerError: as ``change`` raises (nothing changed), or ``internal``.
+        :raises ServerError: as ``change`` raises (nothing changed), or
+            ``internal`` when the database did not take it (nothing changed either).
         """
-        live = self.get(table_id)
+        live = await self.open(table_id)
+        task = asyncio.ensure_future(self._change(live, change, first))
+        task.add_done_callback(_retrieved)
+        return await asyncio.shield(task)
+
+    async def _change(
+        self,
+        live: _Live,
+        change: Callable[[Table], T],
+        first: tuple[Connection, Callable[[T], Mapping[str, Any]]] | None,
+    ) -> T:
         async with live.lock:
+            if live.expired:
+                raise ServerError(ErrorCode.NOT_FOUND, f"no table {live.table.id!r}")
+            await self._check_database()
             table = live.table
             start = table.seq
             result = change(table)
             new = table.events[start:]
-            if new:
-                try:
-                    self.store.append(table.id, new, table.status)
-                except Exception as exc:
-                    # Back to the last committed event, from memory: the database may be
-                    # down, and every event before ``start`` was committed.
-                    restored = Table.restore(
-                        table.id, table.config, table.created, table.events[:start]
-                    )
-                    restored.turn_deadline = table.turn_deadline
-                    live.table = restored
-                    raise ServerError(
-                        ErrorCode.INTERNAL, f"could not store the change: {exc}"
-                    ) from None
-                # Schedule first: the update shows the deadline of the turn it gives.
-                self._schedule(live)
+            if not new:
                 if first is not None:
                     first[0].push(first[1](result))
-                self._broadcast(live, new)
-                self._release(live)
-            elif first is not None:
+                return result
+            try:
+                finished = (
+                    await asyncio.to_thread(table_result, table)
+                    if table.status == "finished"
+                    else None
+                )
+                await self.store.commit(table.id, new, table.status, finished)
+            except Exception as exc:
+                self.db_health.failed(table.id, f"{len(new)} new events", exc)
+                # Back to the last committed event, from memory (the database may be down,
+                # and every event before ``start`` was committed), replayed off the loop.
+                restored = await asyncio.to_thread(
+                    Table.restore, table.id, table.config, table.created, table.events[:start]
+                )
+                restored.turn_deadline = table.turn_deadline
+                live.table = restored
+                raise not_stored(exc) from None
+            self.db_health.stored()
+            if finished is not None:
+                self._keep_result(table.id, finished)
+            live.idle_since = self._clock()
+            # Schedule first: the update shows the deadline of the turn it gives.
+            self._schedule(live)
+            if first is not None:
                 first[0].push(first[1](result))
+            self._broadcast(live, new)
+            self._release(live)
             return result
+
+    async def _server_change(
+        self, table_id: str, change: Callable[[Table], Any], what: str
+    ) -> None:
+        """A change the server makes itself (a bot's action, the timer's, a takeover),
+        tried again while the database does not take it (see :func:`retry`)."""
+        await retry(
+            lambda: self.change(table_id, change),
+            self.db_health,
+            table_id,
+            what,
+            self.settings.commit_retry_first,
+            self.settings.commit_retry_max,
+        )
+
+    async def chat(self, table_id: str, seat: Seat, text: object) -> None:
+        """A chat line from ``seat``, within the seat's own limit (all its connections together).
+
+        A line refused for its text costs nothing of that limit.
+
+        :raises ServerError: ``rate_limited`` past it; as :meth:`Table.chat`.
+        """
+        line = check_chat(text)
+        live = await self.open(table_id)
+        assert live.chat is not None
+        if not live.chat.take(seat):
+            raise ServerError(
+                ErrorCode.RATE_LIMITED,
+                f"at most {self.settings.chat_per_minute:g} chat lines a minute from a seat: "
+                "slow down",
+            )
+        await self.change(table_id, lambda t: t.chat(seat, line))
+
+    async def _watch_database(self) -> None:
+        """While writes fail, ask the database now and then, so the health says ``ok``
+        again once it is back even if no table changes meanwhile."""
+        while True:
+            await asyncio.sleep(max(0.01, self.settings.commit_retry_max))
+            if self.db_health.failing:
+                with contextlib.suppress(ServerError):
+                    await self._check_database()
+                    self.db_health.stored()
+
+    # -- expiry -----------------------------------------------------------------------------
+
+    async def _expire_forever(self, ttl: float) -> None:
+        every = max(1.0, min(60.0, ttl / 4))
+        while True:
+            await asyncio.sleep(every)
+            await self.expire_idle()
+
+    async def expire_idle(self, now: float | None = None) -> list[str]:
+        """Expire every waiting table idle (no change, nobody connected) for the set time.
+
+        Its row stays, marked ``expired``; it leaves memory and a restart does not
+        bring it back. Returns the ids expired.
+        """
+        ttl = self.settings.waiting_table_ttl
+        if ttl is None:
+            return []
+        now = self._clock() if now is None else now
+        gone: list[str] = []
+        for live in list(self.live.values()):
+            if not self._idle(live, now, ttl):
+                continue
+            async with live.lock:
+                if not self._idle(live, now, ttl):
+                    continue
+                try:
+                    await self.store.run(self.store.expire, live.table.id)
+                except Exception as exc:
+                    self.db_health.failed(live.table.id, "its expiry", exc)
+                    continue
+                live.expired = True
+                self._drop(live)
+                gone.append(live.table.id)
+        if gone:
+            _log.info("expired %d idle waiting tables", len(gone))
+        return gone
+
+    @staticmethod
+    def _idle(live: _Live, now: float, ttl: float) -> bool:
+        return (
+            not live.expired
+            and live.table.status == "waiting"
+            and not live.connections
+            and now - live.idle_since >= ttl
+        )
 
     # -- connections ------------------------------------------------------------------------
 
     async def connect(self, conn: Connection, since: int | None) -> None:
-        """Add ``conn`` to its table and send it the welcome; reclaim a held seat."""
-        live = self.get(conn.table_id)
+        """Add ``conn`` to its table and send it the welcome; reclaim a held seat.
+
+        A spectator joins in one frame, its welcome: what others are shown does
+        not change (presence is about seats), so they hear nothing.
+
+        :raises ServerError: ``conflict`` when a spectator finds the table full of them;
+            ``rate_limited`` when the client holds all the connections it may.
+        """
+        live = await self.open(conn.table_id)
         seat = conn.seat
+        most = self.settings.connections_per_client
+        if conn.client is not None and 0 < most <= self._per_client.get(conn.client, 0):
+            raise ServerError(
+                ErrorCode.RATE_LIMITED,
+                f"at most {most} connections at once from one client: close one first",
+            )
+        if seat is None and live.spectators >= self.settings.max_spectators:
+            raise ServerError(
+                ErrorCode.CONFLICT,
+                f"this table has all the spectators it takes ({self.settings.max_spectators})",
+            )
         if seat is not None:
             task = live.away.pop(seat, None)
             if task is not None:
                 task.cancel()
         async with live.lock:
+            before = live.connected()
             self.live.setdefault(conn.table_id, live)
             live.connections.add(conn)
-            welcome = welcome_frame(live.table, seat, live.connected(), since, MAX_REPLAY)
-            conn.push(welcome)
+            if seat is None:
+                live.spectators += 1
+            if conn.client is not None:
+                self._per_client[conn.client] = self._per_client.get(conn.client, 0) + 1
+                conn.counted = True
+            if live.timer is None:
+                self._schedule(live)  # wake the bots and timers of a table nobody watched
+            conn.push(welcome_frame(live.table, seat, live.connected(), since, MAX_REPLAY))
         if seat is not None and live.table.seats[seat].held_by is not None:
-            await self.change(conn.table_id, lambda t: t.reclaim(seat))
-        else:
+            live.reclaimed[seat] = self._clock()
+            self._spawn(self._server_change(conn.table_id, lambda t: t.reclaim(seat), "a reclaim"))
+        elif live.connected() != before:
             self._presence(live)
 
     async def disconnect(self, conn: Connection) -> None:
+        if conn.client is not None and conn.counted:
+            conn.counted = False
+            left = self._per_client.get(conn.client, 1) - 1
+            if left > 0:
+                self._per_client[conn.client] = left
+            else:
+                self._per_client.pop(conn.client, None)
         live = self.live.get(conn.table_id)
-        if live is None:
+        if live is None or conn not in live.connections:
+            await conn.close()
             return
         live.connections.discard(conn)
+        if conn.seat is None:
+            live.spectators -= 1
         await conn.close()
         seat = conn.seat
         if seat is not None and seat not in live.connected():
             self._seat_left(live, seat)
             self._presence(live)
+        if not live.connections:
+            live.idle_since = self._clock()
         self._release(live)
 
     def _seat_left(self, live: _Live, seat: Seat) -> None:
-        """Start the clock after which a bot holds the seat of an absent player."""
+        """Start the clock after which a bot holds the seat of an absent player.
+
+        Not sooner than ``takeover_gap`` seconds after the player last came
+        back: a seat that comes and goes stores a takeover and a reclaim at most
+        once a gap, however fast it reconnects.
+        """
         table = live.table
         if table.seats[seat].kind != "human" or table.status != "playing" or seat in live.away:
             return
-        delay = table.config.takeover_seconds
+        since = self._clock() - live.reclaimed.get(seat, float("-inf"))
+        delay = max(table.config.takeover_seconds, self.settings.takeover_gap - since)
 
         async def take_over() -> None:
             await asyncio.sleep(delay)
-            live.away.pop(seat, None)
             if seat not in live.connected():
-                with contextlib.suppress(ServerError):
-                    await self.change(
-                        table.id, lambda t: t.take_over(seat, self.settings.timer_bot)
-                    )
+                await self._server_change(
+                    table.id, lambda t: t.take_over(seat, self.settings.timer_bot), "a takeover"
+                )
+            live.away.pop(seat, None)
 
         live.away[seat] = asyncio.create_task(take_over())
 
@@ -312,21 +600,28 @@ class Hub:
         for conn in connections:
             text = frames.get(conn.seat)
             if text is None:
-                text = _dumps(update_frame(table, events, states[conn.seat]))
+                text = dumps(update_frame(table, events, states[conn.seat]))
                 frames[conn.seat] = text
             conn.push(text)
 
     # -- bots and timers --------------------------------------------------------------------
 
+    def _watched(self, live: _Live) -> bool:
+        return bool(live.connections) or self.settings.bots_play_unwatched
+
     def _schedule(self, live: _Live) -> None:
-        """Start the bot or the turn timer for whoever is to act now."""
+        """Start the bot or the turn timer for whoever is to act now.
+
+        At a table nobody is connected to, neither starts (unless the settings
+        say bots play unwatched): :meth:`connect` starts them.
+        """
         table = live.table
         seat = table.to_act()
         if live.timer is not None:
             live.timer.cancel()
             live.timer = None
             table.turn_deadline = None
-        if seat is None or table.status != "playing":
+        if seat is None or table.status != "playing" or not self._watched(live):
             return
         spec = table.controller(seat)
         if spec is not None:
@@ -361,6 +656,8 @@ class Hub:
             return
         if by == "bot" and table.controller(seat) != spec:
             return  # the player reclaimed the seat while the bot waited
+        if not self._watched(live):
+            return  # everyone left while the bot waited: it acts when someone is back
         view = match.view(seat)
         bot = self._bot(live, seat, spec)
         if by == "timer":
@@ -376,8 +673,21 @@ class Hub:
                 raise ServerError(ErrorCode.CONFLICT, "the player is back in the seat")
             return t.act(seat, version, format_action(action), ref, by)
 
-        with contextlib.suppress(ServerError):
-            await self.change(table.id, act)
+        await self._server_change(table.id, act, f"the {by}'s action")
+
+
+RESULTS_KEPT = 64
+"""Results of finished tables kept in memory."""
+
+
+def _retrieved(task: asyncio.Task[Any]) -> None:
+    """Mark the outcome of a change seen (its caller may have been cancelled)."""
+    if not task.cancelled():
+        task.exception()
+
+
+def _table(live: _Live) -> TableJson:
+    return table_json(live.table, live.connected())
 
 
 def _safe_action(view: View, bot: Bot) -> Action:

@@ -179,7 +179,9 @@ class Metrics:
         self.errors.labels(code, via).inc()
 
     def watch_store(self, store: Any) -> None:
-        """Time every commit of ``store`` (``create`` and ``append``, wherever the hub runs them).
+        """Time every commit of ``store``: ``create``, and ``append_many`` (each transaction
+        of changes, which ``append`` and the grouped commits of ``commit`` all go through),
+        wherever the hub runs them.
 
         The store's own methods are looked up at each call, so that a test (or
         a fault injection) that replaces them on the class still takes effect.
@@ -195,8 +197,8 @@ class Metrics:
                 raise
             self.observe_commit(time.perf_counter() - start, events)
 
-        store.append = lambda table_id, events, status: timed(
-            "append", events, table_id, events, status
+        store.append_many = lambda changes: timed(
+            "append_many", [e for change in changes for e in change[1]], changes
         )
         store.create = lambda table: timed("create", list(table.events), table)
 
@@ -271,16 +273,15 @@ async def readiness(store: Any, hub: Any) -> tuple[bool, dict[str, str]]:
     """Whether the server can take players now, and its checks (``protocol.ready_body``
     writes them out, with no internals).
 
-    Ready when the database answers a trivial query within :data:`READY_TIMEOUT`
-    seconds (asked off the event loop) and the hub does not call itself
-    degraded (``Hub.health()``, where the hub has one).
+    Ready when the database takes a write that changes nothing (``Store.ping``,
+    asked in the store's thread, off the event loop) within :data:`READY_TIMEOUT`
+    seconds, and the hub does not call itself degraded (``Hub.health()``).
     """
     checks: dict[str, str] = {}
     try:
-        if _thread_bound(store):
-            _ping(store)  # an in-memory SQLite database lives in one thread: it answers at once
-        else:
-            await asyncio.wait_for(asyncio.to_thread(_ping, store), READY_TIMEOUT)
+        # In the store's own thread: an in-memory SQLite database is one connection,
+        # which only that thread may use while it commits.
+        await asyncio.wait_for(store.run(store.ping), READY_TIMEOUT)
         checks["database"] = "ok"
     except Exception as exc:
         log.warning("readiness: the database does not answer: %s", exc, extra={"check": "database"})
@@ -299,16 +300,3 @@ async def readiness(store: Any, hub: Any) -> tuple[bool, dict[str, str]]:
     checks["tables"] = status
     ready = checks == {"database": "ok", "tables": "ok"}
     return ready, checks
-
-
-def _thread_bound(store: Any) -> bool:
-    from sqlalchemy.pool import SingletonThreadPool
-
-    return isinstance(store.engine.pool, SingletonThreadPool)
-
-
-def _ping(store: Any) -> None:
-    import sqlalchemy as sa
-
-    with store.engine.connect() as conn:
-        conn.execute(sa.text("SELECT 1"))

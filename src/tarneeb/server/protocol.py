@@ -23,7 +23,7 @@ import secrets
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, cast
 
-from tarneeb import __version__
+from tarneeb._version import __version__
 from tarneeb.cards import Card, CardSet
 from tarneeb.seats import SEATS, Seat
 from tarneeb.server.fairness import commitment
@@ -85,6 +85,7 @@ __all__ = [
     "Hello",
     "Ping",
     "ack_frame",
+    "analysed",
     "created_body",
     "deal_summary_json",
     "deals_body",
@@ -104,6 +105,7 @@ __all__ = [
     "rules_body",
     "state_json",
     "states_json",
+    "summary_of",
     "table_json",
     "tables_body",
     "update_frame",
@@ -433,15 +435,22 @@ def deal_summary_json(table: Table, index: int) -> DealSummaryJson:
     }
 
 
-def deals_body(table: Table, indices: Iterable[int]) -> DealsBody:
-    """The finished deals ``indices`` of ``table``, in brief."""
-    return {"deals": [deal_summary_json(table, i) for i in indices]}
+_SUMMARY_KEYS = tuple(DealSummaryJson.__annotations__)
 
 
-def replay_body(
-    table: Table, index: int, analysis: Any = None, *, with_analysis: bool = False
-) -> ReplayBody:
-    """A finished deal to replay (``REPLAY``): hands as dealt, the auction and every trick."""
+def summary_of(replay: DealSummaryJson) -> DealSummaryJson:
+    """The ``DEAL_SUMMARY`` a ``REPLAY`` begins with (a stored replay, listed in brief)."""
+    return cast(DealSummaryJson, {key: replay[key] for key in _SUMMARY_KEYS})  # type: ignore[literal-required]
+
+
+def deals_body(replays: Iterable[DealSummaryJson]) -> DealsBody:
+    """``GET .../deals``: the finished deals in brief, from their replays (or summaries)."""
+    return {"deals": [summary_of(replay) for replay in replays]}
+
+
+def replay_body(table: Table, index: int) -> ReplayBody:
+    """A finished deal to replay (``REPLAY``): hands as dealt, the auction and every trick
+    (:func:`analysed` adds the analysis)."""
     assert table.match is not None
     deal = table.match.deals[index]
     points = counts_card_points(table.rules)
@@ -453,6 +462,10 @@ def replay_body(
         "tricks": [trick_json(t, points) for t in deal.tricks],
         "trump": suit_letter(deal.trump),
     }
-    if with_analysis:
-        body["analysis"] = analysis
     return body
+
+
+def analysed(replay: ReplayBody, analysis: Any) -> ReplayBody:
+    """A ``REPLAY`` asked for with ``?analysis=1``: the double-dummy analysis, or null
+    when it cannot run."""
+    return {**replay, "analysis": analysis}

@@ -64,6 +64,7 @@ __all__ = [
     "ServerError",
     "Table",
     "TableConfig",
+    "check_chat",
     "parse_seat_name",
     "seat_name",
 ]
@@ -277,7 +278,13 @@ class Table:
         self.seeds: list[str] = []
         """The seed of each deal, by deal index (secret until the deal is over)."""
         self.acted: dict[tuple[int, str], int] = {}
-        """(seat, action id) -> the version the action made."""
+        """(seat, action id) -> the version the action made, for the actions of players.
+
+        Only ids a client chose are here: the server's own actions (a bot's, the
+        turn timer's) are never looked up by id, so no id a player picks can make
+        one of them a "duplicate" (they are made against a version, and the
+        version check refuses them once the table moved on).
+        """
         self.turn_deadline: float | None = None
         """Set by the hub while a turn timer runs (not part of the log)."""
         self.invites: dict[Seat, str] = {}
@@ -483,7 +490,7 @@ class Table:
         match = self.match
         if match is None:
             raise ServerError(ErrorCode.NOT_STARTED, "the table has not started")
-        done = self.acted.get((seat, action_ref))
+        done = self.acted.get((seat, action_ref)) if by == "player" else None
         if done is not None:
             raise ServerError(
                 ErrorCode.DUPLICATE, f"action {action_ref!r} was applied already", version=done
@@ -528,11 +535,7 @@ class Table:
         return self.version
 
     def chat(self, seat: Seat, text: object) -> None:
-        from tarneeb.server.text import clean_text
-
-        if not isinstance(text, str) or not text.strip():
-            raise ServerError(ErrorCode.MALFORMED, "a chat line needs text")
-        line = clean_text(text, "a chat line", MAX_CHAT, collapse=False)
+        line = check_chat(text)
         self._record(
             EventKind.CHAT, {"seat": seat_name(seat), "name": self.name_of(seat), "text": line}
         )
@@ -570,7 +573,8 @@ class Table:
                 seat = parse_seat_name(data["seat"])
                 self.match.push(int(event.secret["id"]))
                 self.version += 1
-                self.acted[(seat, str(event.secret["ref"]))] = self.version
+                if data.get("by", ActedBy.PLAYER) == ActedBy.PLAYER:
+                    self.acted[(seat, str(event.secret["ref"]))] = self.version
             case EventKind.JOINED:
                 seat = parse_seat_name(data["seat"])
                 if data.get("bot"):
@@ -671,6 +675,18 @@ def _scores_after(match: Match, index: int) -> dict[str, list[int]]:
         if end == index + 1:
             return {"scores": list(done.team_scores), "seat_scores": list(done.seat_scores)}
     return {"scores": list(match.team_scores), "seat_scores": list(match.seat_scores)}
+
+
+def check_chat(text: object) -> str:
+    """``text`` as a chat line is stored (see :func:`.text.clean_text`).
+
+    :raises ServerError: ``malformed`` for no text, or text that is not a plain line.
+    """
+    from tarneeb.server.text import clean_text
+
+    if not isinstance(text, str) or not text.strip():
+        raise ServerError(ErrorCode.MALFORMED, "a chat line needs text")
+    return clean_text(text, "a chat line", MAX_CHAT, collapse=False)
 
 
 def _check_name(name: object) -> str:

@@ -57,6 +57,7 @@ from collections.abc import Callable, Sequence
 from time import perf_counter
 
 from tarneeb.cards import Card
+from tarneeb.play import beats, winning_index
 from tarneeb.solver._ordering import (
     _CTX,
     _DISCARDS,
@@ -192,18 +193,13 @@ class OwnSolver:
         n = len(trick)
         if n:
             lead_suit = trick[0] // 13
-            win = trick[0]
-            win_seat = int(position.leader)
-            for i in range(1, n):
-                c = trick[i]
-                if c // 13 == win // 13:
-                    if c > win:
-                        win = c
-                        win_seat = (int(position.leader) + i) & 3
-                    win_seat |= 4  # won by rank so far
-                elif c // 13 == trump:
-                    win = c
-                    win_seat = (int(position.leader) + i) & 3
+            i = winning_index(trick, trump)
+            win = trick[i]
+            win_seat = (int(position.leader) + i) & 3
+            # Bit 2, "won by rank so far": another card of the winning card's suit is in the
+            # trick (it was followed, or overtaken by rank), not only won by a first ruff.
+            if sum(1 for c in trick if c // 13 == win // 13) > 1:
+                win_seat |= 4
         else:
             lead_suit = win = win_seat = -1
 
@@ -217,23 +213,17 @@ class OwnSolver:
             words[card // 13] ^= _SUIT_BIT[seat][card]
             try:
                 if n == 3:
-                    w = win_seat
-                    if (card // 13 == win // 13 and card > win) or (
-                        card // 13 == trump and win // 13 != trump
-                    ):
-                        w = seat
+                    w = seat if beats(card, win, trump) else win_seat
                     need2 = need - 1 if (w & 1) == ms else need
                     return bool(start(w & 3, need2, left - 1) & 1)
                 if n == 0:
                     res = play((seat + 1) & 3, 1, card // 13, card, seat, need, left, present)
                     return bool(res & 1)
                 w, ws = win, win_seat
-                if card // 13 == win // 13:
-                    if card > win:
-                        w, ws = card, seat
-                    ws |= 4
-                elif card // 13 == trump:
+                if beats(card, win, trump):
                     w, ws = card, seat
+                if card // 13 == win // 13:
+                    ws |= 4
                 res = play((seat + 1) & 3, n + 1, lead_suit, w, ws, need, left, present)
                 return bool(res & 1)
             finally:

@@ -21,9 +21,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from tarneeb import play
 from tarneeb.actions import Strain
-from tarneeb.cards import FULL_MASK, SUIT_MASKS, Card, CardSet, Suit
+from tarneeb.cards import FULL_MASK, Card, CardSet, Suit
 from tarneeb.errors import TarneebError
+from tarneeb.play import legal_mask
 from tarneeb.seats import Seat
 
 if TYPE_CHECKING:
@@ -153,15 +155,9 @@ class Position:
 
     def legal_mask(self) -> int:
         """The cards the seat to play may play, as a mask."""
-        hand = self.hands[self.to_play]
-        if self.trick:
-            follow = hand & SUIT_MASKS[self.trick[0] // 13]
-            return follow or hand
-        if self.lead_trump and self.trump is not None:
-            trumps = hand & SUIT_MASKS[self.trump]
-            if trumps:
-                return trumps
-        return hand
+        lead = self.trick[0] // 13 if self.trick else -1
+        must = int(self.trump) if self.lead_trump and self.trump is not None else -1
+        return legal_mask(self.hands[self.to_play], lead, must)
 
     def legal_cards(self) -> tuple[Card, ...]:
         return tuple(Card(c) for c in _mask_cards(self.legal_mask()))
@@ -207,18 +203,8 @@ class Position:
 
 
 def trick_winner(leader: int, cards: Sequence[int], trump: int | None) -> Seat:
-    """The seat that wins a complete trick led by ``leader``."""
-    best = cards[0]
-    index = 0
-    t = -1 if trump is None else int(trump)
-    for i in range(1, len(cards)):
-        c = cards[i]
-        if c // 13 == best // 13:
-            if c > best:
-                best, index = c, i
-        elif c // 13 == t:
-            best, index = c, i
-    return Seat((leader + index) & 3)
+    """The seat that wins a complete trick led by ``leader`` (:func:`tarneeb.play.trick_winner`)."""
+    return Seat(play.trick_winner(leader, cards, -1 if trump is None else int(trump)))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,67 @@
+"""How a ``tarneeb serve`` process runs: its database, its bots, and every limit it keeps.
+
+Each limit has a default fit for a server on the open internet; ``docs/server.md``
+lists them. Limits "per client" count by the client's IP address as the
+server sees it (behind a reverse proxy, the proxy's: run one per client
+address there, or raise the limits).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Settings"]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How a server runs (every limit per client is per client IP address)."""
+
+    db_url: str | None = None
+    """SQLAlchemy URL; ``None``: a SQLite file in the user's data directory."""
+    bot_delay: float = 0.6
+    """Seconds a bot waits before it acts, so people can follow the play."""
+    allowed_origins: tuple[str, ...] = ()
+    """Browser origins allowed besides the server's own."""
+    rate_per_s: float = 20.0
+    """Frames a second one WebSocket may send on average ..."""
+    rate_burst: float = 40.0
+    """... and at once."""
+    max_tables: int = 10000
+    """Tables in memory (waiting, playing, or finished and watched) at most."""
+    timer_bot: str = "heuristic"
+    """The bot that plays for a seat whose turn timer ran out, or that holds an absent player's seat."""
+    db_threads: int = 4
+    """Threads that talk to the database (one for SQLite, which writes one at a time)."""
+    commit_retry_first: float = 0.1
+    """Seconds before a bot's or the timer's failed commit is tried again; doubled each time ..."""
+    commit_retry_max: float = 10.0
+    """... up to this many seconds between tries."""
+    tables_per_minute: float = 10.0
+    """New tables one client may create a minute (a burst of as many, then one every 60/N s);
+    0: no limit."""
+    open_tables_per_client: int = 20
+    """Tables one client may have created that have not finished (nor expired); 0: no limit."""
+    waiting_table_ttl: float | None = 3600.0
+    """Seconds a table that has not started may sit with nobody connected and no change
+    before it expires (its seats and links go; a restart does not bring it back). ``None``: never."""
+    bots_play_unwatched: bool = False
+    """Whether bots (and turn timers) play at a table nobody is connected to; by default
+    they wait until someone (a player or a spectator) connects."""
+    takeover_gap: float = 10.0
+    """Seconds after a player came back to a seat a bot held before a bot may take it
+    over again (each takeover and return is a stored event)."""
+    chat_per_minute: float = 20.0
+    """Chat lines one seat of a table may send a minute, whatever its connections ..."""
+    chat_burst: float = 5.0
+    """... and at once."""
+    connections_per_client: int = 100
+    """WebSocket connections one client may hold at once, over all tables; 0: no limit."""
+    max_spectators: int = 300
+    """Spectator connections a table takes; one more is refused (``conflict``)."""
+    analysis_workers: int = 1
+    """Threads that run double-dummy analyses of played deals (DDS runs one at a time)."""
+    analysis_queue: int = 8
+    """Analyses that may wait for a worker; past that a request gets 429 (try again)."""
+    analysis_cache: int = 256
+    """Analyses kept in memory (per table and deal)."""
