@@ -187,7 +187,7 @@ def _seconds(value: object, what: str, low: float, high: float, other: str = "")
     >>> _seconds(1e-9, "turn_seconds", 5, 600)
     Traceback (most recent call last):
     ...
-    tarneeb.server.table.ServerError: turn_seconds must be a number of seconds from 5 to 600
+    tarneeb.server.wire.names.ServerError: turn_seconds must be a number of seconds from 5 to 600
     """
     if (
         isinstance(value, bool)

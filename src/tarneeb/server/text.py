@@ -16,11 +16,11 @@ True
 >>> clean_text("x\\u202eevil", "a name", 40)
 Traceback (most recent call last):
 ...
-tarneeb.server.table.ServerError: a name cannot hold the bidirectional control U+202E
+tarneeb.server.wire.names.ServerError: a name cannot hold the bidirectional control U+202E
 >>> clean_text("\\u200b\\u200b", "a name", 40)
 Traceback (most recent call last):
 ...
-tarneeb.server.table.ServerError: a name needs a visible character
+tarneeb.server.wire.names.ServerError: a name needs a visible character
 >>> scrub({"name": "x\\ud800", "n": [1, "ok"]})
 {'name': 'x\\ufffd', 'n': [1, 'ok']}
 """
