@@ -142,10 +142,15 @@ def hand_order(cards: Sequence[Card]) -> list[Card]:
     return sorted(cards, key=lambda c: (SUIT_ORDER.index(c.suit), -c.rank))
 
 
-def action_label(action: Action, unicode: bool = True) -> str:
-    """The label of a choice in the bidding box: ``pass``, ``8``, ``8♥``, ``♥ hearts``."""
+def action_label(action: Action, unicode: bool = True, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The label of a choice in the bidding box: ``pass``, ``8``, ``8♥``, ``♥ hearts``.
+
+    >>> action_label(ChooseTrump(Suit.HEARTS)), action_label(ChooseTrump(Suit.HEARTS), lang="ru")
+    ('♥ hearts', '♥ черви')
+    """
     if isinstance(action, ChooseTrump):
-        return f"{format_action(action, unicode)} {action.suit.name.lower()}"
+        name = _translator(lang)(f"strain.{action.suit.name.lower()}")
+        return f"{format_action(action, unicode)} {name}"
     return format_action(action, unicode)
 
 
@@ -360,7 +365,7 @@ def help_text(rules: Rules, look: Look = PLAIN) -> str:
         "",
         *tr("tui.help.keys.move").split("\n"),
         tr("tui.help.keys.card", ten=f"{ten:<5}"),
-        f"  {'; '.join(calls)}",
+        "  " + tr("sep.items").join(calls),
     ]
     if rules.bidding is not Bidding.INDIVIDUAL and rules.fixed_trump is None:
         lines.append(tr("tui.help.keys.trump"))

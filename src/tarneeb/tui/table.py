@@ -222,7 +222,7 @@ class TableScreen(Screen[None]):
             title.update(Text(self.tr("tui.box.hand"), style="bold"))
 
     def _bid_label(self, action: Action) -> Text:
-        text = Text(action_label(action, self.unicode))
+        text = Text(action_label(action, self.unicode, self.look.lang))
         text.stylize(self.look.action(action).style or "")
         return text
 
@@ -242,7 +242,7 @@ class TableScreen(Screen[None]):
         elif view.history and view.history[-1][0] != view.seat:
             seat, action = view.history[-1]
             text.append(seat_name(seat, self.look) + ": ")
-            text.append(action_label(action, self.unicode), style="bold")
+            text.append(action_label(action, self.unicode, self.look.lang), style="bold")
             text.append(". ")
         if view.is_my_turn:
             key = "tui.status.your-card" if view.phase is Phase.PLAY else "tui.status.your-call"
@@ -597,7 +597,7 @@ class TableScreen(Screen[None]):
             self._show_hint(decision)
 
     def _show_hint(self, decision: Decision) -> None:
-        label = action_label(decision.action, self.unicode)
+        label = action_label(decision.action, self.unicode, self.look.lang)
         reason = f": {decision.reason}" if decision.reason else ""
         self.say(self.tr("tui.say.hint", hint=label + reason))
         picker = self._active_picker(self.game.view())
