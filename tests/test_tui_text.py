@@ -62,6 +62,11 @@ def test_every_tui_key_of_the_catalogue_is_used() -> None:
 
 # Text the app may still hold as literals: notation, styles, widget ids, glyphs.
 _SENTENCE = re.compile(r"[A-Za-z]{3,} [A-Za-z]{2,} [A-Za-z]{2,}")
+_WORD = re.compile(r"[A-Za-z]{3,}")
+_DRAWING = {"say", "append", "Text", "print", "update", "ASK"}
+"""Calls that put their text on the screen: no word of theirs may be a literal."""
+_BRAND = {" Tarneeb ", "tarneeb: error: "}
+"""The app's name, and the prefix of the CLI's error lines (in English, as all of tarneeb's)."""
 
 
 def _drawn_literals(path: Path) -> list[str]:
@@ -81,13 +86,25 @@ def _drawn_literals(path: Path) -> list[str]:
             skip.update(id(n) for n in ast.walk(node.exc))
         if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "_fail":
             skip.update(id(n) for n in ast.walk(node))
+    drawn: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", "")
+            if name in _DRAWING and node.args:
+                first = node.args[0]
+                parts = first.values if isinstance(first, ast.JoinedStr) else [first]
+                drawn.update(id(p) for p in parts if isinstance(p, ast.Constant))
     return [
         node.value
         for node in ast.walk(tree)
         if isinstance(node, ast.Constant)
         and isinstance(node.value, str)
         and id(node) not in skip
-        and _SENTENCE.search(node.value)
+        and node.value not in _BRAND
+        and (
+            _SENTENCE.search(node.value)
+            or (id(node) in drawn and _WORD.search(node.value) is not None)
+        )
     ]
 
 
@@ -100,9 +117,11 @@ def test_the_scan_for_english_sentences_finds_one() -> None:
     """The scan is not blind: a drawn sentence in a module is found."""
     sample = TUI.parent.parent.parent / "build" / "sample.py"
     sample.parent.mkdir(exist_ok=True)
-    sample.write_text('def f(say):\n    say("No trick has been played yet.")\n')
+    sample.write_text(
+        'def f(say, text):\n    say("No trick has been played yet.")\n    text.append(f"{1} bid")\n'
+    )
     try:
-        assert _drawn_literals(sample) == ["No trick has been played yet."]
+        assert _drawn_literals(sample) == ["No trick has been played yet.", " bid"]
     finally:
         sample.unlink()
 

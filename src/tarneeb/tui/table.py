@@ -507,7 +507,7 @@ class TableScreen(Screen[None]):
             try:
                 action = parse_action(text, view.phase)
             except TarneebError as exc:
-                self.say(f"Not understood: {exc}.")
+                self.say(self.tr("tui.say.not-understood", why=exc))
                 return
             self.act(action)
             return
@@ -565,7 +565,8 @@ class TableScreen(Screen[None]):
             # human has not acted meanwhile.
             if not self._hinting:
                 self._hinting = True
-                self.say("Hint: thinking…")
+                thinking = self.tr("tui.say.hint-thinking") + self._dots
+                self.say(self.tr("tui.say.hint", hint=thinking))
                 self.run_worker(
                     partial(self._think_hint, game.hint_bot, game.view(), self._moment()),
                     thread=True,
