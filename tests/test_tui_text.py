@@ -190,3 +190,35 @@ def test_the_first_screen_speaks_the_language_at_80x24_and_nothing_is_cut(
     assert tr["tui.legend"] in seen["screen"]
     status = tr["tui.status.your-call"]
     assert status in seen["screen"] or tr["tui.status.to-act"].split("{")[0] in seen["screen"]
+
+
+def test_the_resume_question_is_asked_and_answered_in_the_language(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("textual")
+    import tarneeb.tui.cli as play_cli
+    from tarneeb.tui.app import TarneebApp
+    from tarneeb.tui.controller import GameController
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setattr(play_cli, "check_terminal", lambda: None)
+    games: list[GameController] = []
+    langs: list[str] = []
+
+    def run(self: TarneebApp) -> int:
+        games.append(self.game)
+        langs.append(self.look.lang)
+        return 0
+
+    monkeypatch.setattr(TarneebApp, "run", run)
+    prompts: list[str] = []
+    answers = iter(["да"])
+    monkeypatch.setattr(play_cli, "ASK", lambda prompt: prompts.append(prompt) or next(answers))
+    assert play_cli.run_play(_parse("--seed", "7", "--rules", "classic")) == 0
+    games[0].run_bots()
+    games[0].play("pass")
+    capsys.readouterr()
+    assert play_cli.run_play(_parse("--lang", "RU")) == 0  # "да" = yes: the same match
+    assert prompts == ["Продолжить её? [Y/n] "]
+    assert capsys.readouterr().out.startswith("Неоконченная партия classic (сдача 1, NS 0 EW 0)")
+    assert games[1].save_path == games[0].save_path and langs == ["en", "ru"]
