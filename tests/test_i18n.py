@@ -86,7 +86,18 @@ SAME_EVERYWHERE = {
     "game.value",
 }
 # Words the language shares with English.
-SAME_WORD = {("es", "topic.sets"), ("nl", "topic.sets"), ("nl", "topic.partners")}
+SAME_WORD = {
+    ("es", "topic.sets"),
+    ("nl", "topic.sets"),
+    ("nl", "topic.partners"),
+    ("es", "tui.sheet.individual"),
+    ("es", "tui.header.set"),
+    ("nl", "tui.header.set"),
+    ("nl", "tui.seat.west"),
+    ("nl", "tui.status.contract"),
+    ("nl", "tui.sheet.contract"),
+    ("nl", "tui.seat.partner"),
+}
 
 
 @pytest.mark.parametrize("lang", OTHERS)

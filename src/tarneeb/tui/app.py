@@ -26,6 +26,7 @@ from rich.console import Console
 from textual.app import App
 from textual.binding import Binding, BindingType
 
+from tarneeb.i18n import DEFAULT_LANGUAGE, find_language
 from tarneeb.tui.controller import GameController
 from tarneeb.tui.render import Look
 from tarneeb.tui.review import ReviewScreen
@@ -99,6 +100,7 @@ class TarneebApp(App[int]):
         preset: str | None = None,
         unicode: bool = True,
         review: bool = False,
+        lang: str = DEFAULT_LANGUAGE,
     ) -> None:
         super().__init__()
         self.game = game
@@ -106,7 +108,8 @@ class TarneebApp(App[int]):
         self.review = review
         """Only review the match's finished deals (``tarneeb play --review``), then quit."""
         self.sub_title = preset or ""
-        self.look = Look(unicode, colour=not self.no_color)
+        self.look = Look(unicode, colour=not self.no_color, lang=find_language(lang))
+        game.lang = self.look.lang
         self.table = TableScreen(game, unicode, self.look)
 
     def on_mount(self) -> None:
@@ -126,14 +129,16 @@ class TarneebApp(App[int]):
         if self.review or self.game.match.is_over() or isinstance(self.screen, QuestionScreen):
             self.exit(0)
             return
+        tr = self.look.tr
         where = (
-            f"The match is saved in {self.game.save_path};\n"
-            f"continue it with: tarneeb play --resume {self.game.save_path}"
+            tr("tui.quit.saved", path=self.game.save_path)
             if self.game.save_path is not None
-            else "The match is NOT saved (no save file): it will be lost."
+            else tr("tui.quit.unsaved")
         )
         self.push_screen(
-            QuestionScreen("Quit?", where, "y quit", "n keep playing", name="quit"),
+            QuestionScreen(
+                tr("tui.quit.title"), where, tr("tui.quit.yes"), tr("tui.quit.no"), name="quit"
+            ),
             self._quit_answer,
         )
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from tarneeb.errors import TarneebError
+from tarneeb.i18n import DEFAULT_LANGUAGE, LANGUAGES, find_language, translator
 from tarneeb.presets import DEFAULT_PRESET, find_rules, preset_name
 from tarneeb.rules import parse_rule_changes
 from tarneeb.seats import parse_seat
@@ -105,6 +106,12 @@ def add_play_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     play.add_argument("--instant", action="store_true", help="bots act at once (--delay 0)")
     play.add_argument("--ascii", action="store_true", help="letters and ASCII only, no symbols")
+    play.add_argument(
+        "--lang",
+        default=DEFAULT_LANGUAGE,
+        metavar="LANG",
+        help=f"the language of the screens: {', '.join(LANGUAGES)} (default: {DEFAULT_LANGUAGE})",
+    )
     return play
 
 
@@ -201,15 +208,16 @@ def _fail(message: str) -> int:
     return 2
 
 
-def _print_list() -> int:
+def _print_list(lang: str = DEFAULT_LANGUAGE) -> int:
+    tr = translator(lang)
     saved = list_saved()
     if not saved:
-        print(f"No saved matches in {saves_dir()}.")
+        print(tr("tui.list.none", folder=saves_dir()))
         return 0
-    print(f"Saved matches in {saves_dir()} (newest first):")
+    print(tr("tui.list.head", folder=saves_dir()))
     for number, match in enumerate(saved, 1):
-        print(f"{number:>3}. {match.line()}")
-    print("Continue one: tarneeb play --resume N; review its deals: tarneeb play --review N")
+        print(f"{number:>3}. {match.line(lang)}")
+    print(tr("tui.list.foot"))
     return 0
 
 
@@ -223,16 +231,16 @@ def _offer_resume(args: argparse.Namespace) -> SavedMatch | None:
     last = latest_unfinished()
     if last is None:
         return None
+    tr = translator(args.lang)
     ns, ew = last.scores
-    print(
-        f"An unfinished {last.rules} match (deal {last.deals}, NS {ns} EW {ew}) is saved in\n"
-        f"  {last.path}"
-    )
+    print(tr("tui.resume.found", rules=last.rules, deal=last.deals, ns=ns, ew=ew))
+    print(f"  {last.path}")
     try:
-        answer = ASK("Resume it? [Y/n] ").strip().lower()
+        answer = ASK(tr("tui.resume.ask") + " ").strip().lower()
     except EOFError:
         answer = "n"
-    return last if answer in ("", "y", "yes") else None
+    yes = {"", "y", "yes", *tr("tui.resume.yes").lower().split()}
+    return last if answer in yes else None
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -242,8 +250,12 @@ def run_play(args: argparse.Namespace) -> int:
     cannot be read, options that do not go together, no Textual, no terminal)
     prints one line ``tarneeb: error: ...`` and returns 2 before anything is shown.
     """
+    try:
+        args.lang = find_language(args.lang)
+    except TarneebError as exc:
+        return _fail(str(exc))
     if args.list:
-        return _print_list()
+        return _print_list(args.lang)
     try:
         try:
             from tarneeb.tui.app import TarneebApp
@@ -268,10 +280,12 @@ def run_play(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     except OSError as exc:
         return _fail(f"cannot save the match: {exc}")
-    app = TarneebApp(game, preset, unicode=_unicode_ok(args.ascii), review=bool(args.review))
+    app = TarneebApp(
+        game, preset, unicode=_unicode_ok(args.ascii), review=bool(args.review), lang=args.lang
+    )
     result = app.run()
     if game.save_path is not None and not game.match.is_over():
-        print(f"Saved: continue with  tarneeb play --resume {game.save_path}")
+        print(translator(args.lang)("tui.saved", path=game.save_path))
     return result if isinstance(result, int) else 0
 
 

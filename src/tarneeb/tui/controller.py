@@ -27,6 +27,7 @@ from tarneeb.bots import Bot, Decision, make_bot
 from tarneeb.cards import Card, Suit
 from tarneeb.deal import Deal, Trick
 from tarneeb.errors import IllegalActionError, RecordError, TarneebError
+from tarneeb.i18n import DEFAULT_LANGUAGE, translator
 from tarneeb.match import Match
 from tarneeb.presets import preset_name
 from tarneeb.record import read_record, write_record
@@ -58,7 +59,9 @@ class DealEnd:
     match_over: bool
 
 
-def double_dummy_line(deal: Deal, unicode: bool = False) -> str | None:
+def double_dummy_line(
+    deal: Deal, unicode: bool = False, lang: str = DEFAULT_LANGUAGE
+) -> str | None:
     """What double-dummy analysis says the declarers could have taken, or ``None``.
 
     Optional: only when :mod:`tarneeb.solver` is there, and only for a played
@@ -81,16 +84,20 @@ def double_dummy_line(deal: Deal, unicode: bool = False) -> str | None:
     except TarneebError:
         return None
     taken = deal.team_tricks(contract.team)
-    line = (
-        f"Double dummy: {_side(contract.team)} could take {tricks} tricks "
-        f"in {strain.symbol if unicode else strain.letter} (took {taken})."
+    tr = translator(lang)
+    line = tr(
+        "tui.dd.line",
+        side=_side(contract.team),
+        tricks=tricks,
+        strain=strain.symbol if unicode else strain.letter,
+        taken=taken,
     )
     if deal.rules.count is Count.CARD_POINTS:
-        line += " The solver counts tricks, not card points."
+        line += " " + tr("tui.dd.card-points")
     return line
 
 
-def refusal(view: View, action: Action, unicode: bool = True) -> str:
+def refusal(view: View, action: Action, unicode: bool = True, lang: str = DEFAULT_LANGUAGE) -> str:
     """Why the seat of ``view`` may not take ``action`` now, said to that player.
 
     >>> from tarneeb import Deal, Seat, find_rules
@@ -100,32 +107,32 @@ def refusal(view: View, action: Action, unicode: bool = True) -> str:
     'No card now: it is the auction phase; make a call first.'
     """
 
+    tr = translator(lang)
+
     def fmt(a: Action) -> str:
         return format_action(a, unicode)
 
+    def suit(s: Suit) -> str:
+        return s.symbol if unicode else tr(f"strain.{s.name.lower()}")
+
     if not view.is_my_turn:
-        return "It is not your turn."
+        return tr("tui.refuse.not-your-turn")
     if isinstance(action, Card):
         if view.phase is not Phase.PLAY:
-            return f"No card now: it is the {view.phase} phase; make a call first."
+            return tr("tui.refuse.no-card", phase=tr(f"tui.phase.{view.phase.value}"))
         if action not in view.hand:
-            return f"You have no {fmt(action)}."
+            return tr("tui.refuse.not-held", card=fmt(action))
         trick = view.current_trick
         if trick is not None and trick.cards:
-            led = trick.cards[0].suit
-            return f"You must follow {_suit(led, unicode)}: you still hold one."
+            return tr("tui.refuse.follow", suit=suit(trick.cards[0].suit))
         if view.trump is not None:
-            return f"The first lead must be a trump ({_suit(view.trump, unicode)})."
-        return f"You cannot lead {fmt(action)} now."
+            return tr("tui.refuse.lead-trump", suit=suit(view.trump))
+        return tr("tui.refuse.lead", card=fmt(action))
     if view.phase is Phase.PLAY:
-        return "Play a card: the auction is over."
+        return tr("tui.refuse.play-a-card")
     choices = ", ".join(fmt(a) for a in view.legal_actions[:12])
     more = ", ..." if len(view.legal_actions) > 12 else ""
-    return f"You cannot call {fmt(action)} now; you may: {choices}{more}."
-
-
-def _suit(suit: Suit, unicode: bool) -> str:
-    return suit.symbol if unicode else suit.name.lower()
+    return tr("tui.refuse.call", call=fmt(action), choices=choices + more)
 
 
 class GameController:
@@ -166,6 +173,8 @@ class GameController:
         self.players = dict(players) if players else self._players()
         self.unicode = True
         """Whether messages show suit symbols (the app sets it from the terminal)."""
+        self.lang = DEFAULT_LANGUAGE
+        """The language of the messages (``tarneeb play --lang``; a catalogue language)."""
 
     # -- making one ---------------------------------------------------------------------
 
@@ -284,17 +293,21 @@ class GameController:
         """
         view = self.view()
         if not view.is_my_turn:
-            raise IllegalActionError("no hint: it is not your turn")
+            raise IllegalActionError(self.tr("tui.refuse.no-hint"))
         return self.hint_bot.decide(view)
 
     def describe(self, seat: Seat) -> str:
         """``South (you)``, ``North (partner)``, ``East``."""
-        name = seat.name.title()
+        name = self.tr(f"tui.seat.{seat.name.lower()}")
         if seat == self.human:
-            return f"{name} (you)"
+            return self.tr("tui.seat.you", seat=name)
         if seat == self.human.partner:
-            return f"{name} (partner)"
+            return self.tr("tui.seat.partner", seat=name)
         return name
+
+    def tr(self, key: str, /, **params: object) -> str:
+        """The catalogue's message ``key`` in the match's language :attr:`lang`."""
+        return translator(self.lang)(key, **params)
 
     # -- acting -----------------------------------------------------------------------
 
@@ -305,7 +318,7 @@ class GameController:
         :raises InvalidActionError: when the text is no action. Nothing changes on error.
         """
         if not self.human_to_act:
-            raise IllegalActionError("It is not your turn.")
+            raise IllegalActionError(self.tr("tui.refuse.not-your-turn"))
         view = self.view()
         chosen: Action
         if isinstance(action, str):
@@ -315,7 +328,7 @@ class GameController:
         else:
             chosen = action
         if chosen not in view.legal_actions:
-            raise IllegalActionError(refusal(view, chosen, self.unicode))
+            raise IllegalActionError(refusal(view, chosen, self.unicode, self.lang))
         return self._push(chosen)
 
     def step_bot(self) -> tuple[Seat, Decision, DealEnd | None]:
@@ -368,12 +381,10 @@ class GameController:
     def deal_lines(self, deal: Deal, unicode: bool = True, dd: bool = True) -> list[str]:
         """A finished deal in words: contract, tricks, points; with ``dd``, double dummy if known."""
         if deal.thrown_in is not None:
-            reason = {
-                "all-pass": "everyone passed; the next dealer deals",
-                "weak-hand": "a weak hand was shown; the same dealer deals again",
-                "low-total": "the bids added up to too little; the same dealer deals again",
-            }.get(deal.thrown_in, deal.thrown_in)
-            return [f"Thrown in: {reason}."]
+            reason: str = deal.thrown_in
+            if reason in ("all-pass", "weak-hand", "low-total"):
+                reason = self.tr(f"tui.thrown-in.{reason}")
+            return [self.tr("tui.thrown-in", reason=reason)]
         result = deal.result
         assert result is not None
         lines = []
@@ -384,28 +395,45 @@ class GameController:
             if contract.strain is not None:
                 strain = " " + (contract.strain.symbol if unicode else contract.strain.letter)
             side = contract.team
-            verdict = "made" if result.made else "went down"
+            verdict = self.tr("tui.summary.made" if result.made else "tui.summary.down")
+            multiplier = f" x{contract.multiplier}" if contract.multiplier != 1 else ""
             lines.append(
-                f"Contract {contract.level}{strain}"
-                f"{' x' + str(contract.multiplier) if contract.multiplier != 1 else ''}"
-                f" by {self.describe(contract.declarer)}: {verdict}."
+                self.tr(
+                    "tui.summary.contract",
+                    contract=f"{contract.level}{strain}{multiplier}",
+                    seat=self.describe(contract.declarer),
+                    verdict=verdict,
+                )
             )
+            sides = {
+                "side": _side(side),
+                "other": _side(side.other),
+            }
             lines.append(
-                f"Tricks: {_side(side)} {taken[side] + taken[side + 2]}, "
-                f"{_side(side.other)} {taken[side.other] + taken[side.other + 2]}."
+                self.tr(
+                    "tui.summary.tricks",
+                    **sides,
+                    taken=taken[side] + taken[side + 2],
+                    lost=taken[side.other] + taken[side.other + 2],
+                )
             )
             if deal.rules.count is Count.CARD_POINTS:
                 won = deal.card_points_taken
                 lines.append(
-                    f"Card points: {_side(side)} {won[side] + won[side + 2]}, "
-                    f"{_side(side.other)} {won[side.other] + won[side.other + 2]} "
-                    f"(bid {contract.level} of 120)."
+                    self.tr(
+                        "tui.summary.card-points",
+                        **sides,
+                        taken=won[side] + won[side + 2],
+                        lost=won[side.other] + won[side.other + 2],
+                        bid=contract.level,
+                    )
                 )
         if result.seat_points is not None:
             lines.extend(self.player_lines(deal))
         else:
-            lines.append(f"Points: NS {result.team_points[0]:+d}, EW {result.team_points[1]:+d}.")
-        line = double_dummy_line(deal, unicode) if dd else None
+            ns, ew = (f"{p:+d}" for p in result.team_points)
+            lines.append(self.tr("tui.summary.points", ns=ns, ew=ew))
+        line = double_dummy_line(deal, unicode, self.lang) if dd else None
         if line is not None:
             lines.append(line)
         return lines
@@ -423,15 +451,15 @@ class GameController:
                 if result is None or result.seat_points is None
                 else (f", {result.seat_points[seat]:+d}")
             )
-            lines.append(
-                f"  {self.describe(seat):<17} bid {'-' if bid is None else bid:>2}, "
-                f"took {deal.tricks_taken[seat]:>2}{points}"
+            said = self.tr(
+                "tui.summary.player",
+                bid=f"{'-' if bid is None else bid:>2}",
+                taken=f"{deal.tricks_taken[seat]:>2}",
             )
+            lines.append(f"  {self.describe(seat):<17} {said}{points}")
         total = sum(b for b in deal.bids if b is not None)
-        lines.append(
-            f"Bids total {total}; the scores asked for at least "
-            f"{rules.total_minimum(max(deal.scores))}."
-        )
+        least = rules.total_minimum(max(deal.scores))
+        lines.append(self.tr("tui.summary.bids-total", total=total, least=least))
         return lines
 
     def score_rows(self, unicode: bool = False) -> list[tuple[str, ...]]:
@@ -443,7 +471,7 @@ class GameController:
             result = deal.result
             contract = deal.contract
             if deal.thrown_in is not None or result is None:
-                what = "thrown in"
+                what = self.tr("tui.sheet.thrown-in")
                 ns = ew = ""
             else:
                 if contract is not None:
@@ -451,9 +479,9 @@ class GameController:
                     letter = "" if strain is None else strain.symbol if unicode else strain.letter
                     what = f"{contract.level}{letter}"
                     what += f" {contract.declarer.letter}"
-                    what += " made" if result.made else " down"
+                    what += " " + self.tr("tui.sheet.made" if result.made else "tui.sheet.down")
                 else:
-                    what = "individual"
+                    what = self.tr("tui.sheet.individual")
                 ns, ew = (f"{p:+d}" for p in result.team_points)
                 if result.seat_points is not None:
                     what = " ".join(
@@ -466,17 +494,17 @@ class GameController:
         match = self.match
         winner = match.winner
         if winner is None:
-            head = "The match is drawn."
+            head = self.tr("tui.end.drawn")
         else:
-            you = "you win" if winner == self.human.team else "you lose"
-            head = f"{_side(winner)} win the match: {you}."
+            won = winner == self.human.team
+            you = self.tr("tui.end.you-win" if won else "tui.end.you-lose")
+            head = self.tr("tui.end.winner", side=_side(winner), you=you)
         lines = [head]
         if len(match.sets) > 1:
-            lines.append(
-                f"Sets: {len(match.sets)}; match points NS {match.match_points[0]}, EW {match.match_points[1]}."
-            )
+            ns, ew = match.match_points
+            lines.append(self.tr("tui.end.sets", sets=len(match.sets), ns=ns, ew=ew))
         final = match.sets[-1].team_scores if match.sets else match.team_scores
-        lines.append(f"Final score: NS {final[0]}, EW {final[1]} (target {match.rules.target}).")
+        lines.append(self.tr("tui.end.final", ns=final[0], ew=final[1], target=match.rules.target))
         return lines
 
     def action_text(self, action: Action, unicode: bool = True) -> str:

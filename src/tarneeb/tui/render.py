@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from rich.text import Text
 
 from tarneeb.actions import Action, Bid, ChooseTrump, Phase, Strain, format_action
 from tarneeb.cards import Card, Suit
 from tarneeb.deal import Trick
+from tarneeb.i18n import DEFAULT_LANGUAGE, Translator, translator
 from tarneeb.rules import Bidding, Count, Doubling, Rules
 from tarneeb.seats import SEATS, Seat
 from tarneeb.view import View
@@ -30,6 +32,7 @@ __all__ = [
     "card_text",
     "hand_order",
     "help_text",
+    "seat_name",
     "status_line",
     "table_text",
     "trick_text",
@@ -41,7 +44,7 @@ SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 """Hands are shown black, red, black, red so that the suits stand apart."""
 
 LEGEND = "(D) dealer  3t tricks won  * led  x2 doubled"
-"""What the marks of the table mean (shown under it, and in the help)."""
+"""What the marks of the table mean, in English (``tui.legend`` of the catalogue)."""
 
 Names = Callable[[Seat], str]
 
@@ -58,6 +61,12 @@ class Look:
 
     unicode: bool = True
     colour: bool = True
+    lang: str = DEFAULT_LANGUAGE
+    """The language of the catalogue the texts come from (``tui.*`` messages)."""
+
+    def tr(self, key: str, /, **params: object) -> str:
+        """The catalogue's message ``key`` in the look's language, placeholders filled."""
+        return _translator(self.lang)(key, **params)
 
     @property
     def turn(self) -> str:
@@ -102,7 +111,21 @@ class Look:
         return Text(suit.symbol if self.unicode else suit.letter, style=self.suit(suit))
 
 
+@cache
+def _translator(lang: str) -> Translator:
+    return translator(lang)
+
+
 PLAIN = Look()
+
+
+def seat_name(seat: Seat, look: Look = PLAIN) -> str:
+    """The seat's name for players: ``South``, ``Юг``.
+
+    >>> seat_name(Seat.SOUTH), seat_name(Seat.WEST, Look(lang="es"))
+    ('South', 'Oeste')
+    """
+    return look.tr(f"tui.seat.{seat.name.lower()}")
 
 
 def suit_style(suit: Suit, colour: bool = True) -> str:
@@ -119,10 +142,15 @@ def hand_order(cards: Sequence[Card]) -> list[Card]:
     return sorted(cards, key=lambda c: (SUIT_ORDER.index(c.suit), -c.rank))
 
 
-def action_label(action: Action, unicode: bool = True) -> str:
-    """The label of a choice in the bidding box: ``pass``, ``8``, ``8♥``, ``♥ hearts``."""
+def action_label(action: Action, unicode: bool = True, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The label of a choice in the bidding box: ``pass``, ``8``, ``8♥``, ``♥ hearts``.
+
+    >>> action_label(ChooseTrump(Suit.HEARTS)), action_label(ChooseTrump(Suit.HEARTS), lang="ru")
+    ('♥ hearts', '♥ черви')
+    """
     if isinstance(action, ChooseTrump):
-        return f"{format_action(action, unicode)} {action.suit.name.lower()}"
+        name = _translator(lang)(f"strain.{action.suit.name.lower()}")
+        return f"{format_action(action, unicode)} {name}"
     return format_action(action, unicode)
 
 
@@ -142,11 +170,11 @@ def _seat_label(view: View, seat: Seat, names: Names, look: Look) -> Text:
         text.append(look.turn, style="bold yellow")
     text.append(names(seat), style="bold" if seat == view.seat else "")
     if view.phase is Phase.PLAY or view.phase is Phase.SCORED:
-        text.append(f" {view.tricks_taken[seat]}t", style="cyan")
+        text.append(" " + look.tr("tui.seat.tricks", tricks=view.tricks_taken[seat]), style="cyan")
     if view.rules.is_individual and view.bids[seat] is not None:
-        text.append(f" bid {view.bids[seat]}", style="cyan")
+        text.append(" " + look.tr("tui.seat.bid", bid=view.bids[seat]), style="cyan")
     if seat == view.dealer:
-        text.append(" (D)", style="magenta")
+        text.append(" " + look.tr("tui.seat.dealer"), style="magenta")
     return text
 
 
@@ -214,10 +242,14 @@ def table_text(
         _centre(_seat_label(view, me, names, look), width),
     ]
     if trick is not None and finished and trick.winner is not None:
-        lines.append(_centre(Text(f"last trick: {names(trick.winner)} won it", style="dim"), width))
+        lines.append(
+            _centre(
+                Text(look.tr("tui.table.last-trick", seat=names(trick.winner)), style="dim"), width
+            )
+        )
     else:
         arrow = look.arrow.join(s.letter for s in (me, right, across, left))
-        lines.append(_centre(Text(f"play goes {arrow} (to the right)", style="dim"), width))
+        lines.append(_centre(Text(look.tr("tui.table.play-goes", order=arrow), style="dim"), width))
     lines.append(status_line(view, look))
     return Text("\n").join(lines)
 
@@ -228,27 +260,28 @@ def status_line(view: View, look: Look = PLAIN) -> Text:
     contract = view.contract
     rules = view.rules
     if contract is not None:
-        text.append("Contract ")
+        text.append(look.tr("tui.status.contract") + " ")
         text.append(str(contract.level), style="bold")
         if contract.strain is not None:
             text.append(" ")
             text.append_text(look.strain(contract.strain))
         if contract.multiplier != 1:
             text.append(f" x{contract.multiplier}")
-        text.append(f" by {contract.declarer.name.title()}")
+        text.append(" " + look.tr("tui.status.by", seat=seat_name(contract.declarer, look)))
     elif rules.is_individual and view.phase is not Phase.AUCTION:
         total = sum(b for b in view.bids if b is not None)
-        text.append(f"Bids total {total}")
+        text.append(look.tr("tui.status.bids-total", total=total))
     if view.trump is not None and (contract is None or contract.strain is None):
-        text.append("  trump ")
+        text.append("  " + look.tr("tui.status.trump") + " ")
         text.append_text(look.trump(view.trump))
     if view.phase is Phase.PLAY:
         if rules.count is Count.CARD_POINTS:  # what the bid counts; tricks are by the seats
             ns, ew = card_points_taken(view)
-            text.append(f"  points NS {ns} EW {ew}")
+            text.append("  " + look.tr("tui.status.points", ns=ns, ew=ew))
         elif not rules.is_individual:  # alone, each player's tricks are by their seat
             taken = view.tricks_taken
-            text.append(f"  tricks NS {taken[0] + taken[2]} EW {taken[1] + taken[3]}")
+            ns, ew = taken[0] + taken[2], taken[1] + taken[3]
+            text.append("  " + look.tr("tui.status.tricks", ns=ns, ew=ew))
     return text
 
 
@@ -263,12 +296,15 @@ def auction_text(view: View, unicode: bool = True, look: Look | None = None) -> 
     head = Text("  ".join(f"{s.letter:<5}" for s in SEATS).rstrip(), style="bold underline")
     entries = [(seat, a) for seat, a in view.history if not isinstance(a, Card)]
     if not entries:
-        return Text("\n").join([head, Text("no bids yet", style="dim")])
+        return Text("\n").join([head, Text(look.tr("tui.auction.none"), style="dim")])
     rows: list[list[Text | None]] = []
     trump_lines: list[Text] = []
     for seat, action in entries:
         if isinstance(action, ChooseTrump):
-            trump_lines.append(Text(f"{seat.name.title()} chose trump ") + look.action(action))
+            trump_lines.append(
+                Text(look.tr("tui.auction.chose-trump", seat=seat_name(seat, look)) + " ")
+                + look.action(action)
+            )
             continue
         column = int(seat)
         if not rows or any(cell is not None for cell in rows[-1][column:]):
@@ -296,9 +332,9 @@ def trick_text(trick: Trick, names: Names, unicode: bool = True, look: Look | No
         line = Text(f"{names(seat):<18}")
         line.append_text(look.card(card))
         if seat == trick.leader:
-            line.append("  led", style="dim")
+            line.append("  " + look.tr("tui.trick.led"), style="dim")
         if seat == trick.winner:
-            line.append("  won", style="bold green")
+            line.append("  " + look.tr("tui.trick.won"), style="bold green")
         lines.append(line)
     return Text("\n").join(lines)
 
@@ -311,46 +347,37 @@ def help_text(rules: Rules, look: Look = PLAIN) -> str:
     ...     find_rules("classic").replace(doubling="double"))
     (False, True)
     """
+    tr = look.tr
     ten = "10♥" if look.unicode else "10h"
-    calls = ["a bid, e.g. 8 then Enter"]
+    calls = [tr("tui.help.call.bid")]
     if rules.bidding is Bidding.STRAINS:
-        calls = ["a bid with its strain, e.g. 8h or 8nt then Enter"]
+        calls = [tr("tui.help.call.strain")]
     if not rules.is_individual:
-        calls.append("p passes")
+        calls.append(tr("tui.help.call.pass"))
     if rules.doubling is Doubling.DOUBLE:
-        calls.append("x doubles")
+        calls.append(tr("tui.help.call.double"))
     if rules.weak_redeal:
-        calls.append("the box offers a redeal when your hand is weak")
+        calls.append(tr("tui.help.call.redeal"))
     lines = [
-        "How to play",
+        tr("tui.help.title"),
         "",
-        "Your hand is at the bottom, sorted by suit. When you are to play, the cards",
-        "you may not play are dimmed and shown in (brackets).",
-        "Play goes to the right (counter-clockwise): South, East, North, West.",
+        *tr("tui.help.intro").split("\n"),
         "",
-        "  Left/Right, Up/Down   move the cursor over your cards or the bidding box",
-        "  Enter                 play the card or make the call under the cursor",
-        f"  a card, e.g. qh {ten:<5} play it at once (t or 10 for a ten)",
-        f"  {'; '.join(calls)}",
+        *tr("tui.help.keys.move").split("\n"),
+        tr("tui.help.keys.card", ten=f"{ten:<5}"),
+        "  " + tr("sep.items").join(calls),
     ]
     if rules.bidding is not Bidding.INDIVIDUAL and rules.fixed_trump is None:
-        lines.append("  trump: c d h s         name it (when you won the auction)")
+        lines.append(tr("tui.help.keys.trump"))
     if rules.doubling is Doubling.RAISE:
-        lines.append("  raise or stand        with the cursor; the box starts on stand")
+        lines.append(tr("tui.help.keys.raise"))
     lines += [
-        "  mouse                 click a card or a call",
+        tr("tui.help.keys.mouse"),
         "",
-        "  h   hint: what the bot would do, and why",
-        "  l   the last trick again",
-        "  s   the score sheet",
-        "  v   review the finished deals (double-dummy cost of every card)",
-        "  r   the rules of this game",
-        "  b   bots instant / bots pause",
-        "  ?   this help (F1 too)",
-        "  Esc or Ctrl+Q   quit (the match is saved: tarneeb play --resume FILE)",
+        *tr("tui.help.keys.commands").split("\n"),
         "",
-        "A bare letter is a command; after a rank or a number it is a suit.",
+        tr("tui.help.bare-letter"),
         "",
-        "On the table: " + LEGEND + ".",
+        tr("tui.help.legend", legend=tr("tui.legend")),
     ]
     return "\n".join(lines) + "\n"

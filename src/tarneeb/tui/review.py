@@ -24,7 +24,7 @@ from tarneeb.cards import CardSet
 from tarneeb.deal import Deal
 from tarneeb.errors import TarneebError
 from tarneeb.seats import SEATS, Seat
-from tarneeb.tui.render import Look
+from tarneeb.tui.render import Look, seat_name
 from tarneeb.tui.screens import _Page
 
 if TYPE_CHECKING:
@@ -63,33 +63,33 @@ def review_text(
     ``analysis`` each card shows North-South's double-dummy tricks after it and ``*``
     marks a card that cost its side tricks (then listed with the best cards)."""
     text = Text()
-    head = f"Deal {number}, dealer {deal.dealer.name.title()}"
+    tr = look.tr
+    head = tr("tui.review.deal", number=number, dealer=seat_name(deal.dealer, look))
     contract = deal.contract
     if contract is not None:
-        head += f", contract {contract.level}"
+        called = str(contract.level)
         if contract.strain is not None:
-            head += contract.strain.symbol if look.unicode else contract.strain.letter
+            called += contract.strain.symbol if look.unicode else contract.strain.letter
         if contract.multiplier != 1:
-            head += f" x{contract.multiplier}"
-        head += f" by {names(contract.declarer)}"
+            called += f" x{contract.multiplier}"
+        head += tr("tui.review.contract", contract=called, seat=names(contract.declarer))
     text.append(head + "\n", style="bold")
     for seat in SEATS:
         text.append(f"  {names(seat):<17} {CardSet(deal.dealt[seat]).format(look.unicode)}\n")
     if deal.thrown_in is not None:
-        text.append("\nThe deal was thrown in: there is no play to review.\n")
+        text.append("\n" + tr("tui.review.thrown-in") + "\n")
         return text
     if note:
         text.append(f"\n{note}\n", style="italic")
     if analysis is not None and analysis.cards:
         text.append(
-            f"\nNorth-South's double-dummy tricks after each card (start {analysis.ns_start});"
-            " * marks a card that cost its side a trick\n",
+            "\n" + tr("tui.review.dd-head", start=analysis.ns_start) + "\n",
             style="dim",
         )
         costs = {(c.trick, c.seat): c for c in analysis.cards}
     else:
         costs = {}
-        text.append("\nThe play:\n", style="dim")
+        text.append("\n" + tr("tui.review.play") + "\n", style="dim")
     for index, trick in enumerate(deal.tricks, 1):
         text.append(f"  {index:>2}. ")
         for position, (seat, card) in enumerate(trick.plays):
@@ -102,23 +102,31 @@ def review_text(
                 text.append("*" if seen.cost else " ", style="bold")
                 text.append(f"{seen.ns_after:>3}")
         if trick.winner is not None:
-            text.append(f"   won by {trick.winner.letter}", style="dim")
+            text.append("   " + tr("tui.review.won-by", seat=trick.winner.letter), style="dim")
         text.append("\n")
     for seen in costs.values():
         if not seen.cost:
             continue
-        side = "North-South" if seen.seat % 2 == 0 else "East-West"
-        lost = "a trick" if seen.cost == 1 else f"{seen.cost} tricks"
-        text.append(f"  * trick {seen.trick}: {names(seen.seat)}'s ")
+        side = tr("tui.review.ns" if seen.seat % 2 == 0 else "tui.review.ew")
+        lost = tr("tui.review.a-trick") if seen.cost == 1 else tr("tui.review.tricks", n=seen.cost)
+        before, _, after = tr(
+            "tui.review.cost",
+            trick=seen.trick,
+            seat=names(seen.seat),
+            side=side,
+            lost=lost,
+            card="{card}",
+        ).partition("{card}")
+        text.append("  * " + before)
         text.append_text(look.card(seen.card))
-        text.append(f" cost {side} {lost} (best: ")
+        text.append(after + " (" + tr("tui.review.best") + " ")
         for k, best in enumerate(seen.best):
             if k:
                 text.append(" ")
             text.append_text(look.card(best))
         text.append(")\n")
     taken = deal.team_tricks(0)
-    text.append(f"\nNorth-South took {taken} tricks, East-West {13 - taken}.\n")
+    text.append("\n" + tr("tui.review.took", ns=taken, ew=13 - taken) + "\n")
     return text
 
 
@@ -152,11 +160,11 @@ class ReviewScreen(_Page):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="-tall"):
-            yield Static(Text("Review", style="bold"), id="dialog-title")
+            yield Static(Text(self.look.tr("tui.review.title"), style="bold"), id="dialog-title")
             with VerticalScroll(id="dialog-body"):
                 yield Static(Text(""), id="review-text")
             yield Static(
-                Text("Left/Right other deals  Space scroll  Esc or q close", style="dim"),
+                Text(self.look.tr("tui.review.keys"), style="dim"),
                 id="dialog-keys",
             )
 
@@ -166,26 +174,30 @@ class ReviewScreen(_Page):
     def note(self) -> str:
         """What the page says about the analysis of the deal shown."""
         number = self.deals[self.index][0] if self.deals else 0
+        tr = self.look.tr
         if self.backend is None:
-            return (
-                "No double-dummy solver here (tarneeb.solver cannot be imported): the play alone."
-            )
+            return tr("tui.review.no-solver")
         if number in self.problems:
-            return f"No double-dummy costs: {self.problems[number]}"
+            return tr("tui.review.no-costs", why=self.problems[number])
         if number in self.analyses:
-            return f"Double dummy ({self.backend})."
+            return tr("tui.review.solved", backend=self.backend)
         seconds = int(time.monotonic() - self._started)
-        which = "DDS" if self.backend == "dds" else "our own solver (no DDS: this takes minutes)"
+        which = "DDS" if self.backend == "dds" else tr("tui.review.own-solver")
         dots = "…" if self.look.unicode else "..."
-        return f"Solving with {which}{dots} {seconds} s"
+        return tr("tui.review.solving", which=which + dots, seconds=seconds)
 
     def show(self) -> None:
         if not self.deals:
-            self.query_one("#review-text", Static).update(Text("No deal is over yet."))
+            self.query_one("#review-text", Static).update(Text(self.look.tr("tui.review.none")))
             return
         number, deal = self.deals[self.index]
         self.query_one("#dialog-title", Static).update(
-            Text(f"Review: deal {number} ({self.index + 1} of {len(self.deals)})", style="bold")
+            Text(
+                self.look.tr(
+                    "tui.review.heading", number=number, at=self.index + 1, of=len(self.deals)
+                ),
+                style="bold",
+            )
         )
         playable = deal.thrown_in is None and deal.tricks
         waiting = number not in self.analyses and number not in self.problems

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tarneeb.errors import TarneebError
+from tarneeb.i18n import DEFAULT_LANGUAGE, translator
 from tarneeb.record import read_record
 
 __all__ = [
@@ -103,17 +104,16 @@ class SavedMatch:
     problem: str | None = None
     """Why the file cannot be resumed (not a record), or ``None``."""
 
-    def line(self) -> str:
+    def line(self, lang: str = DEFAULT_LANGUAGE) -> str:
         """``2026-12-02 04:55  classic  deal 3  NS 12 EW 8  unfinished  PATH``."""
+        tr = translator(lang)
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.modified))
         if self.problem is not None:
-            return f"{when}  unreadable ({self.problem})  {self.path}"
-        state = "over" if self.over else "unfinished"
+            return f"{when}  " + tr("tui.list.unreadable", why=self.problem) + f"  {self.path}"
+        state = tr("tui.list.over" if self.over else "tui.list.unfinished")
+        deal = tr("tui.list.deal", deal=f"{self.deals:<3}")
         ns, ew = self.scores
-        return (
-            f"{when}  {self.rules:<11} deal {self.deals:<3} NS {ns:>3} EW {ew:>3}  "
-            f"{state:<10}  {self.path}"
-        )
+        return f"{when}  {self.rules:<11} {deal} NS {ns:>3} EW {ew:>3}  {state:<10}  {self.path}"
 
 
 def _read(path: Path) -> SavedMatch:

@@ -18,6 +18,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown, Static
 
+from tarneeb.i18n import DEFAULT_LANGUAGE, translator
 from tarneeb.reference import describe_rules
 from tarneeb.rules import Rules
 
@@ -75,12 +76,14 @@ class TextScreen(_Page):
         name: str = "text",
         note: str = "",
         keys: Extra | None = None,
+        lang: str = DEFAULT_LANGUAGE,
     ) -> None:
         super().__init__(name=name)
         self.title_text = title
         self.body = body
         self.note = note
         self.keys = dict(keys or {})
+        self.lang = lang
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -88,7 +91,9 @@ class TextScreen(_Page):
             with VerticalScroll(id="dialog-body"):
                 yield Static(self.body, markup=False, id="dialog-text")
                 yield Static(Text(self.note), id="dialog-note")
-            yield Static(_keys_line("Enter or Esc close", self.keys), id="dialog-keys")
+            yield Static(
+                _keys_line(translator(self.lang)("tui.page.close"), self.keys), id="dialog-keys"
+            )
 
     def set_note(self, note: str) -> None:
         """Show ``note`` under the text (e.g. the double-dummy line, once solved)."""
@@ -151,7 +156,7 @@ class QuestionScreen(ModalScreen[bool]):
             self.keys[key][1]()
 
 
-def rules_markdown(rules: Rules, name: str | None = None) -> str:
+def rules_markdown(rules: Rules, name: str | None = None, lang: str = DEFAULT_LANGUAGE) -> str:
     """The rules reference of ``rules`` for the screen: the game in words, without the
     table of every option (most of which do not apply) or how to change them in Python.
 
@@ -160,7 +165,7 @@ def rules_markdown(rules: Rules, name: str | None = None) -> str:
     >>> text.startswith("# Tarneeb rules: classic"), "| option" in text, "Python" in text
     (True, False, False)
     """
-    reference = describe_rules(rules, name)
+    reference = describe_rules(rules, name, lang)
     head, *sections = reference.split("\n## ")
     kept = [head.rstrip()]
     for section in sections:
@@ -177,13 +182,15 @@ class RulesScreen(_Page):
         Binding("escape,q", "close", "close"),
     ]
 
-    def __init__(self, markdown: str) -> None:
+    def __init__(self, markdown: str, lang: str = DEFAULT_LANGUAGE) -> None:
         super().__init__(name="rules")
         self.markdown = markdown
+        self.lang = lang
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="-tall"):
-            yield Static(Text("Rules", style="bold"), id="dialog-title")
+            tr = translator(self.lang)
+            yield Static(Text(tr("tui.rules.title"), style="bold"), id="dialog-title")
             with VerticalScroll(id="dialog-body"):
                 yield Markdown(self.markdown, id="rules-text")
-            yield Static(Text("Space/arrows scroll  Esc or q close", style="dim"), id="dialog-keys")
+            yield Static(Text(tr("tui.rules.keys"), style="dim"), id="dialog-keys")

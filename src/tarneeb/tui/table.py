@@ -23,12 +23,12 @@ from tarneeb.match import Match
 from tarneeb.seats import SEATS, Seat
 from tarneeb.tui.controller import DEFAULT_DELAY, DealEnd, GameController, double_dummy_line
 from tarneeb.tui.render import (
-    LEGEND,
     Look,
     action_label,
     auction_text,
     hand_order,
     help_text,
+    seat_name,
     table_text,
     trick_text,
 )
@@ -56,6 +56,8 @@ class TableScreen(Screen[None]):
         self.unicode = unicode
         self.look = look if look is not None else Look(unicode)
         game.unicode = unicode
+        game.lang = self.look.lang
+        self.tr = self.look.tr
         self.typed = ""
         self.message = ""
         self._bot_timer_set = False
@@ -81,10 +83,7 @@ class TableScreen(Screen[None]):
         yield Picker(capacity=13, columns=13, id="hand")
         yield Static(id="status")
         yield Static(
-            Text(
-                "h hint  l last trick  s scores  v review  r rules  b speed  ? help  Esc quit",
-                style="dim",
-            ),
+            Text(self.tr("tui.keys"), style="dim"),
             id="keys",
         )
 
@@ -116,11 +115,14 @@ class TableScreen(Screen[None]):
             width, height = self.app.size
             self.query_one("#too-small", Static).update(
                 Text(
-                    f"Enlarge the terminal to {MIN_SIZE[0]}x{MIN_SIZE[1]} "
-                    f"(it is {width}x{height} now)",
+                    self.tr(
+                        "tui.too-small",
+                        need=f"{MIN_SIZE[0]}x{MIN_SIZE[1]}",
+                        size=f"{width}x{height}",
+                    ),
                     style="bold",
                 )
-                + Text("\n\nThe match is saved; Esc quits.", style="dim")
+                + Text("\n\n" + self.tr("tui.too-small.saved"), style="dim")
             )
         self.app.set_class(self.app.size[0] >= 110, "-wide")
         return not small
@@ -134,15 +136,15 @@ class TableScreen(Screen[None]):
         match = game.match
         dot = " · " if self.unicode else " | "
         header = Text(" Tarneeb ", style="bold reverse")
-        name = self.app.sub_title or "custom"
-        header.append(f" {name}{dot}target {rules.target}")
+        name = self.app.sub_title or self.tr("tui.header.custom")
+        header.append(f" {name}{dot}" + self.tr("tui.header.target", target=rules.target))
         if rules.sets > 1:
-            header.append(f"{dot}set {match.set_number}/{rules.sets}")
+            header.append(dot + self.tr("tui.header.set", set=match.set_number, sets=rules.sets))
         ns, ew = match.team_scores
         header.append(f"{dot}NS {ns}  EW {ew}", style="bold")
-        header.append(f"{dot}deal {len(match.deals)}")
+        header.append(dot + self.tr("tui.header.deal", deal=len(match.deals)))
         if game.bot_delay == 0:
-            header.append(f"{dot}bots instant", style="dim")
+            header.append(dot + self.tr("tui.header.instant"), style="dim")
         self.query_one("#header", Static).update(header)
         table = self.query_one("#table", Static)
         room = table.content_size.width or TABLE_WIDTH
@@ -152,10 +154,11 @@ class TableScreen(Screen[None]):
         drawn = table_text(view, self.names, width, look=self.look, gap=gap)
         if rows >= 11 + 2 * gap:
             drawn.append("\n")
-            drawn.append_text(Text(LEGEND, style="dim"))
+            drawn.append_text(Text(self.tr("tui.legend"), style="dim"))
         table.update(drawn)
         self.query_one("#auction", Static).update(
-            Text("Auction\n", style="bold") + auction_text(view, look=self.look)
+            Text(self.tr("tui.auction.title") + "\n", style="bold")
+            + auction_text(view, look=self.look)
         )
         self.query_one("#scorebox", Static).update(self._scorebox(view))
         self._draw_hand(view)
@@ -164,12 +167,13 @@ class TableScreen(Screen[None]):
 
     def _scorebox(self, view: View) -> Text:
         game = self.game
-        text = Text("Score", style="bold")
+        text = Text(self.tr("tui.score.title"), style="bold")
         match = game.match
         ns, ew = match.team_scores
-        text.append(f"\nNS {ns:>4}   EW {ew:>4}   to {game.rules.target}")
+        target = self.tr("tui.score.to", target=game.rules.target)
+        text.append(f"\nNS {ns:>4}   EW {ew:>4}   {target}")
         if game.rules.is_individual:
-            text.append("\n    bid took score", style="dim")
+            text.append("\n    " + self.tr("tui.score.columns"), style="dim")
             for seat in SEATS:
                 bid = view.bids[seat]
                 text.append(
@@ -178,11 +182,12 @@ class TableScreen(Screen[None]):
                 )
             total = sum(b for b in view.bids if b is not None)
             least = game.rules.total_minimum(max(view.scores))
-            text.append(f"\nbids {total}, at least {least}")
+            text.append("\n" + self.tr("tui.score.bids", total=total, least=least))
         rows = game.score_rows(self.unicode)
         if rows:
             number, _dealer, what, pns, pew = rows[-1]
-            text.append(f"\nlast: #{number} {what} {pns or '-'}/{pew or '-'}", style="dim")
+            last = self.tr("tui.score.last", number=number, what=what)
+            text.append(f"\n{last} {pns or '-'}/{pew or '-'}", style="dim")
         return text
 
     def _draw_hand(self, view: View) -> None:
@@ -214,41 +219,42 @@ class TableScreen(Screen[None]):
             title.update(Text(self._box_title(view.phase), style="bold"))
         else:
             box.set_active(False)
-            title.update(Text("Your hand", style="bold"))
+            title.update(Text(self.tr("tui.box.hand"), style="bold"))
 
     def _bid_label(self, action: Action) -> Text:
-        text = Text(action_label(action, self.unicode))
+        text = Text(action_label(action, self.unicode, self.look.lang))
         text.stylize(self.look.action(action).style or "")
         return text
 
-    @staticmethod
-    def _box_title(phase: Phase) -> str:
+    def _box_title(self, phase: Phase) -> str:
         if phase is Phase.TRUMP:
-            return "You won the auction: choose trump (or type c d h s)"
+            return self.tr("tui.box.trump")
         if phase is Phase.RAISE:
-            return "Nobody bid against you: stand, or raise to double the stakes?"
-        return "Your bid"
+            return self.tr("tui.box.raise")
+        return self.tr("tui.box.bid")
 
     def _draw_status(self, view: View) -> None:
         text = Text()
         if self.typed:
-            text.append(f"typed: {self.typed}  ", style="bold cyan")
+            text.append(self.tr("tui.status.typed", typed=self.typed) + "  ", style="bold cyan")
         if self.message:
             text.append(self.message + "  ")
         elif view.history and view.history[-1][0] != view.seat:
             seat, action = view.history[-1]
-            text.append(f"{seat.name.title()}: ")
-            text.append(action_label(action, self.unicode), style="bold")
+            text.append(seat_name(seat, self.look) + ": ")
+            text.append(action_label(action, self.unicode, self.look.lang), style="bold")
             text.append(". ")
         if view.is_my_turn:
-            what = "play a card" if view.phase is Phase.PLAY else "your call"
-            text.append(f"Your turn: {what}.", style="bold yellow")
+            key = "tui.status.your-card" if view.phase is Phase.PLAY else "tui.status.your-call"
+            text.append(self.tr(key), style="bold yellow")
         elif self.game.match.is_over():
-            text.append("The match is over.")
+            text.append(self.tr("tui.status.over"))
         elif view.to_act is not None and view.to_act == self._thinking:
-            text.append(f"{self.names(view.to_act)} is thinking{self._dots}", style="dim")
+            who = self.names(view.to_act)
+            text.append(self.tr("tui.status.thinking", seat=who) + self._dots, style="dim")
         elif view.to_act is not None:
-            text.append(f"{self.names(view.to_act)} to act{self._dots}", style="dim")
+            who = self.names(view.to_act)
+            text.append(self.tr("tui.status.to-act", seat=who) + self._dots, style="dim")
         self.query_one("#status", Static).update(text)
 
     @property
@@ -340,7 +346,7 @@ class TableScreen(Screen[None]):
         try:
             ended = self.game.push_bot(seat, decision)
         except TarneebError as exc:  # the match moved on meanwhile: nothing to take
-            self.say(f"{self.names(seat)}'s move came too late: {exc}")
+            self.say(self.tr("tui.say.too-late", seat=self.names(seat), why=exc))
             return
         self.message = ""  # the table moved on: what was said is stale
         self.refresh_all()
@@ -352,7 +358,7 @@ class TableScreen(Screen[None]):
         deal = ended.deal
         body = Text("\n".join(self.game.deal_lines(deal, self.unicode, dd=False)))
         if deal.result is not None:
-            body.append("\n\nThe hands as played:\n", style="bold")
+            body.append("\n\n" + self.tr("tui.deal-end.hands") + "\n", style="bold")
             for seat in SEATS:
                 body.append(f"{self.names(seat):<17}")
                 cards = hand_order(_cards(deal.dealt[seat]))
@@ -361,7 +367,9 @@ class TableScreen(Screen[None]):
                     body.append(" ")
                 body.append("\n")
         ns, ew = self.game.match.team_scores
-        body.append(f"\nScore now: NS {ns}, EW {ew} (target {self.game.rules.target}).")
+        body.append(
+            "\n" + self.tr("tui.deal-end.score", ns=ns, ew=ew, target=self.game.rules.target)
+        )
         contract = deal.contract
         solve = (
             self.game.analyse
@@ -371,14 +379,15 @@ class TableScreen(Screen[None]):
         )
         number = ended.number
         screen = TextScreen(
-            f"Deal {number} is over",
+            self.tr("tui.deal-end.title", number=number),
             body,
             name="deal-end",
-            note=f"Double dummy: solving{self._dots}" if solve else "",
+            lang=self.look.lang,
+            note=self.tr("tui.deal-end.solving") + self._dots if solve else "",
             keys={}
             if deal.thrown_in is not None
             else {
-                "v": ("v review this deal", lambda: self.show_review(number)),
+                "v": (self.tr("tui.deal-end.review"), lambda: self.show_review(number)),
             },
         )
         self.app.push_screen(screen, self._after_deal_end)
@@ -387,7 +396,7 @@ class TableScreen(Screen[None]):
 
     def _double_dummy(self, deal: Deal, screen: TextScreen) -> None:
         """In a worker thread: the solver may take seconds without DDS."""
-        line = double_dummy_line(deal, self.unicode)
+        line = double_dummy_line(deal, self.unicode, self.look.lang)
         self.app.call_from_thread(screen.set_note, line or "")
 
     def _after_deal_end(self, _result: None) -> None:
@@ -403,15 +412,15 @@ class TableScreen(Screen[None]):
         lines = self.game.match_over_lines()
         self.app.push_screen(
             QuestionScreen(
-                "The match is over",
-                "\n".join(lines) + "\n\nPlay again?",
-                "r rematch",
-                "q quit",
+                self.tr("tui.end.title"),
+                "\n".join(lines) + "\n\n" + self.tr("tui.end.again"),
+                self.tr("tui.end.rematch"),
+                self.tr("tui.end.quit"),
                 name="match-end",
                 enter_is_yes=True,
                 keys={
-                    "s": ("s scores", self.show_scores),
-                    "v": ("v review", self.show_review),
+                    "s": (self.tr("tui.end.scores"), self.show_scores),
+                    "v": (self.tr("tui.end.review"), self.show_review),
                 },
             ),
             self._after_match_end,
@@ -423,7 +432,7 @@ class TableScreen(Screen[None]):
             return
         self.game.rematch()
         self._waiting = False
-        self.message = "A new match."
+        self.message = self.tr("tui.say.new-match")
         self.refresh_all()
         self.schedule_bots()
 
@@ -451,7 +460,12 @@ class TableScreen(Screen[None]):
                     quit_()
         elif key in ("question_mark", "f1"):
             self.app.push_screen(
-                TextScreen("Help", help_text(self.game.rules, self.look), name="help")
+                TextScreen(
+                    self.tr("tui.help.screen"),
+                    help_text(self.game.rules, self.look),
+                    name="help",
+                    lang=self.look.lang,
+                )
             )
         elif self.too_small():
             pass  # only Esc (quit) and help while the terminal is too small
@@ -493,7 +507,7 @@ class TableScreen(Screen[None]):
             try:
                 action = parse_action(text, view.phase)
             except TarneebError as exc:
-                self.say(f"Not understood: {exc}.")
+                self.say(self.tr("tui.say.not-understood", why=exc))
                 return
             self.act(action)
             return
@@ -551,7 +565,8 @@ class TableScreen(Screen[None]):
             # human has not acted meanwhile.
             if not self._hinting:
                 self._hinting = True
-                self.say("Hint: thinking…")
+                thinking = self.tr("tui.say.hint-thinking") + self._dots
+                self.say(self.tr("tui.say.hint", hint=thinking))
                 self.run_worker(
                     partial(self._think_hint, game.hint_bot, game.view(), self._moment()),
                     thread=True,
@@ -583,9 +598,9 @@ class TableScreen(Screen[None]):
             self._show_hint(decision)
 
     def _show_hint(self, decision: Decision) -> None:
-        label = action_label(decision.action, self.unicode)
+        label = action_label(decision.action, self.unicode, self.look.lang)
         reason = f": {decision.reason}" if decision.reason else ""
-        self.say(f"Hint: {label}{reason}")
+        self.say(self.tr("tui.say.hint", hint=label + reason))
         picker = self._active_picker(self.game.view())
         if picker is not None:
             picker.point_at(action_id(decision.action))
@@ -593,17 +608,21 @@ class TableScreen(Screen[None]):
     def show_last_trick(self) -> None:
         trick = self.game.last_trick()
         if trick is None:
-            self.say("No trick has been played yet in this deal.")
+            self.say(self.tr("tui.say.no-trick"))
             return
         number = len(self.game.view().tricks)
         self.app.push_screen(
             TextScreen(
-                f"Trick {number}", trick_text(trick, self.names, look=self.look), name="last-trick"
+                self.tr("tui.trick.title", number=number),
+                trick_text(trick, self.names, look=self.look),
+                name="last-trick",
+                lang=self.look.lang,
             )
         )
 
     def show_scores(self) -> None:
-        rows = [("#", "dealer", "contract", "NS", "EW"), *self.game.score_rows(self.unicode)]
+        head = ("#", self.tr("tui.sheet.dealer"), self.tr("tui.sheet.contract"), "NS", "EW")
+        rows = [head, *self.game.score_rows(self.unicode)]
         widths = [max(len(r[i]) for r in rows) for i in range(5)]
         lines = [
             "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)) for row in rows
@@ -611,23 +630,28 @@ class TableScreen(Screen[None]):
         match = self.game.match
         ns, ew = match.team_scores
         lines.append("")
-        lines.append(f"Running score: NS {ns}, EW {ew}; target {self.game.rules.target}.")
+        lines.append(self.tr("tui.sheet.running", ns=ns, ew=ew, target=self.game.rules.target))
         for result in match.sets:
+            score = f"{result.team_scores[0]}-{result.team_scores[1]}"
             lines.append(
-                f"Set {result.number}: {result.winner} won, "
-                f"{result.team_scores[0]}-{result.team_scores[1]}."
+                self.tr("tui.sheet.set", number=result.number, winner=result.winner, score=score)
             )
-        self.app.push_screen(TextScreen("Score sheet", "\n".join(lines), name="scores"))
+        screen = TextScreen(
+            self.tr("tui.sheet.title"), "\n".join(lines), name="scores", lang=self.look.lang
+        )
+        self.app.push_screen(screen)
 
     def show_rules(self) -> None:
         name = self.app.sub_title or None
-        self.app.push_screen(RulesScreen(rules_markdown(self.game.rules, name)))
+        self.app.push_screen(
+            RulesScreen(rules_markdown(self.game.rules, name, self.look.lang), self.look.lang)
+        )
 
     def show_review(self, number: int | None = None) -> None:
         """The review of the finished deals, from deal ``number`` (default: the last)."""
         deals = [(n, deal) for n, deal in enumerate(self.game.match.deals, 1) if deal.is_over()]
         if not deals:
-            self.say("No deal is over yet: nothing to review.")
+            self.say(self.tr("tui.say.no-review"))
             return
         start = next((i for i, (n, _d) in enumerate(deals) if n == number), -1)
         self.app.push_screen(ReviewScreen(deals, self.names, self.look, start))
@@ -635,7 +659,7 @@ class TableScreen(Screen[None]):
     def toggle_speed(self) -> None:
         game = self.game
         game.bot_delay = DEFAULT_DELAY if game.bot_delay == 0 else 0.0
-        self.say("Bots play instantly." if game.bot_delay == 0 else "Bots pause before acting.")
+        self.say(self.tr("tui.say.instant" if game.bot_delay == 0 else "tui.say.pause"))
         self.refresh_all()
         self.schedule_bots()
 
