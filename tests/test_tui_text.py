@@ -187,7 +187,7 @@ def test_the_first_screen_speaks_the_language_at_80x24_and_nothing_is_cut(
     assert keys_line.strip() == tr["tui.keys"]  # the whole key line: not cut
     assert tr["tui.auction.title"] in seen["screen"]
     assert tr["tui.seat.north"] in seen["screen"]
-    assert tr["tui.legend"] in seen["screen"]
+    assert tr["tui.legend.plain"] in seen["screen"]  # classic: no stakes multiplied, no x2
     status = tr["tui.status.your-call"]
     assert status in seen["screen"] or tr["tui.status.to-act"].split("{")[0] in seen["screen"]
 

@@ -32,6 +32,7 @@ __all__ = [
     "card_text",
     "hand_order",
     "help_text",
+    "legend",
     "seat_name",
     "status_line",
     "table_text",
@@ -339,6 +340,17 @@ def trick_text(trick: Trick, names: Names, unicode: bool = True, look: Look | No
     return Text("\n").join(lines)
 
 
+def legend(rules: Rules, look: Look = PLAIN) -> str:
+    """What the marks of the table mean; ``x2`` only where the stakes can be multiplied.
+
+    >>> from tarneeb import find_rules
+    >>> legend(find_rules("classic")), "x2" in legend(find_rules("egyptian"))
+    ('(D) dealer  3t tricks won  * led', True)
+    """
+    plain = rules.doubling is Doubling.NONE
+    return look.tr("tui.legend.plain" if plain else "tui.legend")
+
+
 def help_text(rules: Rules, look: Look = PLAIN) -> str:
     """The help page for ``rules``: only the keys and calls these rules have.
 
@@ -378,6 +390,6 @@ def help_text(rules: Rules, look: Look = PLAIN) -> str:
         "",
         tr("tui.help.bare-letter"),
         "",
-        tr("tui.help.legend", legend=tr("tui.legend")),
+        tr("tui.help.legend", legend=legend(rules, look)),
     ]
     return "\n".join(lines) + "\n"

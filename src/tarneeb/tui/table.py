@@ -28,6 +28,7 @@ from tarneeb.tui.render import (
     auction_text,
     hand_order,
     help_text,
+    legend,
     seat_name,
     table_text,
     trick_text,
@@ -154,7 +155,7 @@ class TableScreen(Screen[None]):
         drawn = table_text(view, self.names, width, look=self.look, gap=gap)
         if rows >= 11 + 2 * gap:
             drawn.append("\n")
-            drawn.append_text(Text(self.tr("tui.legend"), style="dim"))
+            drawn.append_text(Text(legend(view.rules, self.look), style="dim"))
         table.update(drawn)
         self.query_one("#auction", Static).update(
             Text(self.tr("tui.auction.title") + "\n", style="bold")
