@@ -31,6 +31,7 @@ from typing import NoReturn
 
 from tarneeb._version import __version__
 from tarneeb.arena.cli import add_arena_parser, run_arena
+from tarneeb.cliargs import add_option_flag
 from tarneeb.errors import TarneebError
 from tarneeb.i18n import DEFAULT_LANGUAGE, LANGUAGES, find_language
 from tarneeb.presets import DEFAULT_PRESET, PRESETS, find_rules
@@ -85,15 +86,7 @@ def _build_parser() -> _Parser:
     rules.add_argument(
         "--markdown", action="store_true", help="print the whole reference (docs/rules.md)"
     )
-    rules.add_argument(
-        "-o",
-        "--option",
-        action="append",
-        default=[],
-        metavar="OPTION=VALUE",
-        dest="options",
-        help="change one option on top of the preset (repeatable), e.g. -o target=31",
-    )
+    add_option_flag(rules)
     rules.add_argument(
         "--lang",
         metavar="LANG",

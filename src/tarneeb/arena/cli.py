@@ -27,6 +27,7 @@ from tarneeb.arena.progress import progress_bar
 from tarneeb.arena.report import format_report, plot_path, save_plot, summarize, write_json
 from tarneeb.arena.run import FORMATS, ArenaConfig, ArenaError, play_arena
 from tarneeb.bots import BOTS, make_bot
+from tarneeb.cliargs import add_option_flag
 from tarneeb.errors import TarneebError
 from tarneeb.presets import DEFAULT_PRESET, find_rules
 from tarneeb.rules import parse_rule_changes
@@ -95,15 +96,7 @@ def add_arena_parser(subparsers: argparse._SubParsersAction[Any]) -> argparse.Ar
         metavar="NAME",
         help=f"a preset (default {DEFAULT_PRESET})",
     )
-    parser.add_argument(
-        "-o",
-        "--option",
-        action="append",
-        default=[],
-        dest="options",
-        metavar="KEY=VALUE",
-        help="change one rule option on top of the preset (repeatable), e.g. -o target=11",
-    )
+    add_option_flag(parser, "target=11")
     parser.add_argument(
         "--seed", type=int, default=None, metavar="N", help="seed of the run (default: random)"
     )

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from tarneeb.cliargs import add_option_flag
 from tarneeb.errors import TarneebError
 from tarneeb.i18n import DEFAULT_LANGUAGE, LANGUAGES, find_language, translator
 from tarneeb.presets import DEFAULT_PRESET, find_rules, preset_name
@@ -71,15 +72,7 @@ def add_play_parser(subparsers: Any) -> argparse.ArgumentParser:
         ),
     )
     play.add_argument("--rules", metavar="NAME", help=f"the preset (default: {DEFAULT_PRESET})")
-    play.add_argument(
-        "-o",
-        "--option",
-        action="append",
-        default=[],
-        metavar="OPTION=VALUE",
-        dest="options",
-        help="change one rule option on top of the preset (repeatable), e.g. -o target=31",
-    )
+    add_option_flag(play)
     play.add_argument("--seed", type=int, help="a seed for reproducible deals and bots")
     play.add_argument("--partner", metavar="BOT", help="your partner (default: heuristic)")
     play.add_argument("--opponents", metavar="BOT", help="the opponents (default: heuristic)")
