@@ -26,12 +26,13 @@ from typing import Protocol
 from tarneeb.actions import Action, Phase
 from tarneeb.auction import Contract, ThrowIn
 from tarneeb.cards import SUIT_MASKS, CardSet, Suit
+from tarneeb.layouts import Layout, Layouts, LayoutWeight, NoLayoutError
 from tarneeb.play import Trick, must_lead_suit
 from tarneeb.rules import Rules
 from tarneeb.scoring import DealResult
 from tarneeb.seats import SEATS, Seat
 
-__all__ = ["Observable", "View"]
+__all__ = ["Layout", "LayoutWeight", "Layouts", "NoLayoutError", "Observable", "View"]
 
 
 class Observable(Protocol):
@@ -168,37 +169,73 @@ class View:
         """The suits ``seat`` has shown out of, by failing to follow."""
         return self.shown_voids[seat]
 
-    def sample_hands(self, rng: random.Random, tries: int = 1000) -> tuple[int, int, int, int]:
+    def sample_hands(self, rng: random.Random, tries: int = 1000) -> Layout:
         """A layout of the cards still held that this seat cannot tell from the real one.
 
         This seat's own hand as it is; the cards it has not seen dealt anew to
         the others, as many as each holds, none of a suit a seat has shown it
-        does not hold. For search over hidden cards and tests of hidden
-        information.
+        does not hold. Every such layout is equally likely (:class:`Layouts`
+        counts them and draws one exactly, without retries). For search over
+        hidden cards and tests of hidden information.
 
-        :raises ValueError: when no such layout was found in ``tries`` attempts.
+        :param tries: unused (kept for callers of the earlier, retrying sampler).
+        :raises NoLayoutError: when no layout fits what this seat has seen
+            (only a view made by hand can be so).
         """
-        me = self.seat
-        others = [s for s in SEATS if s != me]
-        voids = self.shown_voids
-        unseen = list(self.unseen())
-        allowed = {c: [s for s in others if c.suit not in voids[s]] for c in unseen}
-        for _ in range(tries):
-            rng.shuffle(unseen)
-            unseen.sort(key=lambda c: len(allowed[c]))  # the most constrained cards first
-            left = {s: self.hand_sizes[s] for s in others}
-            hands = [0, 0, 0, 0]
-            hands[me] = self.hand.mask
-            for card in unseen:
-                seats = [s for s in allowed[card] if left[s]]
-                if not seats:
-                    break
-                seat = rng.choices(seats, weights=[left[s] for s in seats])[0]
-                hands[seat] |= 1 << card
-                left[seat] -= 1
-            else:
-                return hands[0], hands[1], hands[2], hands[3]
-        raise ValueError(f"no layout of the unseen cards fits what {me.name.title()} has seen")
+        del tries
+        return self.layouts.sample(rng)
+
+    def sample_layouts(
+        self, rng: random.Random, count: int, weight: LayoutWeight | None = None
+    ) -> list[tuple[Layout, float]]:
+        """``count`` layouts drawn uniformly (:meth:`sample_hands`), each with its weight.
+
+        ``weight(layout)`` says how likely the public actions are with those
+        hands: the bids and passes of the auction, the cards played, or their
+        product (use :meth:`dealt` for the hands as they were dealt). A
+        weighted average over these layouts then estimates the average over
+        layouts drawn in proportion to that likelihood (importance sampling).
+        Without ``weight`` every weight is 1.0.
+
+        >>> from tarneeb.deal import Deal
+        >>> from tarneeb.presets import find_rules
+        >>> view = Deal.from_seed(find_rules("classic"), dealer=0, seed=1).view(Seat.EAST)
+        >>> drawn = view.sample_layouts(random.Random(1), 3, weight=lambda layout: 0.5)
+        >>> [w for _, w in drawn], all(l[Seat.EAST] == view.hand.mask for l, _ in drawn)
+        ([0.5, 0.5, 0.5], True)
+        """
+        out: list[tuple[Layout, float]] = []
+        for _ in range(count):
+            layout = self.layouts.sample(rng)
+            out.append((layout, 1.0 if weight is None else float(weight(layout))))
+        return out
+
+    @functools.cached_property
+    def layouts(self) -> Layouts:
+        """Every layout of the hidden cards this seat cannot tell from the real one."""
+        sizes = list(self.hand_sizes)
+        sizes[self.seat] = 0
+        return Layouts(
+            self.unseen().mask,
+            (sizes[0], sizes[1], sizes[2], sizes[3]),
+            self.shown_voids,
+            known=tuple(self.hand.mask if s == self.seat else 0 for s in SEATS),
+        )
+
+    @functools.cached_property
+    def played_by(self) -> tuple[int, int, int, int]:
+        """The cards each seat has played so far, as masks by seat."""
+        out = [0, 0, 0, 0]
+        current = (self.current_trick,) if self.current_trick else ()
+        for trick in (*self.tricks, *current):
+            for i, card in enumerate(trick.cards):
+                out[trick.seat_of(i)] |= 1 << card
+        return out[0], out[1], out[2], out[3]
+
+    def dealt(self, layout: Layout) -> Layout:
+        """The hands of ``layout`` as they were dealt: with the cards each seat has played."""
+        p = self.played_by
+        return layout[0] | p[0], layout[1] | p[1], layout[2] | p[2], layout[3] | p[3]
 
     def unseen(self) -> CardSet:
         """The cards this seat has not seen: in the other three hands."""
