@@ -15,6 +15,13 @@ The figures, for two bots A and B:
 * ``dd_tricks_lost_per_deal`` (with ``--double-dummy``): for each bot, the
   tricks its side's cards gave away against double-dummy play, per played
   deal (the solver's value before each card minus after it, added up);
+* ``dd_play`` (with ``--double-dummy``): for each bot and group of deals
+  (``all``, ``declarers``, ``defenders``, ``trump``, ``no_trump``): ``deals``,
+  ``decisions``, ``errors``, ``error_rate`` (the share of card decisions that
+  gave a trick away), ``tricks_lost``, ``tricks_lost_per_deal``, ``leads``,
+  ``best_leads``, ``lead_accuracy`` (the share of first leads that were
+  double-dummy best), the rates and the mean with a ``_ci95`` interval
+  (:mod:`tarneeb.arena.accuracy`);
 * ``timing``: mean time a decision of each bot took (the only figures that
   change from run to run with the same seed).
 
@@ -42,6 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tarneeb.arena.accuracy import GROUPS, Accuracy, format_mean, format_share
 from tarneeb.arena.run import ArenaError, ArenaResult, MatchOutcome
 from tarneeb.arena.stats import mean_ci, wilson_interval
 
@@ -72,6 +80,7 @@ class _Tally:
     seconds: float = 0.0
     dd_lost: int = 0
     dd_deals: int = 0
+    accuracy: Accuracy = field(default_factory=Accuracy)
     contracts: dict[int, list[int]] = field(default_factory=dict)
     """Level -> [bid, made]."""
 
@@ -106,6 +115,7 @@ def _tallies(result: ArenaResult) -> dict[str, _Tally]:
             t.seconds += o.seconds[side]
             t.dd_lost += o.dd_lost[side]
             t.dd_deals += o.dd_deals
+            t.accuracy.add(o.dd_play, side)
             for team, level, made in o.contracts:
                 if team == side:
                     row = t.contracts.setdefault(level, [0, 0])
@@ -204,6 +214,7 @@ def summarize(result: ArenaResult) -> dict[str, Any]:
             label: (t.dd_lost / t.dd_deals if t.dd_deals else None) for label, t in tallies.items()
         }
         summary["dd_deals"] = {label: t.dd_deals for label, t in tallies.items()}
+        summary["dd_play"] = {label: t.accuracy.to_dict() for label, t in tallies.items()}
     if table is not None:
         summary["standings"] = [line.to_dict() for line in table.standings()]
         summary["sets"] = king_sets(result)
@@ -347,18 +358,32 @@ def format_report(result: ArenaResult, summary: dict[str, Any] | None = None) ->
     else:
         w("  none\n")
 
-    if "dd_tricks_lost_per_deal" in s:
-        w("\ntricks lost against double-dummy play, per played deal\n")
-        for label in labels:
-            value = s["dd_tricks_lost_per_deal"][label]
-            shown = "-" if value is None else f"{value:.2f}"
-            w(f"  {label:<{width}}  {shown:>6}  ({s['dd_deals'][label]} deals)\n")
+    if "dd_play" in s:
+        _write_dd(w, s, width)
 
     w("\ntime per decision\n")
     for label in labels:
         us = timing["decision_us"][label]
         w(f"  {label:<{width}}  {us:10.1f} µs  ({timing['decisions'][label]} decisions)\n")
     return out.getvalue()
+
+
+def _write_dd(w: Callable[[str], object], s: dict[str, Any], width: int) -> None:
+    w("\ncard play against double-dummy play (95% intervals)\n")
+    w("  costly: card decisions (two or more legal cards) that gave a trick away;\n")
+    w("  lost: tricks lost against double-dummy play a deal; leads: first leads that were best\n")
+    w(f"  {'':<{width}}  {'deals':<9} {'count':>5}  {'costly':<20}  {'lost':<17}  leads\n")
+    for label in s["bots"]:
+        for group in GROUPS:
+            row = s["dd_play"][label][group]
+            if group != "all" and not row["deals"]:
+                continue
+            name = label if group == "all" else ""
+            share = format_share(row["error_rate"], row["error_rate_ci95"])
+            lost = format_mean(row["tricks_lost_per_deal"], row["tricks_lost_per_deal_ci95"])
+            leads = format_share(row["lead_accuracy"], row["lead_accuracy_ci95"])
+            w(f"  {name:<{width}}  {group.replace('_', '-'):<9} {row['deals']:>5}  {share:<20}")
+            w(f"  {lost:<17}  {leads}\n")
 
 
 def _write_wins(w: Callable[[str], object], s: dict[str, Any], pairs: int, width: int) -> None:

@@ -38,8 +38,8 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
+from tarneeb.arena.accuracy import DealPlay, deal_plays
 from tarneeb.bots import make_bot
-from tarneeb.deal import Deal
 from tarneeb.errors import IllegalActionError, InvalidActionError, TarneebError
 from tarneeb.match import Match
 from tarneeb.presets import DEFAULT_PRESET, PRESETS, preset_name
@@ -128,8 +128,10 @@ class ArenaConfig:
     :param format: one of :data:`FORMATS`.
     :param keep_records: keep every match's record (for the JSON file).
     :param preset: the preset ``rules`` were made from, for reports (found when omitted).
-    :param double_dummy: analyze every played deal double dummy and count the
-        tricks each bot's cards gave away (the solver, DDS where installed).
+    :param double_dummy: analyze every played deal double dummy: the tricks each
+        bot's cards gave away, its share of costly card decisions and of best
+        first leads, as declarers and defenders, in trump and no-trump
+        (:mod:`tarneeb.arena.accuracy`; the solver, DDS where installed).
     :param streak: ``king`` only: the tournament also ends when one pair has
         won this many sets in a row.
     :raises ArenaError: on a setting that cannot work.
@@ -254,6 +256,8 @@ class MatchOutcome:
     """Tricks the North-South and the East-West cards gave away against double-dummy play."""
     dd_deals: int = 0
     """Played deals analyzed double dummy (0 unless the run asked for it)."""
+    dd_play: tuple[DealPlay, ...] = ()
+    """Those deals' double-dummy figures, side by side (:mod:`tarneeb.arena.accuracy`)."""
 
     def side_of(self, label: str) -> int:
         """0 when ``label`` held North-South in this match, 1 for East-West."""
@@ -317,7 +321,7 @@ def play_task(task: MatchTask) -> MatchOutcome:
         sum(1 for s in match.sets if s.winner is Team.NS),
         sum(1 for s in match.sets if s.winner is Team.EW),
     )
-    dd_lost, dd_deals = double_dummy_losses(match.deals) if task.double_dummy else ((0, 0), 0)
+    dd_play = deal_plays(match.deals) if task.double_dummy else ()
     record = None
     if task.keep_record:
         players = {"S": task.ns, "E": task.ew, "N": task.ns, "W": task.ew}
@@ -342,25 +346,10 @@ def play_task(task: MatchTask) -> MatchOutcome:
         ),
         dealers=tuple(int(d.dealer) for d in match.deals if d.is_over()),
         record=record,
-        dd_lost=dd_lost,
-        dd_deals=dd_deals,
+        dd_lost=(sum(p.lost[0] for p in dd_play), sum(p.lost[1] for p in dd_play)),
+        dd_deals=len(dd_play),
+        dd_play=dd_play,
     )
-
-
-def double_dummy_losses(deals: Sequence[Deal]) -> tuple[tuple[int, int], int]:
-    """Tricks North-South's and East-West's cards gave away, double dummy, and the deals counted.
-
-    Every deal with cards played counts; a card's cost is what the side to
-    play could have kept with its best card (:mod:`tarneeb.solver.analysis`).
-    """
-    from tarneeb.solver.analysis import analyze_deals
-
-    played = [deal for deal in deals if deal.tricks]
-    lost = [0, 0]
-    for analysis in analyze_deals(played) if played else []:
-        for card in analysis.cards:
-            lost[card.seat & 1] += card.cost
-    return (lost[0], lost[1]), len(played)
 
 
 # -- where the tasks run ------------------------------------------------------------
