@@ -370,14 +370,17 @@ def format_report(result: ArenaResult, summary: dict[str, Any] | None = None) ->
 
 def _write_dd(w: Callable[[str], object], s: dict[str, Any], width: int) -> None:
     w("\ncard play against double-dummy play (95% intervals)\n")
-    w("  costly: card decisions (two or more legal cards) that gave a trick away;\n")
-    w("  lost: tricks lost against double-dummy play a deal; leads: first leads that were best\n")
-    w(f"  {'':<{width}}  {'deals':<9} {'count':>5}  {'costly':<20}  {'lost':<17}  leads\n")
+    w("  costly: the card decisions (from two or more legal cards) that gave a trick away\n")
+    w("  lost: tricks lost against double-dummy play, per deal\n")
+    w("  leads: the first leads of a deal that were double-dummy best\n")
+    w(f"  {'':<{width}}  {'group':<9} {'deals':>5}  {'costly':<20}  {'lost':<17}  leads\n")
     for label in s["bots"]:
+        rows = s["dd_play"][label]
         for group in GROUPS:
-            row = s["dd_play"][label][group]
-            if group != "all" and not row["deals"]:
-                continue
+            row = rows[group]
+            every = group in ("trump", "no_trump") and row["deals"] == rows["all"]["deals"]
+            if group != "all" and (not row["deals"] or every):
+                continue  # no such deal; or every deal in one strain: the "all" line
             name = label if group == "all" else ""
             share = format_share(row["error_rate"], row["error_rate_ci95"])
             lost = format_mean(row["tricks_lost_per_deal"], row["tricks_lost_per_deal_ci95"])
