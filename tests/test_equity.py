@@ -5,9 +5,14 @@ from __future__ import annotations
 import pytest
 
 from tarneeb import Deal, Seat, find_rules
+from tarneeb.actions import Bid, Strain
 from tarneeb.bots import SearchBot
+from tarneeb.bots.bidding import contract_equity
 from tarneeb.bots.equity import TOLERANCE, MatchEquity, deal_outcomes, match_equity
 from tarneeb.scoring import score_contract
+from tarneeb.view import View
+
+ALL_STRAINS = list(Strain)
 
 
 def test_presets_with_and_without_a_table() -> None:
@@ -108,3 +113,37 @@ def test_the_search_bot_plays_safe_when_making_the_contract_wins_the_set() -> No
     assert to_match._utility(view, 7) == to_match._utility(view, 13) == 1.0
     assert to_match._utility(view, 6) < 0.95
     assert points._utility(view, 9) > points._utility(view, 7)
+
+
+def _auction_view(scores: tuple[int, int]) -> View:
+    """South to bid first in a classic deal, our side at ``scores[0]``, theirs at ``scores[1]``."""
+    deal = Deal.from_seed(
+        find_rules("classic"), Seat.WEST, 4, scores=(scores[0], scores[1], scores[0], scores[1])
+    )
+    view = deal.view(Seat.SOUTH)
+    assert view.to_act == Seat.SOUTH
+    return view
+
+
+def test_a_risky_bid_is_not_worth_a_near_won_set() -> None:
+    """At 38 to 10, a 7 that fails in a quarter or half of the layouts loses more
+    than it wins: the search bot, ahead, passes ("stay low to protect a lead");
+    behind, at 30 to 35, the same bid is a chance it takes."""
+    table = match_equity(find_rules("classic"))
+    assert table is not None
+    ahead, behind = _auction_view((38, 10)), _auction_view((30, 35))
+    for low in (5, 7):
+        rows = [(1.0, dict.fromkeys(ALL_STRAINS, 8)), (1.0, dict.fromkeys(ALL_STRAINS, low))]
+        assert contract_equity(table, ahead, rows, Bid(7), True) < table.value(38, 10)
+        assert contract_equity(table, behind, rows, Bid(7), True) > 0.0
+
+
+def test_letting_them_make_the_set_is_worth_nothing() -> None:
+    """At 20 to 36, their 7 made wins them the set: passing is worth what setting them is."""
+    table = match_equity(find_rules("classic"))
+    assert table is not None
+    view = _auction_view((20, 36))
+    weak = [(1.0, dict.fromkeys(ALL_STRAINS, 3))]  # they take 10 or 9 of the 13
+    assert contract_equity(table, view, weak, Bid(7), False) == 0.0
+    strong = [(1.0, dict.fromkeys(ALL_STRAINS, 9))]  # they take 4 or 3: set
+    assert contract_equity(table, view, strong, Bid(7), False) > 0.0

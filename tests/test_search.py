@@ -10,7 +10,7 @@ import pytest
 
 from tarneeb import SEATS, Card, Deal, Phase, Seat, find_rules
 from tarneeb.bots import Limit, SearchBot, make_bot, play_deal, sample_layouts
-from tarneeb.bots.inference import PlayModel, play_likelihood, resample
+from tarneeb.bots.inference import PlayModel, draw_distinct, play_likelihood
 from tarneeb.bots.search import _equivalent_cards
 from tarneeb.presets import PRESETS
 
@@ -253,11 +253,18 @@ def test_the_floor_drops_unlikely_layouts_and_nothing_else() -> None:
         assert play_likelihood(view, layout, model, floor=full * 2) == 0.0
 
 
-def test_resampling_keeps_the_proportions() -> None:
-    rows = [((i, 0, 0, 0), float(w)) for i, w in enumerate([5, 0, 3, 2, 0])]
-    drawn = resample(rows, 10, random.Random(3))
-    assert sum(w for _h, w in drawn) == 10
-    assert dict(drawn) == {(0, 0, 0, 0): 5.0, (2, 0, 0, 0): 3.0, (3, 0, 0, 0): 2.0}
+def test_layouts_are_drawn_by_weight_without_repeats() -> None:
+    rows = [((i, 0, 0, 0), float(w)) for i, w in enumerate([50, 0, 1, 1, 1, 1, 1, 1])]
+    counts = dict.fromkeys(range(8), 0)
+    rng = random.Random(3)
+    for _ in range(200):
+        drawn = draw_distinct(rows, 3, rng)
+        assert len({h for h, _w in drawn}) == len(drawn) == 3
+        for hands, _w in drawn:
+            counts[hands[0]] += 1
+    assert counts[0] > 190  # the likeliest layout almost always
+    assert counts[1] == 0  # weight 0: never
+    assert all(30 < counts[i] < 110 for i in range(2, 8)), counts  # the others alike (67)
 
 
 @pytest.mark.parametrize("spec", ["search:infer", "search:plain"])

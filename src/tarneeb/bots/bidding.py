@@ -18,10 +18,11 @@ Two uses (see :meth:`SearchBot._auction`):
   make their contract loses the set, a bid that will probably fail can still
   be the better chance: "bid higher when only that can win".
 * When the heuristic valuation proposes a bid, the bid must make often
-  enough, and must not lower the chance of the set below passing (partner's
-  contract if partner holds the high bid, else the score's equity before the
-  deal): near the target with the lead, a risky bid is not worth it, "stay
-  low to protect a lead".
+  enough, and must not lower the chance of the set below passing: partner's
+  contract if partner holds the high bid; with no bid yet and our side
+  ahead, the chance the score gives before the deal (near the target with the
+  lead, a risky bid is not worth it: "stay low to protect a lead"; defending,
+  the side still scores its tricks under most presets).
 """
 
 from __future__ import annotations

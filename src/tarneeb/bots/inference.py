@@ -12,8 +12,8 @@ the deal with the layout's hands, each card another seat played counts
 ``1 - epsilon`` when the model would have played it (or a card equivalent to
 it) and ``epsilon`` shared among the other legal cards when not. The search
 then draws the layouts it solves from many candidates in proportion to their
-weights (importance resampling), so its double-dummy effort goes where the
-play says the cards are.
+weights, without replacement (:func:`draw_distinct`), so its double-dummy
+effort goes where the play says the cards are.
 
 >>> import random
 >>> from tarneeb import Deal, Seat, find_rules
@@ -38,14 +38,14 @@ from tarneeb.deal import Deal
 from tarneeb.errors import TarneebError
 from tarneeb.view import View
 
-__all__ = ["PlayModel", "play_likelihood", "played_masks", "resample"]
+__all__ = ["PlayModel", "draw_distinct", "play_likelihood", "played_masks"]
 
 
 @dataclass
 class PlayModel:
     """The policy the other seats are assumed to follow, and how strictly."""
 
-    epsilon: float = 0.3
+    epsilon: float = 0.5
     """The chance a seat departs from the model's card (spread over its other cards)."""
     bot: HeuristicBot = field(default_factory=lambda: HeuristicBot(random.Random(0)))
 
@@ -124,28 +124,26 @@ def play_likelihood(
     return likelihood
 
 
-def resample(
+def draw_distinct(
     weighted: Sequence[tuple[tuple[int, int, int, int], float]], count: int, rng: random.Random
 ) -> list[tuple[tuple[int, int, int, int], float]]:
-    """``count`` draws from ``weighted`` in proportion to the weights, alike draws merged.
+    """``count`` different layouts of ``weighted``, drawn in proportion to the weights
+    without replacement (Efraimidis and Spirakis' keys), each then weighing 1.
 
-    Systematic resampling: one random offset, evenly spaced pointers. Each
-    layout drawn comes once, weighted by how often it was drawn.
+    Without replacement, a few layouts far likelier than the rest do not fill
+    the whole sample with copies of themselves: the search still sees
+    ``count`` different layouts, the likeliest first. Layouts of weight 0 are
+    never drawn.
 
     >>> rows = [((1, 0, 0, 0), 3.0), ((2, 0, 0, 0), 1.0), ((3, 0, 0, 0), 0.0)]
-    >>> resample(rows, 4, random.Random(1))
-    [((1, 0, 0, 0), 3.0), ((2, 0, 0, 0), 1.0)]
+    >>> sorted(draw_distinct(rows, 4, random.Random(1)))
+    [((1, 0, 0, 0), 1.0), ((2, 0, 0, 0), 1.0)]
     """
-    total = sum(w for _h, w in weighted)
-    if total <= 0 or not weighted:
-        return list(weighted[:count])
-    step = total / count
-    pointer = rng.random() * step
-    out: dict[tuple[int, int, int, int], float] = {}
-    cumulative = 0.0
+    keyed = []
+    seen = set()
     for hands, weight in weighted:
-        cumulative += weight
-        while pointer < cumulative:
-            out[hands] = out.get(hands, 0.0) + 1.0
-            pointer += step
-    return list(out.items())
+        if weight > 0 and hands not in seen:
+            seen.add(hands)
+            keyed.append((rng.random() ** (1.0 / weight), hands))
+    keyed.sort(reverse=True)
+    return [(hands, 1.0) for _key, hands in keyed[:count]]

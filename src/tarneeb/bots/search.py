@@ -32,7 +32,7 @@ from tarneeb.bots.base import Bot, Decision
 from tarneeb.bots.bidding import REACH, contract_equity, high_bid
 from tarneeb.bots.equity import MatchEquity, match_equity
 from tarneeb.bots.heuristic import HeuristicBot, hand_tricks
-from tarneeb.bots.inference import PlayModel, play_likelihood, played_masks, resample
+from tarneeb.bots.inference import PlayModel, draw_distinct, play_likelihood, played_masks
 from tarneeb.cards import SUIT_MASKS, Card, Suit
 from tarneeb.rules import Count
 from tarneeb.scoring import score_contract
@@ -270,7 +270,7 @@ class SearchBot(Bot):
             weighted.append((hands, weight * likelihood))
             if budget is not None and time.perf_counter() - start > budget:
                 break
-        return resample(weighted, limit.samples, self.rng)
+        return draw_distinct(weighted, limit.samples, self.rng)
 
     def _layouts(self, view: View, count: int) -> list[tuple[tuple[int, int, int, int], float]]:
         start = time.perf_counter()
@@ -430,7 +430,10 @@ class SearchBot(Bot):
             if high is not None:  # partner's: passing lets partner play it
                 passing = contract_equity(equity, view, rows, high[1], True)
             else:
+                # Ahead, a bid must not risk the chance the score already gives.
                 passing = equity.value(view.scores[view.seat], view.scores[(view.seat + 1) & 3])
+                if passing <= 0.5:
+                    passing = 0.0
             if mine < passing:
                 return Decision(
                     Pass(),
