@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import random
 
 import pytest
 
+from support import run_python
 from tarneeb import SEATS, Card, Deal, Phase, Seat, find_rules
 from tarneeb.bots import Limit, SearchBot, make_bot, play_deal, sample_layouts
 from tarneeb.bots.inference import PlayModel, draw_distinct, play_likelihood
@@ -274,3 +276,25 @@ def test_the_search_bot_with_or_without_inference_plays_legally(spec: str) -> No
     bots = [make_bot(spec, seed=1), make_bot("heuristic", seed=2)]
     play_deal(deal, bots)
     assert deal.is_over() and deal.result is not None
+
+
+def test_the_search_bench_prints_figures_and_the_ratio_to_its_reference() -> None:
+    need_dds()
+    done = run_python(
+        "bench/search.py",
+        "--deals",
+        "1",
+        "--bot",
+        "search:fast",
+        "--reference",
+        "search:fast:plain",
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "ratio to the reference" in done.stdout
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert figures["bench"] == "search" and figures["reference"] == "search:fast:plain"
+    assert figures["median_ms"] > 0 and figures["reference_median_ms"] > 0
+    assert figures["median_ratio"] == pytest.approx(
+        figures["median_ms"] / figures["reference_median_ms"], rel=0.05
+    )
