@@ -20,6 +20,7 @@ from tarneeb.bots.levels import (
 )
 from tarneeb.bots.search import Limit
 from tarneeb.cards import Card
+from tarneeb.presets import PRESETS
 
 
 def test_the_levels_are_bots_by_name() -> None:
@@ -101,4 +102,10 @@ def test_medium_beats_easy_in_the_arena() -> None:
 @pytest.mark.parametrize("level", ["easy", "medium"])
 def test_a_level_plays_a_match(level: str) -> None:
     match = play_match(Match(find_rules("classic"), seed=3), [make_bot(level, seed=1)] * 2)
+    assert match.is_over()
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_easy_plays_every_preset_to_the_end(name: str) -> None:
+    match = play_match(Match(PRESETS[name], seed=1), [make_bot("easy", seed=1)] * 2)
     assert match.is_over()

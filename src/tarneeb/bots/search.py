@@ -6,15 +6,27 @@ has shown out of), weighting each layout by how well it fits what the
 auction said (a seat that bid should hold a hand worth its bid; one that
 passed, not a strong one). Each layout is solved double-dummy
 (:mod:`tarneeb.solver`: DDS when endplay is installed, else our own solver),
-and the bot picks the action with the best expected *score*, under the
-contract and the match score, not merely the most tricks.
+and the bot picks the action with the best average chance of winning the
+set (:mod:`tarneeb.bots.equity`): each layout's result scored under the
+contract, from the match score, not merely the most tricks or points. With
+the ``points`` option (and under presets without an equity table) it plays
+for the expected score instead, as it did before playing to the set.
+
+With ``infer`` the layouts solved for a card are drawn from more candidates
+in proportion to how likely each makes the cards the others played
+(:mod:`tarneeb.bots.inference`): an answer to plain Monte Carlo search
+treating every layout as equally likely however the others played. It is an
+option, not the default: on 675 positions of heuristic deals it lost 8.0
+tricks per 100 card decisions against double-dummy play of the real layout,
+the plain search 7.4, at twice the time.
 
 Bidding and the trump choice use the same simulation over the partner's and
 the opponents' possible hands: the partnership's double-dummy tricks in each
 strain, layout by layout. The trump is the suit with the most tricks on
 average. In the auction the heuristic bot's valuation proposes a bid and the
 simulation checks it: the bot bids only what makes in enough of the layouts
-(see :meth:`SearchBot._auction`). Decisions the simulation cannot improve (a
+(see :meth:`SearchBot._auction`), and weighs bids and passes by the chance of
+the set (:mod:`tarneeb.bots.bidding`). Decisions the simulation cannot improve (a
 single legal action; the raise; a weak-hand redeal) go to the heuristic bot.
 """
 
