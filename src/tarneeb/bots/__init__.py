@@ -17,6 +17,7 @@ from tarneeb.bots.base import Bot, BotError, Decision
 from tarneeb.bots.heuristic import HeuristicBot, hand_tricks
 from tarneeb.bots.knowledge import Knowledge
 from tarneeb.bots.randombot import RandomBot
+from tarneeb.bots.reasons import Reason
 from tarneeb.bots.registry import BOTS, find_bot, make_bot, play_deal, play_match, register_bot
 from tarneeb.bots.search import Limit, SearchBot, sample_layouts
 
@@ -29,6 +30,7 @@ __all__ = [
     "Knowledge",
     "Limit",
     "RandomBot",
+    "Reason",
     "SearchBot",
     "find_bot",
     "hand_tricks",
