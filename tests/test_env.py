@@ -112,7 +112,7 @@ def test_every_legal_action_has_an_env_id(np: Any, name: str) -> None:
 def test_observation_layout(np: Any) -> None:
     from tarneeb.env import encoding
 
-    assert encoding.OBS_SIZE == 573
+    assert encoding.OBS_SIZE == 581
     assert encoding.OFFSETS == {
         "hand": 0,
         "phase": 52,
@@ -127,6 +127,8 @@ def test_observation_layout(np: Any) -> None:
         "voids": 549,
         "tricks": 565,
         "scores": 569,
+        "points": 573,
+        "match": 577,
     }
     # The docstring's table names the same offsets.
     doc = encoding.__doc__ or ""
@@ -254,6 +256,120 @@ def test_hand_block_holds_only_the_own_cards(np: Any) -> None:
                 assert obs.shape == (OBS_SIZE,)
                 assert all(obs[c] == 0 for c in range(52) if others >> c & 1)
             deal.push(a)
+
+
+def _two_play_orders(np: Any) -> tuple[Deal, Deal]:
+    """Two Tarneeb 400 deals, the same cards by the same seats, tricks won by other sides.
+
+    One seat plays its two cards of the first two tricks the other way round:
+    every seat has played the same cards and taken as many tricks, so only
+    the card points taken tell the two apart.
+    """
+    from tarneeb.env.encoding import OFFSETS, encode_view
+
+    rules = find_rules("tarneeb400")
+    points = OFFSETS["points"]
+    for seed in range(200):
+        rng = random.Random(seed)
+        deal = Deal.from_rng(rules, rng.randrange(4), rng)
+        while deal.phase is not Phase.PLAY and not deal.is_over():
+            deal.push(rng.choice(deal.legal_action_ids()))
+        if deal.is_over():
+            continue
+        start = deal.copy()
+        cards = []
+        for _ in range(8):
+            cards.append(rng.choice(deal.legal_action_ids()))
+            deal.push(cards[-1])
+        for k in range(4):  # swap the k-th card of trick 1 with the k-th of trick 2
+            other_order = [*cards]
+            other_order[k], other_order[4 + k] = cards[4 + k], cards[k]
+            other = start.copy()
+            try:
+                for card in other_order:
+                    if card not in other.legal_action_ids():
+                        raise IllegalActionError("not legal in this order")
+                    other.push(card)
+            except IllegalActionError:
+                continue
+            if other.tricks_taken != deal.tricks_taken:
+                continue
+            sides = [
+                (p[0] + p[2], p[1] + p[3])
+                for p in (deal.card_points_taken, other.card_points_taken)
+            ]
+            if sides[0] == sides[1]:
+                continue
+            same_before = all(
+                np.array_equal(
+                    encode_view(deal.view(s))[:points], encode_view(other.view(s))[:points]
+                )
+                for s in range(4)
+            )
+            if same_before:
+                return deal, other
+    raise AssertionError("no two such play orders in 200 deals")
+
+
+def test_observation_tells_the_card_points_taken(np: Any) -> None:
+    """Tarneeb 400 counts card points: two play orders alike in all else differ in them.
+
+    Seed 000: "Tarneeb 400: Una variante de puntuación en la que las cartas de valor
+    (Ases 11, Reyes 4, Reinas 3, Jotas 2, Dieces 10) tienen valores específicos".
+    """
+    from tarneeb.env.encoding import OFFSETS, encode_view
+
+    one, two = _two_play_orders(np)
+    at = OFFSETS["points"]
+    for deal in (one, two):
+        for seat in range(4):
+            obs = encode_view(deal.view(seat))
+            taken = deal.card_points_taken
+            expected = [taken[(seat + r) & 3] / 120 for r in range(4)]
+            assert obs[at : at + 4].tolist() == pytest.approx(expected)
+    for seat in range(4):
+        assert not np.array_equal(encode_view(one.view(seat)), encode_view(two.view(seat)))
+
+
+def test_observation_tells_the_match_of_sets(np: Any) -> None:
+    """A match of sets: the observation shows the sets won and the points of finished sets."""
+    need("pettingzoo")
+    need("gymnasium")
+    from tarneeb.env.encoding import OFFSETS, MatchProgress, encode_view, match_progress
+    from tarneeb.env.tarneeb_v0 import AGENTS, raw_env
+
+    rules = find_rules("levant-sets").replace(target=11)
+    env = raw_env(rules=rules, reward="match", max_deals=400)
+    env.reset(seed=5)
+    rng = random.Random(5)
+    at = OFFSETS["match"]
+    sets_seen = 0
+    while not env.terminations[env.agent_selection]:
+        match = env.match
+        assert match is not None
+        progress = match_progress(match)
+        assert progress is not None
+        won, points = progress
+        assert sum(won) == len(match.sets)
+        sets_seen = len(match.sets)
+        whole = 11 * rules.sets
+        for seat, agent in enumerate(AGENTS):
+            obs = env.observe(agent)["observation"]
+            mine, theirs = seat & 1, 1 - (seat & 1)
+            assert obs[at : at + 4].tolist() == pytest.approx(
+                [won[mine] / 13, won[theirs] / 13, points[mine] / whole, points[theirs] / whole]
+            )
+            assert np.array_equal(obs, encode_view(env.deal.view(seat), progress=progress))
+        mask = env.observe(env.agent_selection)["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask).tolist())))
+        if sets_seen >= 3:
+            break
+    assert sets_seen >= 3
+    # Without a match (or in a match of one set) the block stays 0.
+    assert match_progress(None) is None
+    deal = Deal.from_seed(find_rules("classic"), dealer=0, seed=1)
+    obs = encode_view(deal.view(0), progress=MatchProgress((1, 0), (41, 12)))
+    assert obs[at : at + 4].tolist() == [0, 0, 0, 0]
 
 
 # -- PettingZoo ---------------------------------------------------------------------
@@ -477,7 +593,7 @@ def test_openspiel_game_facts(np: Any) -> None:
     assert game.num_distinct_actions() == 139
     assert game.max_chance_outcomes() == 52
     assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
-    assert game.observation_tensor_size() == 573
+    assert game.observation_tensor_size() == 581
     assert game.max_utility() == og.utility_bound(find_rules("classic")) == 29
     state = game.new_initial_state()
     rng = random.Random(5)

@@ -16,7 +16,7 @@ and runs its algorithms on it::
   52..60, bids from 61), so chance outcomes and card plays share ids 0..51.
 * Imperfect information: the information-state string and tensor have
   perfect recall (own hand as dealt, every public action in order); the
-  observation tensor is the 573-value vector of :mod:`tarneeb.env.encoding`.
+  observation tensor is the 581-value vector of :mod:`tarneeb.env.encoding`.
 * ``resample_from_infostate`` deals the unseen cards again, consistent with
   what the player has seen (hand sizes, shown voids), so ISMCTS runs.
 
@@ -32,7 +32,7 @@ Python.
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_tarneeb")
 >>> game.num_distinct_actions(), game.num_players(), game.observation_tensor_size()
-(139, 4, 573)
+(139, 4, 581)
 """
 
 from __future__ import annotations
