@@ -348,6 +348,18 @@ class ObservationEncoder:
         self._pending: list[tuple[int, list[int]]] = []
         self._points = [0, 0, 0, 0]
 
+    def copy(self) -> ObservationEncoder:
+        """An independent copy, to go on from here (a search clones states)."""
+        other = ObservationEncoder.__new__(ObservationEncoder)
+        other.__dict__.update(self.__dict__)
+        other.rows = self.rows.copy()
+        other._flat = other.rows.reshape(-1)
+        other._cells = cast("MutableSequence[float]", other._flat.data)
+        other._trick_cards = self._trick_cards[:]
+        other._pending = self._pending[:]
+        other._points = self._points[:]
+        return other
+
     def start(
         self,
         dealer: int,

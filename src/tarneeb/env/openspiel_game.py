@@ -8,35 +8,77 @@ and runs its algorithms on it::
     game = pyspiel.load_game("python_tarneeb", {"rules": "egyptian"})
 
 * Four players, the seats South, East, North, West (0..3); South and North
-  against East and West. Zero-sum: at the end each player gets its side's
-  points minus the other side's (0 for a deal thrown in).
-* Chance deals the cards one at a time, 52 chance nodes: the ``k``-th card
-  dealt goes to player ``k % 4`` (outcomes: the cards left, uniform).
+  against East and West. Zero-sum.
+* Chance deals the cards one at a time, 52 chance nodes a deal: the ``k``-th
+  card dealt goes to player ``k % 4`` (outcomes: the cards left, uniform).
 * Actions are the env ids of :mod:`tarneeb.env.encoding` (cards 0..51, calls
   52..60, bids from 61), so chance outcomes and card plays share ids 0..51.
-* Imperfect information: the information-state string and tensor have
-  perfect recall (own hand as dealt, every public action in order); the
-  observation tensor is the 581-value vector of :mod:`tarneeb.env.encoding`.
+* Imperfect information. The observation tensor is the vector of
+  :mod:`tarneeb.env.encoding` (:data:`~tarneeb.env.encoding.OBS_SIZE`
+  values), kept up to date action by action as the PettingZoo env keeps it;
+  the information-state tensor adds the hand as dealt, the auction call by
+  call and the order of the cards played (perfect recall within a deal;
+  earlier deals of a match show through the scores). The observation string
+  tells the public state (dealer, scores, the auction, each seat's bid where
+  seats bid alone, contract, cards played, tricks and card points); the
+  information-state string, the hand as dealt and every action in order.
+  An observer with ``public_info=False`` writes only the player's own cards.
 * ``resample_from_infostate`` deals the unseen cards again, consistent with
   what the player has seen (hand sizes, shown voids), so ISMCTS runs.
 
-Parameters: ``rules`` (a preset name, default ``"classic"``) and ``dealer``
-(0..3, default 3: West deals, so South bids first).
+Parameters
+==========
 
-:func:`play_ismcts_match` lets OpenSpiel's ISMCTS bot play against one of
-ours. It uses ``open_spiel.python.algorithms.ismcts.ISMCTSBot``: the C++
-``pyspiel.ISMCTSBot`` releases the GIL in ``step`` and then clones the
-Python state (open_spiel 2.0.2), which crashes with any game written in
-Python.
+=============  ===========================================================
+``rules``      a preset name (default ``"classic"``), a preset with changes
+               as records write them (``"egyptian;target=31"``,
+               ``"custom;min_bid=8"``: :func:`tarneeb.notation.rules_text`),
+               or the JSON of :meth:`Rules.to_dict <tarneeb.rules.Rules.to_dict>`
+``dealer``     the first dealer, 0..3 (default 3: West deals, South bids first)
+``scores``     the scores the episode starts from: ``""`` (0-0, the
+               default), ``"NS,EW"``, or four seats' ``"S,E,N,W"`` where
+               seats score alone (Syrian 400); score-dependent rules such as
+               Syrian 400's minimum bids see them
+``max_deals``  deals in an episode (default 1): the deals of a match from
+               ``scores``, until the match is won or ``max_deals`` deals
+               (thrown-in ones included) are over; 0 is refused, since an
+               OpenSpiel game must have a most number of moves and a match
+               has none
+``reward``     ``"deal"`` (default): each player gets its side's points minus
+               the other side's, added over the episode's deals (0 for a deal
+               thrown in); ``"match"``: +1 for the side that won the match,
+               -1 for the other, 0 each when it is still going after
+               ``max_deals`` deals (or drawn)
+=============  ===========================================================
+
+Search bots (open_spiel 2.0.2)
+==============================
+
+OpenSpiel's C++ ``MCTSBot`` runs on this game (searching the true state, as it
+does in any game) through ``bot.step_with_policy(state)``, ``bot.mcts_search``
+or ``pyspiel.evaluate_bots``; ``bot.step(state)`` crashes the interpreter
+(segmentation fault) with this and every game written in Python, OpenSpiel's
+own ``python_kuhn_poker`` and ``python_tic_tac_toe`` included: its binding
+releases the GIL, and the search then calls back into Python to clone the state.
+The C++ ``ISMCTSBot`` cannot run on any Python game: OpenSpiel's C++ state of
+a Python game does not forward ``ResampleFromInfostate`` to Python (the bot
+stops with "ResampleFromInfostate() not implemented", or crashes in ``step``
+as above). Use OpenSpiel's Python ``open_spiel.python.algorithms.ismcts.ISMCTSBot``,
+which calls :meth:`TarneebState.resample_from_infostate`:
+:func:`play_ismcts_match` and ``examples/openspiel_ismcts.py`` do.
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_tarneeb")
 >>> game.num_distinct_actions(), game.num_players(), game.observation_tensor_size()
 (139, 4, 581)
+>>> game = pyspiel.load_game("python_tarneeb", {"rules": "syrian400", "scores": "30,12,5,0"})
+>>> game.new_initial_state().child(0).child(1).to_string()
+'dealing: 2 cards dealt'
 """
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -49,9 +91,18 @@ from tarneeb.auction import max_auction_actions
 from tarneeb.bots import make_bot
 from tarneeb.cards import Card, CardSet
 from tarneeb.deal import Deal
-from tarneeb.env.encoding import OBS_SIZE, ActionMap, FloatArray, encode_view
+from tarneeb.env.encoding import (
+    OBS_SIZE,
+    OFFSETS,
+    ActionMap,
+    FloatArray,
+    ObservationEncoder,
+    match_progress,
+)
+from tarneeb.errors import RulesError
 from tarneeb.game import game_info, utility_bound
-from tarneeb.presets import find_rules, preset_name
+from tarneeb.match import Match
+from tarneeb.notation import parse_rules_text
 from tarneeb.rules import Rules
 from tarneeb.seats import Seat
 from tarneeb.view import View
@@ -61,12 +112,21 @@ __all__ = [
     "TarneebGame",
     "TarneebObserver",
     "TarneebState",
+    "game_rules",
+    "parse_scores",
     "play_ismcts_match",
     "utility_bound",
 ]
 
 GAME_NAME = "python_tarneeb"
-_DEFAULT_PARAMS: dict[str, Any] = {"rules": "classic", "dealer": 3}
+_DEFAULT_PARAMS: dict[str, Any] = {
+    "rules": "classic",
+    "dealer": 3,
+    "scores": "",
+    "max_deals": 1,
+    "reward": "deal",
+}
+_HAND = OFFSETS["hand"]
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -86,75 +146,261 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
-class TarneebGame(pyspiel.Game):  # type: ignore[misc]
-    """The game object OpenSpiel makes from the parameters."""
+def game_rules(text: str) -> Rules:
+    """The rules a ``rules`` parameter names: a preset, a preset with changes, or JSON.
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        merged = {**_DEFAULT_PARAMS, **(params or {})}
-        rules = find_rules(str(merged["rules"]))
-        action_map = ActionMap(rules)
-        meta = game_info(rules)  # the core's metadata of the game
-        info = pyspiel.GameInfo(
-            num_distinct_actions=meta.num_actions,
-            max_chance_outcomes=52,
-            num_players=meta.num_players,
-            min_utility=float(meta.min_utility),
-            max_utility=float(meta.max_utility),
-            utility_sum=0.0,
-            max_game_length=meta.max_game_length,
-        )
-        super().__init__(_GAME_TYPE, info, merged)
+    >>> game_rules("egyptian;target=31").target
+    31
+    >>> game_rules('{"bid_once": true}').bid_once
+    True
+
+    :raises RulesError: on an unknown preset or option, or bad JSON.
+    :raises RecordError: on a change that is not ``KEY=VALUE``.
+    """
+    text = text.strip()
+    if text.startswith("{"):
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise RulesError(f"the rules are not valid JSON: {exc}") from None
+        return Rules.from_dict(data)
+    return parse_rules_text(text)
+
+
+def parse_scores(rules: Rules, text: str) -> tuple[int, int, int, int]:
+    """Each seat's starting score from a ``scores`` parameter (see the module docstring).
+
+    >>> parse_scores(game_rules("classic"), "20,-5")
+    (20, -5, 20, -5)
+
+    :raises RulesError: when it is not two (sides) or four (seats alone) integers.
+    """
+    text = text.strip()
+    if not text:
+        return (0, 0, 0, 0)
+    want = 4 if rules.is_individual else 2
+    try:
+        values = [int(v) for v in text.split(",")]
+    except ValueError:
+        values = []
+    if len(values) != want:
+        kind = "four seats' scores S,E,N,W" if want == 4 else "two sides' scores NS,EW"
+        raise RulesError(f"scores must be {kind}, not {text!r}")
+    if want == 2:
+        values *= 2
+    return (values[0], values[1], values[2], values[3])
+
+
+class _Setup:
+    """What a game's parameters settle, shared by all its states."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        dealer: int,
+        scores: tuple[int, int, int, int],
+        max_deals: int,
+        reward: str,
+    ) -> None:
+        if not 0 <= dealer < 4:
+            raise RulesError(f"dealer must be 0..3, not {dealer}")
+        if max_deals < 1:
+            raise RulesError(
+                "max_deals must be at least 1: OpenSpiel games have a most number of moves, "
+                "and a match has none (give the deals a match may take, e.g. 200)"
+            )
+        if reward not in ("deal", "match"):
+            raise RulesError(f"reward must be 'deal' or 'match', not {reward!r}")
         self.rules = rules
-        self.action_map = action_map
-        self.dealer = Seat(int(merged["dealer"]))
+        self.action_map = ActionMap(rules)
+        self.dealer = Seat(dealer)
+        self.scores = scores
+        self.max_deals = max_deals
+        self.reward = reward
 
-    def new_initial_state(self) -> TarneebState:
-        return TarneebState(self)
-
-    def make_py_observer(
-        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
-    ) -> TarneebObserver:
-        return TarneebObserver(
-            self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params
+    @classmethod
+    def from_params(cls, params: dict[str, Any]) -> _Setup:
+        rules = game_rules(str(params["rules"]))
+        scores = parse_scores(rules, str(params["scores"]))
+        return cls(
+            rules, int(params["dealer"]), scores, int(params["max_deals"]), str(params["reward"])
         )
+
+
+def _placeholder_deck(index: int) -> list[int]:
+    # The match's next deal until chance has dealt its cards (then replaced).
+    return list(range(52))
 
 
 class _Core:
     """A state's own data; OpenSpiel deep-copies it to clone a state, so it copies cheaply."""
 
-    __slots__ = ("action_map", "deal", "dealer", "dealt", "rules")
+    __slots__ = (
+        "calls",
+        "cards",
+        "deal",
+        "dealt",
+        "done",
+        "encoder",
+        "history",
+        "match",
+        "points",
+        "setup",
+    )
 
-    def __init__(self, rules: Rules, action_map: ActionMap, dealer: Seat) -> None:
-        self.rules = rules
-        self.action_map = action_map
-        self.dealer = dealer
+    def __init__(self, setup: _Setup) -> None:
+        self.setup = setup
         self.dealt: list[int] = []
+        """The chance outcomes of the deal being dealt or played."""
         self.deal: Deal | None = None
+        """The deal in play, or the episode's last deal once it is over."""
+        self.match: Match | None = None
+        self.encoder: ObservationEncoder | None = None
+        self.calls: list[tuple[int, int]] = []
+        """The current deal's calls and bids: (seat, env id)."""
+        self.cards: list[int] = []
+        """The current deal's cards in the order played."""
+        self.history: list[tuple[list[int], Deal]] = []
+        """The episode's deals over: (chance outcomes, the deal)."""
+        self.points = 0
+        """North-South's points minus East-West's over the deals over."""
+        self.done = False
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
-        other = _Core(self.rules, self.action_map, self.dealer)
+        other = _Core.__new__(_Core)
+        other.setup = self.setup
         other.dealt = self.dealt[:]
         other.deal = None if self.deal is None else self.deal.copy()
+        other.match = None if self.match is None else _copy_match(self.match, other.deal)
+        other.encoder = None if self.encoder is None else self.encoder.copy()
+        other.calls = self.calls[:]
+        other.cards = self.cards[:]
+        other.history = self.history[:]  # earlier deals never change
+        other.points = self.points
+        other.done = self.done
         return other
 
     def __getstate__(self) -> dict[str, Any]:
+        params = self.setup
+        deals = [(dealt, list(deal.action_ids)) for dealt, deal in self.history]
+        if not self.done:
+            deals.append((self.dealt, [] if self.deal is None else list(self.deal.action_ids)))
         return {
-            "rules": self.rules.to_dict(),
-            "dealer": int(self.dealer),
-            "dealt": self.dealt,
-            "actions": [] if self.deal is None else list(self.deal.action_ids),
+            "rules": params.rules.to_dict(),
+            "dealer": int(params.dealer),
+            "scores": list(params.scores),
+            "max_deals": params.max_deals,
+            "reward": params.reward,
+            "deals": deals,
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.rules = Rules.from_dict(state["rules"])
-        self.action_map = ActionMap(self.rules)
-        self.dealer = Seat(state["dealer"])
-        self.dealt = list(state["dealt"])
+        scores = state["scores"]
+        setup = _Setup(
+            Rules.from_dict(state["rules"]),
+            state["dealer"],
+            (scores[0], scores[1], scores[2], scores[3]),
+            state["max_deals"],
+            state["reward"],
+        )
+        _Core.__init__(self, setup)
+        to_env = setup.action_map.to_env
+        for dealt, actions in state["deals"]:
+            for card in dealt:
+                self.deal_card(int(card))
+            for a in actions:
+                self.act(to_env[int(a)])
+
+    # -- the game ---------------------------------------------------------------------
+
+    def deal_card(self, card: int) -> None:
+        """Chance deals ``card`` to the next seat; the 52nd starts the deal."""
+        dealt = self.dealt
+        dealt.append(card)
+        if len(dealt) < 52:
+            return
+        setup = self.setup
+        hands = _hands(dealt)
+        match = self.match
+        if match is None:
+            match = Match(
+                setup.rules, seed=0, first_dealer=setup.dealer, deck_source=_placeholder_deck
+            )
+            scores = setup.scores
+            match.seat_scores = scores
+            match.team_scores = (scores[0], scores[1])
+            self.match = match
+        last = match.deal
+        deal = Deal(setup.rules, last.dealer, hands, last.scores)
+        match.deals[-1] = deal
+        self.deal = deal
+        self.calls = []
+        self.cards = []
+        encoder = self.encoder
+        if encoder is None:
+            encoder = self.encoder = ObservationEncoder(setup.rules)
+        encoder.start(deal.dealer, deal.scores, hands, match_progress(match))
+        encoder.sync(deal, _to_act(deal))
+
+    def act(self, env_id: int) -> None:
+        """The player to act takes ``env_id``."""
+        deal = self.deal
+        match = self.match
+        encoder = self.encoder
+        assert deal is not None and match is not None and encoder is not None
+        seat = int(deal._to_act)
+        engine = self.setup.action_map.to_engine[env_id]
+        match.push(engine)  # checks the action; counts the deal when it ends
+        encoder.add(seat, engine)
+        if engine < 52:
+            self.cards.append(engine)
+        else:
+            self.calls.append((seat, env_id))
+        encoder.sync(deal, _to_act(deal))
+        if deal.is_over():
+            self._end_deal(deal, match)
+
+    def _end_deal(self, deal: Deal, match: Match) -> None:
+        result = deal.result
+        if result is not None:
+            ns, ew = result.team_points
+            self.points += ns - ew
+        self.history.append((self.dealt, deal))
+        if match.is_over() or len(self.history) >= self.setup.max_deals:
+            self.done = True
+            return
+        self.dealt = []
         self.deal = None
-        if len(self.dealt) == 52:
-            self.deal = Deal(self.rules, self.dealer, _hands(self.dealt))
-            for a in state["actions"]:
-                self.deal.push(a)
+
+    def returns(self) -> list[float]:
+        if not self.done:
+            return [0.0, 0.0, 0.0, 0.0]
+        if self.setup.reward == "deal":
+            diff = float(self.points)
+        else:
+            match = self.match
+            winner = None if match is None else match.winner
+            diff = 0.0 if winner is None else (1.0 if int(winner) == 0 else -1.0)
+        return [diff, -diff, diff, -diff]
+
+
+def _copy_match(match: Match, deal: Deal | None) -> Match:
+    """A copy of ``match`` that goes on independently, its current deal ``deal``."""
+    other = Match.__new__(Match)
+    other.__dict__.update(match.__dict__)
+    deals = match.deals[:]
+    if deal is not None and deals[-1] is not deal:
+        deals[-1] = deal
+    elif deal is None:
+        deals[-1] = deals[-1].copy()
+    other.deals = deals
+    other.sets = match.sets[:]
+    return other
+
+
+def _to_act(deal: Deal) -> int:
+    seat = deal.to_act
+    return -1 if seat is None else int(seat)
 
 
 def _hands(dealt: Sequence[int]) -> list[int]:
@@ -164,17 +410,60 @@ def _hands(dealt: Sequence[int]) -> list[int]:
     return hands
 
 
+class TarneebGame(pyspiel.Game):  # type: ignore[misc]
+    """The game object OpenSpiel makes from the parameters."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        merged = {**_DEFAULT_PARAMS, **(params or {})}
+        setup = _Setup.from_params(merged)
+        meta = game_info(setup.rules)  # the core's metadata of one deal
+        deals = setup.max_deals
+        bound = 1.0 if setup.reward == "match" else float(meta.max_utility * deals)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=meta.num_actions,
+            max_chance_outcomes=52,
+            num_players=meta.num_players,
+            min_utility=-bound,
+            max_utility=bound,
+            utility_sum=0.0,
+            max_game_length=meta.max_game_length * deals,
+        )
+        super().__init__(_GAME_TYPE, info, merged)
+        self.setup = setup
+        self.rules = setup.rules
+        self.action_map = setup.action_map
+        self.dealer = setup.dealer
+
+    def new_initial_state(self) -> TarneebState:
+        return TarneebState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        return 52 * self.setup.max_deals
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> TarneebObserver:
+        return TarneebObserver(
+            self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params
+        )
+
+
 class TarneebState(pyspiel.State):  # type: ignore[misc]
-    """One deal in OpenSpiel: the chance deal, then the :class:`~tarneeb.deal.Deal`."""
+    """An episode in OpenSpiel: for each deal the chance deal, then its actions."""
 
     def __init__(self, game: TarneebGame) -> None:
         super().__init__(game)
-        self._core = _Core(game.rules, game.action_map, game.dealer)
+        self._core = _Core(game.setup)
 
     @property
     def deal(self) -> Deal | None:
-        """The deal, once all 52 cards are dealt."""
+        """The deal in play (the last one once the episode is over); ``None`` while dealing."""
         return self._core.deal
+
+    @property
+    def match(self) -> Match | None:
+        """The match the deals belong to (``None`` until the first deal is dealt)."""
+        return self._core.match
 
     def view(self, seat: int) -> View:
         """What ``seat`` may know (for our bots)."""
@@ -184,16 +473,19 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
         return deal.view(seat)
 
     def current_player(self) -> int:
-        deal = self._core.deal
+        core = self._core
+        if core.done:
+            return int(pyspiel.PlayerId.TERMINAL)
+        deal = core.deal
         if deal is None:
             return int(pyspiel.PlayerId.CHANCE)
-        seat = deal.to_act
-        return int(pyspiel.PlayerId.TERMINAL) if seat is None else int(seat)
+        return int(deal._to_act)
 
     def _legal_actions(self, player: int) -> list[int]:
-        deal = self._core.deal
+        core = self._core
+        deal = core.deal
         assert deal is not None and player >= 0
-        return sorted(self._core.action_map.env_ids(deal.legal_action_ids()))
+        return sorted(core.setup.action_map.env_ids(deal.legal_action_ids()))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         dealt = set(self._core.dealt)
@@ -204,35 +496,28 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         core = self._core
         if core.deal is None:
-            core.dealt.append(int(action))
-            if len(core.dealt) == 52:
-                core.deal = Deal(core.rules, core.dealer, _hands(core.dealt))
-            return
-        core.deal.push(core.action_map.to_engine[int(action)])
+            core.deal_card(int(action))
+        else:
+            core.act(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {Card(int(action)).format()}"
-        engine = self._core.action_map.to_engine[int(action)]
+        engine = self._core.setup.action_map.to_engine[int(action)]
         text = format_action(engine)
         return f"bid {text}" if engine >= BID_BASE else text
 
     def is_terminal(self) -> bool:
-        deal = self._core.deal
-        return deal is not None and deal.is_over()
+        return self._core.done
 
     def returns(self) -> list[float]:
-        deal = self._core.deal
-        if deal is None or deal.result is None:
-            return [0.0, 0.0, 0.0, 0.0]
-        ns, ew = deal.result.team_points
-        diff = float(ns - ew)
-        return [diff, -diff, diff, -diff]
+        return self._core.returns()
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> TarneebState:
         """A state the player cannot tell from this one: the unseen cards dealt again."""
-        deal = self._core.deal
-        if deal is None:
+        core = self._core
+        deal = core.deal
+        if deal is None or core.done:
             return self.clone()  # type: ignore[no-any-return]
         rng = random.Random(int(probability_sampler() * 2**52))
         hands = deal.view(player_id).sample_hands(rng)
@@ -240,23 +525,28 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
         for seat, action in deal.history:
             if isinstance(action, Card):
                 played[seat] |= 1 << action
-        dealt = [hands[s] | played[s] for s in range(4)]
-        cards = [sorted(CardSet(m)) for m in dealt]
+        cards = [sorted(CardSet(hands[s] | played[s])) for s in range(4)]
         state = self.get_game().new_initial_state()
+        to_env = core.setup.action_map.to_env
+        for dealt, done in core.history:
+            for card in dealt:
+                state.apply_action(card)
+            for a in done.action_ids:
+                state.apply_action(to_env[a])
         for k in range(52):
             state.apply_action(int(cards[k & 3][k >> 2]))
-        to_env = self._core.action_map.to_env
         for a in deal.action_ids:
             state.apply_action(to_env[a])
         return state  # type: ignore[no-any-return]
 
     def __str__(self) -> str:
         core = self._core
-        if core.deal is None:
+        deal = core.deal
+        if deal is None:
             return f"dealing: {len(core.dealt)} cards dealt"
         from tarneeb.record import format_deal
 
-        return format_deal(core.deal)
+        return format_deal(deal)
 
 
 class TarneebObserver:
@@ -288,74 +578,109 @@ class TarneebObserver:
         for name, n, shape in pieces:
             self.dict[name] = self.tensor[at : at + n].reshape(shape)
             at += n
+        self._obs = self.dict["observation"]
 
     def set_from(self, state: TarneebState, player: int) -> None:
-        self.tensor.fill(0.0)
         core = state._core
-        mine = _hands(core.dealt)[player] if self._private else 0
+        obs = self._obs
         deal = core.deal
-        obs = self.dict["observation"]
-        if deal is None:
-            obs[:52] = [mine >> c & 1 for c in range(52)]
-        else:
-            encode_view(deal.view(player), out=obs)
-            if not self._private:
-                obs[:52] = 0.0
+        encoder = core.encoder
+        if deal is None or encoder is None or not self._public:
+            # Dealing, or only the player's own cards: the hand (as dealt so far) alone.
+            self.tensor.fill(0.0)
+            if self._private:
+                held = _hands(core.dealt)[player] if deal is None else deal.hand(player).mask
+                obs[_HAND : _HAND + 52] = _bits(held)
+                if self._recall:
+                    self.dict["dealt"][:] = _bits(_hands(core.dealt)[player])
+            return
+        encoder.row(player, _to_act(deal), out=obs)
+        if not self._private:
+            obs[_HAND : _HAND + 52] = 0.0
         if not self._recall:
             return
-        self.dict["dealt"][:] = [mine >> c & 1 for c in range(52)]
-        if deal is None:
-            return
+        mine = _hands(core.dealt)[player] if self._private else 0
+        self.dict["dealt"][:] = _bits(mine)
         auction = self.dict["auction"]
+        auction.fill(0.0)
+        for row, (seat, env_id) in enumerate(core.calls[: self._rows]):
+            auction[row, (seat - player) & 3] = 1.0
+            auction[row, 4 + env_id - 52] = 1.0
         order = self.dict["play_order"]
-        to_env = self.action_map.to_env
-        row = 0
-        cards = 0
-        for seat, action in deal.history:
-            a = action_id(action)
-            if a < 52:
-                cards += 1
-                order[a] = cards / 52.0
-            elif row < self._rows:
-                auction[row, (seat - player) & 3] = 1.0
-                auction[row, 4 + to_env[a] - 52] = 1.0
-                row += 1
+        order.fill(0.0)
+        cards = core.cards
+        if cards:
+            order[cards] = np.arange(1, len(cards) + 1, dtype=np.float32) / 52.0
 
     def string_from(self, state: TarneebState, player: int) -> str:
         core = state._core
         deal = core.deal
         parts = [f"p{player}"]
+        if self._recall:
+            deals: list[tuple[list[int], Deal | None]] = [*core.history]
+            if not core.done:
+                deals.append((core.dealt, deal))
+            for dealt, played in deals:
+                if self._private:
+                    parts.append(f"dealt {CardSet(_hands(dealt)[player]).format()}")
+                if self._public and played is not None:
+                    parts.append(
+                        " ".join(f"{s.letter}:{format_action(a)}" for s, a in played.history)
+                    )
+            return " | ".join(parts)
         if self._private:
-            if self._recall or deal is None:
+            if deal is None:
                 parts.append(f"dealt {CardSet(_hands(core.dealt)[player]).format()}")
             else:
                 parts.append(f"hand {deal.hand(player).format()}")
         if deal is None or not self._public:
             return " ".join(parts)
-        if self._recall:
-            parts.append(" ".join(f"{seat.letter}:{format_action(a)}" for seat, a in deal.history))
-            return " | ".join(parts)
-        view = deal.view(player)
-        parts.append(f"phase {view.phase}")
-        if view.contract is not None:
-            parts.append(f"contract {view.contract}")
-        if view.trump is not None:
-            parts.append(f"trump {view.trump.letter}")
-        for seat in range(4):
-            shown = CardSet(
-                sum(
-                    1 << c
-                    for t in view.tricks
-                    for i, c in enumerate(t.cards)
-                    if t.seat_of(i) == seat
-                )
+        return " | ".join([*parts, *_public_text(core, deal.view(player))])
+
+
+def _public_text(core: _Core, view: View) -> list[str]:
+    """The public facts of the moment, for the observation string."""
+    rules = core.setup.rules
+    parts = [f"dealer {view.dealer.letter}", f"phase {view.phase}"]
+    scores = view.scores
+    if rules.is_individual:
+        parts.append("scores " + " ".join(f"{Seat(s).letter}:{scores[s]}" for s in range(4)))
+    else:
+        parts.append(f"scores NS:{scores[0]} EW:{scores[1]}")
+    match = core.match
+    if match is not None and rules.sets > 1:
+        won = [sum(1 for s in match.sets if int(s.winner) == t) for t in (0, 1)]
+        ns, ew = match.match_points
+        parts.append(f"sets NS:{won[0]} EW:{won[1]} points NS:{ns} EW:{ew}")
+    calls = [f"{seat.letter}:{format_action(a)}" for seat, a in view.history if action_id(a) >= 52]
+    parts.append("auction " + (" ".join(calls) if calls else "-"))
+    if rules.is_individual:
+        parts.append(
+            "bids "
+            + " ".join(
+                f"{Seat(s).letter}:{'-' if b is None else b}" for s, b in enumerate(view.bids)
             )
-            parts.append(f"{Seat(seat).letter} played {shown.format()}")
-        trick = view.current_trick
-        if trick is not None and trick.cards:
-            parts.append("trick " + " ".join(c.format() for c in trick.cards))
-        parts.append(f"tricks {view.tricks_taken}")
-        return " | ".join(parts)
+        )
+    if view.contract is not None:
+        parts.append(f"contract {view.contract}")
+    if view.trump is not None:
+        parts.append(f"trump {view.trump.letter}")
+    played = [0, 0, 0, 0]
+    for seat, a in view.history:
+        if isinstance(a, Card):
+            played[seat] |= 1 << a
+    for seat in range(4):
+        parts.append(f"{Seat(seat).letter} played {CardSet(played[seat]).format()}")
+    trick = view.current_trick
+    if trick is not None and trick.cards:
+        parts.append("trick " + " ".join(c.format() for c in trick.cards))
+    parts.append(f"tricks {view.tricks_taken}")
+    return parts
+
+
+def _bits(mask: int) -> FloatArray:
+    raw = np.frombuffer(mask.to_bytes(7, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little", count=52).astype(np.float32)
 
 
 def play_ismcts_match(
@@ -373,7 +698,7 @@ def play_ismcts_match(
     """
     from open_spiel.python.algorithms import ismcts, mcts
 
-    game = pyspiel.load_game(GAME_NAME, {"rules": preset_name(find_rules(rules)) or rules})
+    game = pyspiel.load_game(GAME_NAME, {"rules": rules})
     np_rng = np.random.RandomState(seed)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np_rng)
     search = ismcts.ISMCTSBot(
