@@ -78,9 +78,7 @@ which calls :meth:`TarneebState.resample_from_infostate`:
 
 from __future__ import annotations
 
-import json
 import random
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -91,19 +89,20 @@ from tarneeb.auction import max_auction_actions
 from tarneeb.bots import make_bot
 from tarneeb.cards import Card, CardSet
 from tarneeb.deal import Deal
-from tarneeb.env.encoding import (
-    OBS_SIZE,
-    OFFSETS,
-    ActionMap,
-    FloatArray,
-    ObservationEncoder,
-    match_progress,
+from tarneeb.env.encoding import OBS_SIZE, OFFSETS, FloatArray
+from tarneeb.env.episode import (
+    Episode,
+    Setup,
+    game_rules,
+    hands_of,
+    parse_scores,
+    seat_to_act,
+    spiel_rules_text,
+    spiel_scores_text,
 )
-from tarneeb.errors import RulesError
 from tarneeb.game import game_info, utility_bound
 from tarneeb.match import Match
-from tarneeb.notation import parse_rules_text
-from tarneeb.rules import Rules
+from tarneeb.options import Count
 from tarneeb.seats import Seat
 from tarneeb.view import View
 
@@ -127,6 +126,7 @@ _DEFAULT_PARAMS: dict[str, Any] = {
     "reward": "deal",
 }
 _HAND = OFFSETS["hand"]
+_FIRST_OUTCOMES = [(c, 1.0 / 52) for c in range(52)]
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -146,276 +146,15 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
-def game_rules(text: str) -> Rules:
-    """The rules a ``rules`` parameter names: a preset, a preset with changes, or JSON.
-
-    >>> game_rules("egyptian;target=31").target
-    31
-    >>> game_rules('{"bid_once": true}').bid_once
-    True
-
-    :raises RulesError: on an unknown preset or option, or bad JSON.
-    :raises RecordError: on a change that is not ``KEY=VALUE``.
-    """
-    text = text.strip()
-    if text.startswith("{"):
-        try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise RulesError(f"the rules are not valid JSON: {exc}") from None
-        return Rules.from_dict(data)
-    return parse_rules_text(text)
-
-
-def parse_scores(rules: Rules, text: str) -> tuple[int, int, int, int]:
-    """Each seat's starting score from a ``scores`` parameter (see the module docstring).
-
-    >>> parse_scores(game_rules("classic"), "20,-5")
-    (20, -5, 20, -5)
-
-    :raises RulesError: when it is not two (sides) or four (seats alone) integers.
-    """
-    text = text.strip()
-    if not text:
-        return (0, 0, 0, 0)
-    want = 4 if rules.is_individual else 2
-    try:
-        values = [int(v) for v in text.split(",")]
-    except ValueError:
-        values = []
-    if len(values) != want:
-        kind = "four seats' scores S,E,N,W" if want == 4 else "two sides' scores NS,EW"
-        raise RulesError(f"scores must be {kind}, not {text!r}")
-    if want == 2:
-        values *= 2
-    return (values[0], values[1], values[2], values[3])
-
-
-class _Setup:
-    """What a game's parameters settle, shared by all its states."""
-
-    def __init__(
-        self,
-        rules: Rules,
-        dealer: int,
-        scores: tuple[int, int, int, int],
-        max_deals: int,
-        reward: str,
-    ) -> None:
-        if not 0 <= dealer < 4:
-            raise RulesError(f"dealer must be 0..3, not {dealer}")
-        if max_deals < 1:
-            raise RulesError(
-                "max_deals must be at least 1: OpenSpiel games have a most number of moves, "
-                "and a match has none (give the deals a match may take, e.g. 200)"
-            )
-        if reward not in ("deal", "match"):
-            raise RulesError(f"reward must be 'deal' or 'match', not {reward!r}")
-        self.rules = rules
-        self.action_map = ActionMap(rules)
-        self.dealer = Seat(dealer)
-        self.scores = scores
-        self.max_deals = max_deals
-        self.reward = reward
-
-    @classmethod
-    def from_params(cls, params: dict[str, Any]) -> _Setup:
-        rules = game_rules(str(params["rules"]))
-        scores = parse_scores(rules, str(params["scores"]))
-        return cls(
-            rules, int(params["dealer"]), scores, int(params["max_deals"]), str(params["reward"])
-        )
-
-
-def _placeholder_deck(index: int) -> list[int]:
-    # The match's next deal until chance has dealt its cards (then replaced).
-    return list(range(52))
-
-
-class _Core:
-    """A state's own data; OpenSpiel deep-copies it to clone a state, so it copies cheaply."""
-
-    __slots__ = (
-        "calls",
-        "cards",
-        "deal",
-        "dealt",
-        "done",
-        "encoder",
-        "history",
-        "match",
-        "points",
-        "setup",
-    )
-
-    def __init__(self, setup: _Setup) -> None:
-        self.setup = setup
-        self.dealt: list[int] = []
-        """The chance outcomes of the deal being dealt or played."""
-        self.deal: Deal | None = None
-        """The deal in play, or the episode's last deal once it is over."""
-        self.match: Match | None = None
-        self.encoder: ObservationEncoder | None = None
-        self.calls: list[tuple[int, int]] = []
-        """The current deal's calls and bids: (seat, env id)."""
-        self.cards: list[int] = []
-        """The current deal's cards in the order played."""
-        self.history: list[tuple[list[int], Deal]] = []
-        """The episode's deals over: (chance outcomes, the deal)."""
-        self.points = 0
-        """North-South's points minus East-West's over the deals over."""
-        self.done = False
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
-        other = _Core.__new__(_Core)
-        other.setup = self.setup
-        other.dealt = self.dealt[:]
-        other.deal = None if self.deal is None else self.deal.copy()
-        other.match = None if self.match is None else _copy_match(self.match, other.deal)
-        other.encoder = None if self.encoder is None else self.encoder.copy()
-        other.calls = self.calls[:]
-        other.cards = self.cards[:]
-        other.history = self.history[:]  # earlier deals never change
-        other.points = self.points
-        other.done = self.done
-        return other
-
-    def __getstate__(self) -> dict[str, Any]:
-        params = self.setup
-        deals = [(dealt, list(deal.action_ids)) for dealt, deal in self.history]
-        if not self.done:
-            deals.append((self.dealt, [] if self.deal is None else list(self.deal.action_ids)))
-        return {
-            "rules": params.rules.to_dict(),
-            "dealer": int(params.dealer),
-            "scores": list(params.scores),
-            "max_deals": params.max_deals,
-            "reward": params.reward,
-            "deals": deals,
-        }
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        scores = state["scores"]
-        setup = _Setup(
-            Rules.from_dict(state["rules"]),
-            state["dealer"],
-            (scores[0], scores[1], scores[2], scores[3]),
-            state["max_deals"],
-            state["reward"],
-        )
-        _Core.__init__(self, setup)
-        to_env = setup.action_map.to_env
-        for dealt, actions in state["deals"]:
-            for card in dealt:
-                self.deal_card(int(card))
-            for a in actions:
-                self.act(to_env[int(a)])
-
-    # -- the game ---------------------------------------------------------------------
-
-    def deal_card(self, card: int) -> None:
-        """Chance deals ``card`` to the next seat; the 52nd starts the deal."""
-        dealt = self.dealt
-        dealt.append(card)
-        if len(dealt) < 52:
-            return
-        setup = self.setup
-        hands = _hands(dealt)
-        match = self.match
-        if match is None:
-            match = Match(
-                setup.rules, seed=0, first_dealer=setup.dealer, deck_source=_placeholder_deck
-            )
-            scores = setup.scores
-            match.seat_scores = scores
-            match.team_scores = (scores[0], scores[1])
-            self.match = match
-        last = match.deal
-        deal = Deal(setup.rules, last.dealer, hands, last.scores)
-        match.deals[-1] = deal
-        self.deal = deal
-        self.calls = []
-        self.cards = []
-        encoder = self.encoder
-        if encoder is None:
-            encoder = self.encoder = ObservationEncoder(setup.rules)
-        encoder.start(deal.dealer, deal.scores, hands, match_progress(match))
-        encoder.sync(deal, _to_act(deal))
-
-    def act(self, env_id: int) -> None:
-        """The player to act takes ``env_id``."""
-        deal = self.deal
-        match = self.match
-        encoder = self.encoder
-        assert deal is not None and match is not None and encoder is not None
-        seat = int(deal._to_act)
-        engine = self.setup.action_map.to_engine[env_id]
-        match.push(engine)  # checks the action; counts the deal when it ends
-        encoder.add(seat, engine)
-        if engine < 52:
-            self.cards.append(engine)
-        else:
-            self.calls.append((seat, env_id))
-        encoder.sync(deal, _to_act(deal))
-        if deal.is_over():
-            self._end_deal(deal, match)
-
-    def _end_deal(self, deal: Deal, match: Match) -> None:
-        result = deal.result
-        if result is not None:
-            ns, ew = result.team_points
-            self.points += ns - ew
-        self.history.append((self.dealt, deal))
-        if match.is_over() or len(self.history) >= self.setup.max_deals:
-            self.done = True
-            return
-        self.dealt = []
-        self.deal = None
-
-    def returns(self) -> list[float]:
-        if not self.done:
-            return [0.0, 0.0, 0.0, 0.0]
-        if self.setup.reward == "deal":
-            diff = float(self.points)
-        else:
-            match = self.match
-            winner = None if match is None else match.winner
-            diff = 0.0 if winner is None else (1.0 if int(winner) == 0 else -1.0)
-        return [diff, -diff, diff, -diff]
-
-
-def _copy_match(match: Match, deal: Deal | None) -> Match:
-    """A copy of ``match`` that goes on independently, its current deal ``deal``."""
-    other = Match.__new__(Match)
-    other.__dict__.update(match.__dict__)
-    deals = match.deals[:]
-    if deal is not None and deals[-1] is not deal:
-        deals[-1] = deal
-    elif deal is None:
-        deals[-1] = deals[-1].copy()
-    other.deals = deals
-    other.sets = match.sets[:]
-    return other
-
-
-def _to_act(deal: Deal) -> int:
-    seat = deal.to_act
-    return -1 if seat is None else int(seat)
-
-
-def _hands(dealt: Sequence[int]) -> list[int]:
-    hands = [0, 0, 0, 0]
-    for k, card in enumerate(dealt):
-        hands[k & 3] |= 1 << card
-    return hands
-
-
 class TarneebGame(pyspiel.Game):  # type: ignore[misc]
     """The game object OpenSpiel makes from the parameters."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         merged = {**_DEFAULT_PARAMS, **(params or {})}
-        setup = _Setup.from_params(merged)
+        setup = Setup.from_params(merged)
+        # Kept as OpenSpiel's game strings can carry them (they split at "," and "=").
+        merged["rules"] = spiel_rules_text(setup.rules)
+        merged["scores"] = spiel_scores_text(setup.rules, setup.scores)
         meta = game_info(setup.rules)  # the core's metadata of one deal
         deals = setup.max_deals
         bound = 1.0 if setup.reward == "match" else float(meta.max_utility * deals)
@@ -433,6 +172,12 @@ class TarneebGame(pyspiel.Game):  # type: ignore[misc]
         self.rules = setup.rules
         self.action_map = setup.action_map
         self.dealer = setup.dealer
+        self.default_observer = self.make_py_observer()
+        """The observer of :meth:`TarneebState.observation_tensor`."""
+        self.info_state_observer = self.make_py_observer(
+            pyspiel.IIGObservationType(perfect_recall=True)
+        )
+        """The observer of :meth:`TarneebState.information_state_tensor`."""
 
     def new_initial_state(self) -> TarneebState:
         return TarneebState(self)
@@ -453,7 +198,7 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: TarneebGame) -> None:
         super().__init__(game)
-        self._core = _Core(game.setup)
+        self._core = Episode(game.setup)
 
     @property
     def deal(self) -> Deal | None:
@@ -487,11 +232,56 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
         assert deal is not None and player >= 0
         return sorted(core.setup.action_map.env_ids(deal.legal_action_ids()))
 
+    # Python callers take these without the round trip through C++ (which calls back
+    # into Python several times); C++ callers get the same answers through OpenSpiel.
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions (chance outcomes at a chance node), as pyspiel's."""
+        core = self._core
+        if core.done:
+            return []
+        deal = core.deal
+        if deal is None:
+            return [c for c, _ in self.chance_outcomes()]
+        if player is not None and player != deal._to_act:
+            if player < 0:
+                raise ValueError(f"no legal actions for pseudo-player {player}")
+            return []
+        return self._legal_actions(deal._to_act)
+
+    def is_chance_node(self) -> bool:
+        core = self._core
+        return core.deal is None and not core.done
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        dealt = set(self._core.dealt)
-        left = [c for c in range(52) if c not in dealt]
-        p = 1.0 / len(left)
-        return [(c, p) for c in left]
+        dealt = self._core.dealt
+        if not dealt:
+            return _FIRST_OUTCOMES[:]
+        gone = 0
+        for c in dealt:
+            gone |= 1 << c
+        p = 1.0 / (52 - len(dealt))
+        return [(c, p) for c in range(52) if not gone >> c & 1]
+
+    # Python callers (rl_environment, user loops) read tensors here, without the round trip
+    # through C++ (its copy and its conversion to a list cost more than the observation).
+    # C++ callers reach the same observers through OpenSpiel (the test compares both ways).
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """The observation tensor of ``player`` (default: the player to act), as pyspiel's."""
+        return self._tensor(self.get_game().default_observer, player)
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """The information-state tensor of ``player`` (default: the player to act)."""
+        return self._tensor(self.get_game().info_state_observer, player)
+
+    def _tensor(self, observer: TarneebObserver, player: int | None) -> list[float]:
+        p = self.current_player() if player is None else int(player)
+        if not 0 <= p < 4:
+            raise ValueError(f"player must be 0..3, not {p}")
+        observer.set_from(self, p)
+        values: list[float] = observer.tensor.tolist()
+        return values
 
     def _apply_action(self, action: int) -> None:
         core = self._core
@@ -589,17 +379,17 @@ class TarneebObserver:
             # Dealing, or only the player's own cards: the hand (as dealt so far) alone.
             self.tensor.fill(0.0)
             if self._private:
-                held = _hands(core.dealt)[player] if deal is None else deal.hand(player).mask
+                held = hands_of(core.dealt)[player] if deal is None else deal.hand(player).mask
                 obs[_HAND : _HAND + 52] = _bits(held)
                 if self._recall:
-                    self.dict["dealt"][:] = _bits(_hands(core.dealt)[player])
+                    self.dict["dealt"][:] = _bits(hands_of(core.dealt)[player])
             return
-        encoder.row(player, _to_act(deal), out=obs)
+        encoder.row(player, seat_to_act(deal), out=obs)
         if not self._private:
             obs[_HAND : _HAND + 52] = 0.0
         if not self._recall:
             return
-        mine = _hands(core.dealt)[player] if self._private else 0
+        mine = hands_of(core.dealt)[player] if self._private else 0
         self.dict["dealt"][:] = _bits(mine)
         auction = self.dict["auction"]
         auction.fill(0.0)
@@ -622,7 +412,7 @@ class TarneebObserver:
                 deals.append((core.dealt, deal))
             for dealt, played in deals:
                 if self._private:
-                    parts.append(f"dealt {CardSet(_hands(dealt)[player]).format()}")
+                    parts.append(f"dealt {CardSet(hands_of(dealt)[player]).format()}")
                 if self._public and played is not None:
                     parts.append(
                         " ".join(f"{s.letter}:{format_action(a)}" for s, a in played.history)
@@ -630,7 +420,7 @@ class TarneebObserver:
             return " | ".join(parts)
         if self._private:
             if deal is None:
-                parts.append(f"dealt {CardSet(_hands(core.dealt)[player]).format()}")
+                parts.append(f"dealt {CardSet(hands_of(core.dealt)[player]).format()}")
             else:
                 parts.append(f"hand {deal.hand(player).format()}")
         if deal is None or not self._public:
@@ -638,7 +428,7 @@ class TarneebObserver:
         return " | ".join([*parts, *_public_text(core, deal.view(player))])
 
 
-def _public_text(core: _Core, view: View) -> list[str]:
+def _public_text(core: Episode, view: View) -> list[str]:
     """The public facts of the moment, for the observation string."""
     rules = core.setup.rules
     parts = [f"dealer {view.dealer.letter}", f"phase {view.phase}"]
@@ -669,12 +459,15 @@ def _public_text(core: _Core, view: View) -> list[str]:
     for seat, a in view.history:
         if isinstance(a, Card):
             played[seat] |= 1 << a
-    for seat in range(4):
-        parts.append(f"{Seat(seat).letter} played {CardSet(played[seat]).format()}")
+    for s in range(4):
+        parts.append(f"{Seat(s).letter} played {CardSet(played[s]).format()}")
     trick = view.current_trick
     if trick is not None and trick.cards:
         parts.append("trick " + " ".join(c.format() for c in trick.cards))
     parts.append(f"tricks {view.tricks_taken}")
+    if rules.count is Count.CARD_POINTS and core.deal is not None:
+        taken = core.deal.card_points_taken  # public: the tricks are shown as they are won
+        parts.append(f"card points NS:{taken[0] + taken[2]} EW:{taken[1] + taken[3]}")
     return parts
 
 
