@@ -435,7 +435,9 @@ def test_cpp_mcts_bot_plays_whole_games() -> None:
                     state.apply_action(rng.choice(state.legal_actions()))
             bots = [pyspiel.MCTSBot(game, evaluator, 2.0, 4, 100, False, p, False) for p in range(4)]
             again = pyspiel.evaluate_bots(game.new_initial_state(), bots, 1)
-            print(json.dumps({"returns": state.returns(), "searched": searched, "again": again}))
+            duel = og.play_ismcts_match(deals=1, simulations=4, seed=1, search="mcts")
+            print(json.dumps({"returns": state.returns(), "searched": searched, "again": again,
+                              "duel": duel["ismcts_points_diff"]}))
             """
         )
     )
@@ -443,6 +445,7 @@ def test_cpp_mcts_bot_plays_whole_games() -> None:
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     assert figures["searched"] > 10
     assert sum(figures["returns"]) == 0 and sum(figures["again"]) == 0
+    assert len(figures["duel"]) == 2
 
 
 def test_cpp_ismcts_bot_is_refused_and_the_python_one_plays() -> None:

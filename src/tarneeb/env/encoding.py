@@ -202,6 +202,8 @@ _VOID_AT = _at(_VOIDS, 4)
 _AUCTION_AT = _at(_AUCTION, 10)
 _BIDDER_AT = _at(_HIGH + 7, 1)
 _HIGH_AT = [o * OBS_SIZE + _HIGH for o in range(4)]
+_SEAT_AT = np.array([[(o + r) & 3 for r in range(4)] for o in range(4)])
+"""``_SEAT_AT[o, r]``: the seat at relative position ``r`` from observer ``o``."""
 
 
 class ActionMap:
@@ -479,9 +481,7 @@ class ObservationEncoder:
             if done:
                 tricks = public.tricks_taken
                 rows = self.rows
-                for o in range(4):
-                    for s in range(4):
-                        rows[o, _TRICKS + ((s - o) & 3)] = tricks[s] / 13.0
+                rows[:, _TRICKS : _TRICKS + 4] = np.array(tricks, np.float32)[_SEAT_AT] / 13.0
                 self._take_tricks(public)
         leader = -1
         if phase is _PLAY:
@@ -539,10 +539,7 @@ class ObservationEncoder:
         for leader, cards in self._pending:
             points[trick_winner(leader, cards, t)] += trick_points(cards)
         self._pending = []
-        rows = self.rows
-        for o in range(4):
-            for s in range(4):
-                rows[o, _POINTS + ((s - o) & 3)] = points[s] / _ALL_POINTS
+        self.rows[:, _POINTS : _POINTS + 4] = np.array(points, np.float32)[_SEAT_AT] / _ALL_POINTS
 
     def _first_lead_void(self, public: PublicState) -> None:
         # Where the first lead must be a trump, leading another suit shows that none was held.

@@ -482,45 +482,59 @@ def play_ismcts_match(
     seed: int = 0,
     rules: str = "classic",
     opponent: str = "heuristic",
+    search: str = "ismcts",
 ) -> dict[str, Any]:
-    """OpenSpiel's ISMCTS bot against one of our bots, duplicate style.
+    """An OpenSpiel search bot against one of our bots, duplicate style.
 
-    Each deal is played twice with the same cards: ISMCTS holding North-South,
-    then East-West. Returns the points ISMCTS's side won minus the other
-    side's, per deal and in total.
+    ``search`` is ``"ismcts"``, OpenSpiel's Python ``ISMCTSBot`` (it deals the
+    unseen cards again through :meth:`TarneebState.resample_from_infostate`),
+    or ``"mcts"``, OpenSpiel's C++ ``MCTSBot`` through ``step_with_policy``
+    (it searches the true deal, all hands seen: a reference, not a fair
+    player). Each deal is played twice with the same cards: the search bot
+    holding North-South, then East-West. Returns the points its side won
+    minus the other side's, per deal and in total.
     """
     from open_spiel.python.algorithms import ismcts, mcts
 
     game = pyspiel.load_game(GAME_NAME, {"rules": rules})
     np_rng = np.random.RandomState(seed)
-    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np_rng)
-    search = ismcts.ISMCTSBot(
-        game,
-        evaluator,
-        uct_c=2.0,
-        max_simulations=simulations,
-        random_state=np_rng,
-    )
+    choose: Any
+    if search == "ismcts":
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np_rng)
+        bot = ismcts.ISMCTSBot(
+            game, evaluator, uct_c=2.0, max_simulations=simulations, random_state=np_rng
+        )
+        choose = bot.step
+    elif search == "mcts":
+        rollouts = pyspiel.RandomRolloutEvaluator(1, seed)
+        cpp = pyspiel.MCTSBot(game, rollouts, 2.0, simulations, 1000, False, seed, False)
+
+        def choose(state: TarneebState) -> int:
+            # Not cpp.step: open_spiel 2.0.2 releases the GIL there, and this game is Python.
+            return int(cpp.step_with_policy(state)[1])
+    else:
+        raise ValueError(f"search must be 'ismcts' or 'mcts', not {search!r}")
     rng = random.Random(seed)
     diffs: list[float] = []
     for number in range(deals):
         cards = list(range(52))
         rng.shuffle(cards)
-        for ismcts_side in (0, 1):
-            ours = make_bot(opponent, seed=seed * 1000 + number * 2 + ismcts_side)
+        for side in (0, 1):
+            ours = make_bot(opponent, seed=seed * 1000 + number * 2 + side)
             state = game.new_initial_state()
             for card in cards:
                 state.apply_action(card)
             while not state.is_terminal():
                 player = state.current_player()
-                if player % 2 == ismcts_side:
-                    action = int(search.step(state))
+                if player % 2 == side:
+                    action = int(choose(state))
                 else:
                     choice = ours.act(state.view(player))
                     action = game.action_map.to_env[action_id(choice)]
                 state.apply_action(action)
-            diffs.append(state.returns()[ismcts_side])
+            diffs.append(state.returns()[side])
     return {
+        "search": search,
         "deals": deals,
         "games": len(diffs),
         "simulations": simulations,
