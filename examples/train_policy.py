@@ -2,13 +2,18 @@
 
 Numpy only (plus matplotlib for the plot): a linear softmax policy over the
 masked actions of the Gymnasium environment (``tarneeb/Tarneeb-v0``), trained
-with REINFORCE and a linear value baseline. South learns; North, its
-partner, and East and West are the ``random`` bot. Before and after training
-it plays the same evaluation deals (same cards, same bots' choices), so the
-two averages compare like with like: a random South first, then the learned
-one, choosing its most likely action.
+with REINFORCE and a linear value baseline, the way standard implementations
+keep it stable: every step of a deal takes the deal's return, the advantages
+(return minus baseline) are normalised over each batch of deals, Adam scales
+the steps (so the rates do not depend on the size of rewards or
+observations), the policy's gradient is clipped and an entropy bonus keeps it
+exploring. South learns; North, its partner, and East and West are the
+``random`` bot. Before and after training it plays the same evaluation deals
+(same cards, same bots' choices), so the two averages compare like with
+like: a random South first, then the learned one, choosing its most likely
+action. With the defaults South goes from -1.17 points a deal to about +5.5.
 
-    python examples/train_policy.py                 # about a minute and a half on 2 cores
+    python examples/train_policy.py                 # about 40 s of CPU
     python examples/train_policy.py --episodes 50   # a quick check
 
 The plot (``--plot``, default ``learning_curve.png``) shows the points the
