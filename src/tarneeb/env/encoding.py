@@ -121,6 +121,7 @@ __all__ = [
     "ObservationEncoder",
     "PublicState",
     "encode_view",
+    "hand_bits",
     "match_progress",
 ]
 
@@ -391,7 +392,7 @@ class ObservationEncoder:
             row = rows[o]
             mask = hands[o]
             if mask is not None:
-                row[_HAND : _HAND + 52] = _bits(mask)
+                row[_HAND : _HAND + 52] = hand_bits(mask)
             row[_DEALER + _rel(dealer, o)] = 1.0
             for s in range(4):
                 row[_SCORES + _rel(s, o)] = min(1.0, max(-1.0, scores[s] / target))
@@ -565,7 +566,8 @@ def _suit_bytes() -> list[bytes]:
     return _SUIT_BYTES
 
 
-def _bits(mask: int) -> FloatArray:
+def hand_bits(mask: int) -> FloatArray:
+    """The 52 values 0/1 of the cards in ``mask`` (bit ``c`` = card ``c``), as the hand block."""
     raw = np.frombuffer(mask.to_bytes(7, "little"), dtype=np.uint8)
     return np.unpackbits(raw, bitorder="little", count=52).astype(np.float32)
 

@@ -89,7 +89,7 @@ from tarneeb.auction import max_auction_actions
 from tarneeb.bots import make_bot
 from tarneeb.cards import Card, CardSet
 from tarneeb.deal import Deal
-from tarneeb.env.encoding import OBS_SIZE, OFFSETS, FloatArray
+from tarneeb.env.encoding import OBS_SIZE, OFFSETS, FloatArray, hand_bits
 from tarneeb.env.episode import (
     Episode,
     Setup,
@@ -380,9 +380,9 @@ class TarneebObserver:
             self.tensor.fill(0.0)
             if self._private:
                 held = hands_of(core.dealt)[player] if deal is None else deal.hand(player).mask
-                obs[_HAND : _HAND + 52] = _bits(held)
+                obs[_HAND : _HAND + 52] = hand_bits(held)
                 if self._recall:
-                    self.dict["dealt"][:] = _bits(hands_of(core.dealt)[player])
+                    self.dict["dealt"][:] = hand_bits(hands_of(core.dealt)[player])
             return
         encoder.row(player, seat_to_act(deal), out=obs)
         if not self._private:
@@ -390,7 +390,7 @@ class TarneebObserver:
         if not self._recall:
             return
         mine = hands_of(core.dealt)[player] if self._private else 0
-        self.dict["dealt"][:] = _bits(mine)
+        self.dict["dealt"][:] = hand_bits(mine)
         auction = self.dict["auction"]
         auction.fill(0.0)
         for row, (seat, env_id) in enumerate(core.calls[: self._rows]):
@@ -469,11 +469,6 @@ def _public_text(core: Episode, view: View) -> list[str]:
         taken = core.deal.card_points_taken  # public: the tricks are shown as they are won
         parts.append(f"card points NS:{taken[0] + taken[2]} EW:{taken[1] + taken[3]}")
     return parts
-
-
-def _bits(mask: int) -> FloatArray:
-    raw = np.frombuffer(mask.to_bytes(7, "little"), dtype=np.uint8)
-    return np.unpackbits(raw, bitorder="little", count=52).astype(np.float32)
 
 
 def play_ismcts_match(
