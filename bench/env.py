@@ -1,4 +1,4 @@
-"""Environment speed: PettingZoo ``tarneeb_v0`` steps per second, against rlcard's bridge.
+"""Environment speed: steps per second of every env, beside rlcard's and OpenSpiel's bridge.
 
 Run as ``python bench/env.py [--seconds S] [--rounds R] [--rules NAME]``. Each
 loop plays whole random games the way learning code drives an environment,
@@ -7,23 +7,36 @@ for the same wall time, repeated (interleaved, best round kept):
 * ``pettingzoo``: ``tarneeb_v0.raw_env``: ``agent_iter()``, ``last()`` (the
   observation vector and the action mask of the agent to act), a uniform
   choice among the mask's legal actions, ``step()``;
-* ``pettingzoo (wrapped)``: the same through ``tarneeb_v0.env()``, with
-  PettingZoo's three usual wrappers (their attribute forwarding costs more
-  than the game: shown, not compared);
+* ``wrapped``: the same through ``tarneeb_v0.env()``, the documented entry
+  point, with PettingZoo's three usual wrappers;
+* ``gymnasium``: ``TarneebEnv`` (South learns, three ``random`` bots): a step
+  is one of the learner's (the bots' moves in between are inside it);
+* ``openspiel obs``: ``python_tarneeb``: chance deals at random, then for each
+  player step ``observation_tensor()`` of the player to act,
+  ``legal_actions()``, a uniform choice, ``apply_action()``;
+* ``openspiel rl_env``: ``open_spiel.python.rl_environment.Environment`` on
+  it (information-state tensors and legal actions of all four players at
+  every step, as that class gives them);
+* ``bridge obs`` and ``bridge rl_env``: the same two loops on OpenSpiel's C++
+  ``bridge`` with ``use_double_dummy_result=False`` (an auction, then the
+  play, as ours);
 * ``rlcard bridge``: ``rlcard.make("bridge")``: ``reset()``, then ``step()``
   (which returns the next player's encoded state and legal actions) with a
   uniform choice among the legal actions, until ``is_over()``.
 
 A step is one action of one player, with the observation that follows it.
-``steps_per_s`` is the unwrapped env's, compared with rlcard's env (which has
-no wrapper either). The reference comes with the ``bench`` extra (rlcard).
-The last line is one JSON object with the figures.
+The references come with the ``bench`` extra (rlcard) and the ``env`` extra
+(OpenSpiel); a missing one is reported and left out. Timings taken on a
+shared machine (other processes running) are slowed unevenly: the ratios of
+one run are fairer than its absolute figures, and the JSON records the load
+average. The last line is one JSON object with the figures.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import sys
@@ -68,6 +81,84 @@ def pettingzoo_loop(rules: str, wrapped: bool) -> Loop:
     return run
 
 
+def gymnasium_loop(rules: str) -> Loop:
+    from tarneeb.env.gym_env import TarneebEnv
+
+    env = TarneebEnv(rules=rules, seat=0, opponents="random")
+    env.reset(seed=0)
+
+    def run(rng: random.Random, deadline: float) -> int:
+        rand = rng.random
+        steps = 0
+        while time.perf_counter() < deadline:
+            _obs, info = env.reset()
+            while True:
+                legal = info["action_mask"].nonzero()[0]
+                _obs, _r, terminated, truncated, info = env.step(
+                    int(legal[int(rand() * len(legal))])
+                )
+                steps += 1
+                if terminated or truncated:
+                    break
+        return steps
+
+    return run
+
+
+def openspiel_game(name: str, rules: str) -> Any | None:
+    """``python_tarneeb`` with ``rules``, or OpenSpiel's ``bridge``; ``None`` without OpenSpiel."""
+    try:
+        import pyspiel
+
+        from tarneeb.env import openspiel_game
+    except ImportError:
+        return None
+    if name == "tarneeb":
+        return pyspiel.load_game(openspiel_game.GAME_NAME, {"rules": rules})
+    # Played out, as ours is (by default OpenSpiel's bridge ends at the contract and
+    # scores it double dummy).
+    return pyspiel.load_game(name, {"use_double_dummy_result": False})
+
+
+def openspiel_obs_loop(game: Any) -> Loop:
+    def run(rng: random.Random, deadline: float) -> int:
+        rand = rng.random
+        steps = 0
+        while time.perf_counter() < deadline:
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(outcomes[int(rand() * len(outcomes))][0])
+                    continue
+                state.observation_tensor(state.current_player())
+                legal = state.legal_actions()
+                state.apply_action(legal[int(rand() * len(legal))])
+                steps += 1
+        return steps
+
+    return run
+
+
+def rl_environment_loop(game: Any) -> Loop:
+    from open_spiel.python import rl_environment
+
+    env = rl_environment.Environment(game, seed=0)
+
+    def run(rng: random.Random, deadline: float) -> int:
+        rand = rng.random
+        steps = 0
+        while time.perf_counter() < deadline:
+            step = env.reset()
+            while not step.last():
+                legal = step.observations["legal_actions"][step.observations["current_player"]]
+                step = env.step([legal[int(rand() * len(legal))]])
+                steps += 1
+        return steps
+
+    return run
+
+
 def rlcard_bridge() -> Loop | None:
     try:
         with warnings.catch_warnings():
@@ -98,14 +189,26 @@ def main() -> None:
     parser.add_argument("--rules", default="classic", help="preset to play")
     args = parser.parse_args()
 
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     print(
         f"env bench: preset {args.rules}, {args.rounds} x {args.seconds:.1f} s per loop, "
-        f"Python {platform.python_version()} on {platform.machine()}"
+        f"Python {platform.python_version()} on {platform.machine()}, "
+        f"{os.cpu_count()} cores, load average {load}"
     )
     loops: dict[str, Loop] = {
         "pettingzoo": pettingzoo_loop(args.rules, wrapped=False),
         "wrapped": pettingzoo_loop(args.rules, wrapped=True),
+        "gymnasium": gymnasium_loop(args.rules),
     }
+    ours = openspiel_game("tarneeb", args.rules)
+    bridge = openspiel_game("bridge", args.rules)
+    if ours is None or bridge is None:
+        print("OpenSpiel is missing: pip install 'tarneeb[env]' to measure its loops")
+    else:
+        loops["openspiel obs"] = openspiel_obs_loop(ours)
+        loops["openspiel rl_env"] = rl_environment_loop(ours)
+        loops["bridge obs"] = openspiel_obs_loop(bridge)
+        loops["bridge rl_env"] = rl_environment_loop(bridge)
     reference = rlcard_bridge()
     if reference is None:
         print("rlcard is missing: pip install 'tarneeb[bench]' to measure the reference")
@@ -116,24 +219,48 @@ def main() -> None:
     for r in range(args.rounds):
         for name, loop in loops.items():
             rates[name].append(_rate(loop, args.seconds, r))
-    ours = max(rates["pettingzoo"])
-    wrapped = max(rates["wrapped"])
-    print(f"  tarneeb_v0 raw_env:       {ours:10.0f} steps/s")
-    print(f"  tarneeb_v0 env (wrapped): {wrapped:10.0f} steps/s")
+    best = {name: max(values) for name, values in rates.items()}
+    labels = {
+        "pettingzoo": "tarneeb_v0 raw_env",
+        "wrapped": "tarneeb_v0 env (wrapped)",
+        "gymnasium": "Gymnasium TarneebEnv",
+        "openspiel obs": "OpenSpiel, observation tensor",
+        "openspiel rl_env": "OpenSpiel, rl_environment",
+        "bridge obs": "C++ bridge, observation tensor",
+        "bridge rl_env": "C++ bridge, rl_environment",
+        "rlcard": "rlcard bridge",
+    }
+    for name, rate in best.items():
+        print(f"  {labels[name] + ':':32s} {rate:10.0f} steps/s")
     figures: dict[str, object] = {
         "bench": "env",
         "rules": args.rules,
-        "steps_per_s": round(ours),
-        "wrapped_steps_per_s": round(wrapped),
+        "load_average": None if load is None else round(load, 2),
+        "steps_per_s": round(best["pettingzoo"]),
+        "wrapped_steps_per_s": round(best["wrapped"]),
+        "gymnasium_steps_per_s": round(best["gymnasium"]),
     }
+    if "openspiel obs" in best:
+        figures["openspiel_obs_steps_per_s"] = round(best["openspiel obs"])
+        figures["openspiel_rl_env_steps_per_s"] = round(best["openspiel rl_env"])
+        figures["openspiel_bridge_obs_steps_per_s"] = round(best["bridge obs"])
+        figures["openspiel_bridge_rl_env_steps_per_s"] = round(best["bridge rl_env"])
+        figures["openspiel_obs_vs_bridge"] = round(best["openspiel obs"] / best["bridge obs"], 2)
+        figures["rl_env_vs_bridge"] = round(best["openspiel rl_env"] / best["bridge rl_env"], 2)
+    else:
+        figures["openspiel_obs_steps_per_s"] = None
     if reference is not None:
-        theirs = max(rates["rlcard"])
-        print(f"  rlcard bridge:            {theirs:10.0f} steps/s")
-        print(f"  ratio tarneeb / rlcard:   {ours / theirs:10.2f}x (target >= 3x)")
+        theirs = best["rlcard"]
+        print(f"  ratio raw_env / rlcard:          {best['pettingzoo'] / theirs:10.2f}x")
+        print(
+            f"  ratio env (wrapped) / rlcard:    {best['wrapped'] / theirs:10.2f}x (target >= 2x)"
+        )
         figures["rlcard_bridge_steps_per_s"] = round(theirs)
-        figures["vs_rlcard_bridge"] = round(ours / theirs, 2)
+        figures["vs_rlcard_bridge"] = round(best["pettingzoo"] / theirs, 2)
+        figures["wrapped_vs_rlcard_bridge"] = round(best["wrapped"] / theirs, 2)
     else:
         figures["vs_rlcard_bridge"] = None
+        figures["wrapped_vs_rlcard_bridge"] = None
     print(json.dumps(figures))
 
 

@@ -1,12 +1,21 @@
 """Tarneeb in OpenSpiel: the random-simulation test, then ISMCTS against our heuristic bot.
 
     python examples/openspiel_ismcts.py [--deals 4] [--simulations 100] [--rules classic]
+    python examples/openspiel_ismcts.py --search mcts    # OpenSpiel's C++ MCTSBot instead
 
 Importing :mod:`tarneeb.env.openspiel_game` registers ``python_tarneeb`` with
 OpenSpiel. This runs OpenSpiel's own ``random_sim_test`` on it, then a short
 duplicate match: each deal is played twice with the same cards, OpenSpiel's
 ISMCTS bot (random-rollout evaluator) holding North-South, then East-West,
 against our ``heuristic`` bot. The last line printed is one JSON object.
+
+OpenSpiel's C++ search bots and this Python game (open_spiel 2.0.2): the C++
+``ISMCTSBot`` cannot run on any game written in Python (OpenSpiel does not
+pass ``ResampleFromInfostate`` on to Python), so this uses the Python
+``ISMCTSBot``; the C++ ``MCTSBot`` runs through ``step_with_policy`` (its
+``step`` releases the GIL and crashes), searching the true deal with all
+hands seen. The module docstring of :mod:`tarneeb.env.openspiel_game` has the
+details.
 """
 
 from __future__ import annotations
@@ -31,6 +40,9 @@ def main() -> None:
     parser.add_argument("--rules", default="classic")
     parser.add_argument("--opponent", default="heuristic", help="our bot (a make_bot spec)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--search", choices=("ismcts", "mcts"), default="ismcts", help="OpenSpiel's search bot"
+    )
     args = parser.parse_args()
 
     game = pyspiel.load_game(openspiel_game.GAME_NAME, {"rules": args.rules})
@@ -45,12 +57,13 @@ def main() -> None:
         seed=args.seed,
         rules=args.rules,
         opponent=args.opponent,
+        search=args.search,
     )
     summary["seconds"] = round(time.perf_counter() - start, 1)
     for number, diff in enumerate(summary["ismcts_points_diff"]):
         side = "North-South" if number % 2 == 0 else "East-West"
-        print(f"  deal {number // 2 + 1}, ISMCTS as {side}: {diff:+.0f} points")
-    print(f"ISMCTS minus {args.opponent}: {summary['ismcts_total']:+.0f} points in total")
+        print(f"  deal {number // 2 + 1}, {args.search} as {side}: {diff:+.0f} points")
+    print(f"{args.search} minus {args.opponent}: {summary['ismcts_total']:+.0f} points in total")
     print(json.dumps(summary))
 
 

@@ -2,13 +2,18 @@
 
 Numpy only (plus matplotlib for the plot): a linear softmax policy over the
 masked actions of the Gymnasium environment (``tarneeb/Tarneeb-v0``), trained
-with REINFORCE and a linear value baseline. South learns; North, its
-partner, and East and West are the ``random`` bot. Before and after training
-it plays the same evaluation deals (same cards, same bots' choices), so the
-two averages compare like with like: a random South first, then the learned
-one, choosing its most likely action.
+with REINFORCE and a linear value baseline, the way standard implementations
+keep it stable: every step of a deal takes the deal's return, the advantages
+(return minus baseline) are normalised over each batch of deals, Adam scales
+the steps (so the rates do not depend on the size of rewards or
+observations), the policy's gradient is clipped and an entropy bonus keeps it
+exploring. South learns; North, its partner, and East and West are the
+``random`` bot. Before and after training it plays the same evaluation deals
+(same cards, same bots' choices), so the two averages compare like with
+like: a random South first, then the learned one, choosing its most likely
+action. With the defaults South goes from -1.17 points a deal to about +5.5.
 
-    python examples/train_policy.py                 # about a minute and a half on 2 cores
+    python examples/train_policy.py                 # about 40 s of CPU
     python examples/train_policy.py --episodes 50   # a quick check
 
 The plot (``--plot``, default ``learning_curve.png``) shows the points the
@@ -35,6 +40,31 @@ from tarneeb.env.gym_env import TarneebEnv
 SCALE = 13.0  # rewards are points; a deal rarely swings by more than 26
 
 
+class Adam:
+    """Adam steps for a list of arrays (Kingma and Ba's defaults, bias-corrected)."""
+
+    def __init__(self, params: list[np.ndarray], lr: float) -> None:
+        self.params = params
+        self.lr = lr
+        self.m = [np.zeros_like(p) for p in params]
+        self.s = [np.zeros_like(p) for p in params]
+        self.t = 0
+
+    def step(self, grads: list[np.ndarray], ascend: bool) -> None:
+        """Move the parameters along (``ascend``) or against their gradients."""
+        self.t += 1
+        b1, b2 = 0.9, 0.999
+        sign = 1.0 if ascend else -1.0
+        for p, g, m, s in zip(self.params, grads, self.m, self.s, strict=True):
+            m *= b1
+            m += (1 - b1) * g
+            s *= b2
+            s += (1 - b2) * g * g
+            m_hat = m / (1 - b1**self.t)
+            s_hat = s / (1 - b2**self.t)
+            p += sign * self.lr * m_hat / (np.sqrt(s_hat) + 1e-8)
+
+
 class LinearPolicy:
     """Softmax over ``W @ obs + b`` restricted to the legal actions, with a linear value."""
 
@@ -42,32 +72,32 @@ class LinearPolicy:
         self.w = np.zeros((actions, obs_size), dtype=np.float64)
         self.b = np.zeros(actions, dtype=np.float64)
         self.v = np.zeros(obs_size, dtype=np.float64)
-        self.v0 = 0.0
+        self.v0 = np.zeros(1, dtype=np.float64)
         self.rng = rng
 
-    def probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        legal = mask.astype(bool)
+    def legal_probabilities(self, obs: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        """The policy's probabilities of the legal actions ``legal`` (env ids), in that order."""
         logits = self.w[legal] @ obs + self.b[legal]
         logits -= logits.max()
         p = np.exp(logits)
-        out = np.zeros(len(mask))
-        out[legal] = p / p.sum()
+        out: np.ndarray = p / p.sum()
         return out
 
     def act(self, obs: np.ndarray, mask: np.ndarray, greedy: bool = False) -> int:
-        p = self.probabilities(obs, mask)
+        legal = np.flatnonzero(mask)
+        p = self.legal_probabilities(obs, legal)
         if greedy:
-            return int(np.argmax(p))
-        return int(self.rng.choice(len(p), p=p))
+            return int(legal[int(np.argmax(p))])
+        return int(legal[self.rng.choice(len(p), p=p)])
 
     def value(self, obs: np.ndarray) -> float:
-        return float(self.v @ obs + self.v0)
+        return float(self.v @ obs + self.v0[0])
 
 
 def play(
     env: TarneebEnv, policy: LinearPolicy | None, seed: int | None, greedy: bool
 ) -> tuple[float, list[tuple[np.ndarray, np.ndarray, int]]]:
-    """One deal; the learner's reward and its (observation, mask, action) steps."""
+    """One deal; the learner's reward and its (observation, legal ids, action) steps."""
     obs, info = env.reset(seed=seed)
     steps = []
     while True:
@@ -77,7 +107,7 @@ def play(
             action = int(legal[env.np_random.integers(len(legal))])
         else:
             action = policy.act(obs.astype(np.float64), mask, greedy)
-        steps.append((obs.astype(np.float64), mask, action))
+        steps.append((obs.astype(np.float64), np.flatnonzero(mask), action))
         obs, reward, terminated, truncated, info = env.step(action)
         if terminated or truncated:
             return float(reward), steps
@@ -87,57 +117,91 @@ def evaluate(env: TarneebEnv, policy: LinearPolicy | None, deals: int, seed: int
     return float(np.mean([play(env, policy, seed + d, greedy=True)[0] for d in range(deals)]))
 
 
+def update(
+    policy: LinearPolicy,
+    batch: list[tuple[float, list[tuple[np.ndarray, np.ndarray, int]]]],
+    optimisers: tuple[Adam, Adam],
+    args: argparse.Namespace,
+) -> None:
+    """One REINFORCE step with the value baseline, from a batch of deals.
+
+    Every step of a deal has that deal's return (the reward comes at its end);
+    the advantages (return minus the baseline's value) are normalised over the
+    batch, the policy's gradient (with an entropy bonus) is averaged over its
+    steps and clipped, and the baseline is fitted to the returns by least
+    squares. Adam scales each step, so neither rate depends on the size of
+    the rewards or of the observation.
+    """
+    rows = [
+        (obs, legal, action, reward / SCALE)
+        for reward, steps in batch
+        for obs, legal, action in steps
+    ]
+    obs_all = np.array([r[0] for r in rows])
+    returns = np.array([r[3] for r in rows])
+    values = obs_all @ policy.v + policy.v0[0]
+    advantages = returns - values
+    advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+    grad_w = np.zeros_like(policy.w)
+    grad_b = np.zeros_like(policy.b)
+    for (obs, legal, action, _), adv in zip(rows, advantages, strict=True):
+        p = policy.legal_probabilities(obs, legal)
+        logp = np.log(p + 1e-12)
+        # d log p(a) / d logits = onehot(a) - p; d entropy / d logits = -p * (log p + H)
+        g = -p * adv
+        g[int(np.searchsorted(legal, action))] += adv
+        g -= args.entropy * p * (logp + float(-(p * logp).sum()))
+        grad_w[legal] += np.outer(g, obs)
+        grad_b[legal] += g
+    n = len(rows)
+    grads = [grad_w / n, grad_b / n]
+    norm = float(np.sqrt(sum(float((g * g).sum()) for g in grads)))
+    if norm > args.clip:
+        grads = [g * (args.clip / norm) for g in grads]
+    optimisers[0].step(grads, ascend=True)
+    error = values - returns  # the gradient of half the mean squared error
+    optimisers[1].step([obs_all.T @ error / n, np.array([error.mean()])], ascend=False)
+
+
 def train(args: argparse.Namespace) -> dict[str, Any]:
     rng = np.random.default_rng(args.seed)
     env = TarneebEnv(rules=args.rules, seat=0, opponents="random")
     obs_size = env.observation_space.shape[0]  # type: ignore[index]
     policy = LinearPolicy(obs_size, env.action_map.num_actions, rng)
+    optimisers = (
+        Adam([policy.w, policy.b], args.lr),
+        Adam([policy.v, policy.v0], args.value_lr),
+    )
     eval_seed = 10**6 + args.seed
     before = evaluate(env, None, args.eval_deals, eval_seed)
     env.reset(seed=args.seed)
     curve: list[float] = []
-    grad_w = np.zeros_like(policy.w)
-    grad_b = np.zeros_like(policy.b)
-    grad_v = np.zeros_like(policy.v)
-    grad_v0 = 0.0
+    batch: list[tuple[float, list[tuple[np.ndarray, np.ndarray, int]]]] = []
     start = time.perf_counter()
     for episode in range(1, args.episodes + 1):
         reward, steps = play(env, policy, None, greedy=False)
         curve.append(reward)
-        target = reward / SCALE
-        for obs, mask, action in steps:
-            advantage = target - policy.value(obs)
-            p = policy.probabilities(obs, mask)
-            g = -p
-            g[action] += 1.0
-            legal = np.flatnonzero(mask)
-            grad_w[legal] += advantage * np.outer(g[legal], obs)
-            grad_b[legal] += advantage * g[legal]
-            grad_v += advantage * obs
-            grad_v0 += advantage
-        if episode % args.batch == 0:
-            policy.w += args.lr * grad_w / args.batch
-            policy.b += args.lr * grad_b / args.batch
-            policy.v += args.value_lr * grad_v / args.batch
-            policy.v0 += args.value_lr * grad_v0 / args.batch
-            grad_w[:] = 0.0
-            grad_b[:] = 0.0
-            grad_v[:] = 0.0
-            grad_v0 = 0.0
+        batch.append((reward, steps))
+        if len(batch) == args.batch:
+            update(policy, batch, optimisers, args)
+            batch = []
         if args.progress and episode % max(1, args.episodes // 10) == 0:
             recent = np.mean(curve[-500:])
             print(f"  episode {episode:6d}: mean reward of the last 500 deals {recent:+.2f}")
     seconds = time.perf_counter() - start
     after = evaluate(env, policy, args.eval_deals, eval_seed)
-    save_plot(curve, before, after, args)
+    if args.plot is not None:
+        save_plot(curve, before, after, args)
     return {
         "episodes": args.episodes,
         "rules": args.rules,
         "eval_deals": args.eval_deals,
         "before": round(before, 3),
         "after": round(after, 3),
+        "gain": round(after - before, 3),
+        "value_weights_max": round(float(np.abs(policy.v).max()), 3),
         "train_seconds": round(seconds, 1),
-        "plot": str(args.plot),
+        "plot": None if args.plot is None else str(args.plot),
     }
 
 
@@ -169,10 +233,15 @@ def main() -> None:
     parser.add_argument("--eval-deals", type=int, default=1000, help="deals of each evaluation")
     parser.add_argument("--rules", default="classic", help="preset to play")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--lr", type=float, default=0.05, help="policy learning rate")
-    parser.add_argument("--value-lr", type=float, default=0.01, help="baseline learning rate")
+    parser.add_argument("--lr", type=float, default=0.01, help="policy's Adam step size")
+    parser.add_argument("--value-lr", type=float, default=0.01, help="baseline's Adam step size")
     parser.add_argument("--batch", type=int, default=16, help="deals per update")
-    parser.add_argument("--plot", type=Path, default=Path("learning_curve.png"))
+    parser.add_argument("--entropy", type=float, default=0.01, help="entropy bonus")
+    parser.add_argument("--clip", type=float, default=1.0, help="policy gradient norm clip")
+    parser.add_argument(
+        "--plot", type=Path, default=Path("learning_curve.png"), help="the plot's file"
+    )
+    parser.add_argument("--no-plot", dest="plot", action="store_const", const=None)
     parser.add_argument("--quiet", dest="progress", action="store_false")
     args = parser.parse_args()
     print(
@@ -182,7 +251,8 @@ def main() -> None:
     figures = train(args)
     print(f"random South:  {figures['before']:+.2f} points per deal")
     print(f"learned South: {figures['after']:+.2f} points per deal")
-    print(f"plot saved to {figures['plot']}")
+    if figures["plot"] is not None:
+        print(f"plot saved to {figures['plot']}")
     print(json.dumps(figures))
 
 

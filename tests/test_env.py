@@ -112,7 +112,7 @@ def test_every_legal_action_has_an_env_id(np: Any, name: str) -> None:
 def test_observation_layout(np: Any) -> None:
     from tarneeb.env import encoding
 
-    assert encoding.OBS_SIZE == 573
+    assert encoding.OBS_SIZE == 581
     assert encoding.OFFSETS == {
         "hand": 0,
         "phase": 52,
@@ -127,6 +127,8 @@ def test_observation_layout(np: Any) -> None:
         "voids": 549,
         "tricks": 565,
         "scores": 569,
+        "points": 573,
+        "match": 577,
     }
     # The docstring's table names the same offsets.
     doc = encoding.__doc__ or ""
@@ -254,6 +256,120 @@ def test_hand_block_holds_only_the_own_cards(np: Any) -> None:
                 assert obs.shape == (OBS_SIZE,)
                 assert all(obs[c] == 0 for c in range(52) if others >> c & 1)
             deal.push(a)
+
+
+def _two_play_orders(np: Any) -> tuple[Deal, Deal]:
+    """Two Tarneeb 400 deals, the same cards by the same seats, tricks won by other sides.
+
+    One seat plays its two cards of the first two tricks the other way round:
+    every seat has played the same cards and taken as many tricks, so only
+    the card points taken tell the two apart.
+    """
+    from tarneeb.env.encoding import OFFSETS, encode_view
+
+    rules = find_rules("tarneeb400")
+    points = OFFSETS["points"]
+    for seed in range(200):
+        rng = random.Random(seed)
+        deal = Deal.from_rng(rules, rng.randrange(4), rng)
+        while deal.phase is not Phase.PLAY and not deal.is_over():
+            deal.push(rng.choice(deal.legal_action_ids()))
+        if deal.is_over():
+            continue
+        start = deal.copy()
+        cards = []
+        for _ in range(8):
+            cards.append(rng.choice(deal.legal_action_ids()))
+            deal.push(cards[-1])
+        for k in range(4):  # swap the k-th card of trick 1 with the k-th of trick 2
+            other_order = [*cards]
+            other_order[k], other_order[4 + k] = cards[4 + k], cards[k]
+            other = start.copy()
+            try:
+                for card in other_order:
+                    if card not in other.legal_action_ids():
+                        raise IllegalActionError("not legal in this order")
+                    other.push(card)
+            except IllegalActionError:
+                continue
+            if other.tricks_taken != deal.tricks_taken:
+                continue
+            sides = [
+                (p[0] + p[2], p[1] + p[3])
+                for p in (deal.card_points_taken, other.card_points_taken)
+            ]
+            if sides[0] == sides[1]:
+                continue
+            same_before = all(
+                np.array_equal(
+                    encode_view(deal.view(s))[:points], encode_view(other.view(s))[:points]
+                )
+                for s in range(4)
+            )
+            if same_before:
+                return deal, other
+    raise AssertionError("no two such play orders in 200 deals")
+
+
+def test_observation_tells_the_card_points_taken(np: Any) -> None:
+    """Tarneeb 400 counts card points: two play orders alike in all else differ in them.
+
+    Seed 000: "Tarneeb 400: Una variante de puntuación en la que las cartas de valor
+    (Ases 11, Reyes 4, Reinas 3, Jotas 2, Dieces 10) tienen valores específicos".
+    """
+    from tarneeb.env.encoding import OFFSETS, encode_view
+
+    one, two = _two_play_orders(np)
+    at = OFFSETS["points"]
+    for deal in (one, two):
+        for seat in range(4):
+            obs = encode_view(deal.view(seat))
+            taken = deal.card_points_taken
+            expected = [taken[(seat + r) & 3] / 120 for r in range(4)]
+            assert obs[at : at + 4].tolist() == pytest.approx(expected)
+    for seat in range(4):
+        assert not np.array_equal(encode_view(one.view(seat)), encode_view(two.view(seat)))
+
+
+def test_observation_tells_the_match_of_sets(np: Any) -> None:
+    """A match of sets: the observation shows the sets won and the points of finished sets."""
+    need("pettingzoo")
+    need("gymnasium")
+    from tarneeb.env.encoding import OFFSETS, MatchProgress, encode_view, match_progress
+    from tarneeb.env.tarneeb_v0 import AGENTS, raw_env
+
+    rules = find_rules("levant-sets").replace(target=11)
+    env = raw_env(rules=rules, reward="match", max_deals=400)
+    env.reset(seed=5)
+    rng = random.Random(5)
+    at = OFFSETS["match"]
+    sets_seen = 0
+    while not env.terminations[env.agent_selection]:
+        match = env.match
+        assert match is not None
+        progress = match_progress(match)
+        assert progress is not None
+        won, points = progress
+        assert sum(won) == len(match.sets)
+        sets_seen = len(match.sets)
+        whole = 11 * rules.sets
+        for seat, agent in enumerate(AGENTS):
+            obs = env.observe(agent)["observation"]
+            mine, theirs = seat & 1, 1 - (seat & 1)
+            assert obs[at : at + 4].tolist() == pytest.approx(
+                [won[mine] / 13, won[theirs] / 13, points[mine] / whole, points[theirs] / whole]
+            )
+            assert np.array_equal(obs, encode_view(env.deal.view(seat), progress=progress))
+        mask = env.observe(env.agent_selection)["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask).tolist())))
+        if sets_seen >= 3:
+            break
+    assert sets_seen >= 3
+    # Without a match (or in a match of one set) the block stays 0.
+    assert match_progress(None) is None
+    deal = Deal.from_seed(find_rules("classic"), dealer=0, seed=1)
+    obs = encode_view(deal.view(0), progress=MatchProgress((1, 0), (41, 12)))
+    assert obs[at : at + 4].tolist() == [0, 0, 0, 0]
 
 
 # -- PettingZoo ---------------------------------------------------------------------
@@ -448,130 +564,7 @@ def test_gymnasium_bad_opponents() -> None:
         gym_env.TarneebEnv(opponents=["random", "random"])
 
 
-# -- OpenSpiel --------------------------------------------------------------------------
-
-
-def spiel() -> Any:
-    need("pyspiel", extra="env (open_spiel)")
-    need("numpy")
-    import pyspiel
-
-    import tarneeb.env.openspiel_game as og
-
-    return pyspiel, og
-
-
-@pytest.mark.parametrize("rules", ["classic", "egyptian", "syrian400", "tarneeb400"])
-def test_openspiel_random_sim_test(rules: str) -> None:
-    pyspiel, og = spiel()
-    game = pyspiel.load_game(og.GAME_NAME, {"rules": rules})
-    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
-
-
-def test_openspiel_game_facts(np: Any) -> None:
-    pyspiel, og = spiel()
-    from tarneeb.env.encoding import encode_view
-
-    game = pyspiel.load_game(og.GAME_NAME)
-    assert game.num_players() == 4
-    assert game.num_distinct_actions() == 139
-    assert game.max_chance_outcomes() == 52
-    assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
-    assert game.observation_tensor_size() == 573
-    assert game.max_utility() == og.utility_bound(find_rules("classic")) == 29
-    state = game.new_initial_state()
-    rng = random.Random(5)
-    while state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        assert sum(p for _, p in outcomes) == pytest.approx(1.0)
-        state.apply_action(rng.choice(outcomes)[0])
-    assert state.current_player() == 0  # West deals, South bids first
-    for _ in range(12):
-        if state.is_terminal():
-            break
-        state.apply_action(rng.choice(state.legal_actions()))
-    deal = state.deal
-    for player in range(4):
-        tensor = np.array(state.observation_tensor(player), dtype=np.float32)
-        assert np.array_equal(tensor, encode_view(deal.view(player)))
-        info = state.information_state_string(player)
-        assert info.startswith(f"p{player} | dealt ")
-        for other in range(4):
-            if other != player:
-                assert deal.hand(other).format() not in info
-    while not state.is_terminal():
-        state.apply_action(rng.choice(state.legal_actions()))
-    returns = state.returns()
-    assert sum(returns) == 0 and returns[0] == returns[2] and returns[1] == returns[3]
-
-
-def test_openspiel_resample_keeps_the_information_state() -> None:
-    pyspiel, og = spiel()
-    game = pyspiel.load_game(og.GAME_NAME, {"rules": "saudi"})
-    rng = random.Random(8)
-    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
-    differed = 0
-    for game_number in range(3):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(rng.choice(state.chance_outcomes())[0])
-                continue
-            player = state.current_player()
-            if rng.random() < 0.2:
-                other = state.resample_from_infostate(player, sampler)
-                assert other.information_state_string(player) == (
-                    state.information_state_string(player)
-                )
-                assert other.legal_actions() == state.legal_actions()
-                assert other.observation_tensor(player) == state.observation_tensor(player)
-                differed += str(other) != str(state)
-            state.apply_action(rng.choice(state.legal_actions()))
-        assert game_number >= 0
-    assert differed > 0
-
-
-def test_openspiel_ismcts_plays_our_heuristic_bot() -> None:
-    _, og = spiel()
-    need("open_spiel")
-    summary = og.play_ismcts_match(deals=1, simulations=4, seed=2)
-    assert summary["games"] == 2 and len(summary["ismcts_points_diff"]) == 2
-    assert summary["ismcts_total"] == sum(summary["ismcts_points_diff"])
-    bound = og.utility_bound(find_rules("classic"))
-    assert all(abs(d) <= bound for d in summary["ismcts_points_diff"])
-
-
-# -- the example and the bench -------------------------------------------------------------
-
-
-def test_training_example_quick_mode(tmp_path: Path) -> None:
-    need("numpy")
-    need("gymnasium")
-    need("pettingzoo")
-    need("matplotlib", extra="plot")
-    plot = tmp_path / "curve.png"
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "examples" / "train_policy.py"),
-            "--episodes",
-            "40",
-            "--eval-deals",
-            "20",
-            "--plot",
-            str(plot),
-            "--seed",
-            "1",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    figures = json.loads(done.stdout.strip().splitlines()[-1])
-    assert figures["episodes"] == 40
-    assert set(figures) >= {"before", "after", "plot"}
-    assert plot.stat().st_size > 1000
+# -- the bench -------------------------------------------------------------
 
 
 def test_env_bench_quick() -> None:
@@ -587,10 +580,22 @@ def test_env_bench_quick() -> None:
     )
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     assert figures["bench"] == "env"
-    assert figures["steps_per_s"] > 0
+    for key in ("steps_per_s", "wrapped_steps_per_s", "gymnasium_steps_per_s"):
+        assert figures[key] > 0, key
+    if importlib.util.find_spec("pyspiel") is None:
+        assert not REQUIRE_EXTRAS, "OpenSpiel (measured by the env bench) is missing"
+        assert figures["openspiel_obs_steps_per_s"] is None
+    else:
+        for key in (
+            "openspiel_obs_steps_per_s",
+            "openspiel_rl_env_steps_per_s",
+            "openspiel_bridge_obs_steps_per_s",
+            "openspiel_bridge_rl_env_steps_per_s",
+        ):
+            assert figures[key] > 0, key
     if importlib.util.find_spec("rlcard") is None:
         assert not REQUIRE_EXTRAS, "rlcard (the reference of the env bench) is missing"
         assert figures["vs_rlcard_bridge"] is None
         assert "rlcard is missing" in done.stdout
     else:
-        assert figures["vs_rlcard_bridge"] > 0
+        assert figures["vs_rlcard_bridge"] > 0 and figures["wrapped_vs_rlcard_bridge"] > 0

@@ -60,15 +60,27 @@ offset     size  what
 565        4     tricks taken by each relative seat / 13
 569        4     scores before the deal by relative seat / target, clipped
                  to [-1, 1] (a side's score in partnership play)
+573        4     card points (A 11, 10 10, K 4, Q 3, J 2) taken in tricks
+                 by each relative seat / 120: what a deal counted in card
+                 points (``tarneeb400``) is decided by
+577        4     match of sets: sets won by the observer's side and by the
+                 other side / sets, then the points of the finished sets
+                 of each side / (target x sets), clipped to [-1, 1]; all 0
+                 in a match of one set (the set is the match) or when the
+                 encoder is not told of the match (:class:`MatchProgress`)
 =========  ====  ==========================================================
 
-Version history: 0, the first (cards, calls, then bids; 573 values).
+Version history:
+
+* 0, the first (cards, calls, then bids; 573 values);
+* 1, card points taken and the match of sets (581 values; the blocks of
+  version 0 keep their offsets).
 
 >>> from tarneeb import Deal, find_rules
 >>> deal = Deal.from_seed(find_rules("classic"), dealer=0, seed=1)
 >>> obs = encode_view(deal.view(1))
 >>> obs.shape, int(obs[:52].sum()), float(obs[OFFSETS["to_act"]])
-((573,), 13, 1.0)
+((581,), 13, 1.0)
 >>> amap = ActionMap(find_rules("classic"))
 >>> amap.num_actions, amap.to_env[117], amap.to_engine[amap.to_env[117]]
 (139, 108, 117)
@@ -77,7 +89,7 @@ Version history: 0, the first (cards, calls, then bids; 573 values).
 from __future__ import annotations
 
 from collections.abc import Iterable, MutableSequence, Sequence
-from typing import Protocol, cast
+from typing import NamedTuple, Protocol, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -93,6 +105,7 @@ from tarneeb.actions import (
 from tarneeb.auction import Contract
 from tarneeb.cards import Suit
 from tarneeb.game import DENSE_BID_OFFSET, DenseActions
+from tarneeb.play import trick_points, trick_winner
 from tarneeb.rules import Rules
 from tarneeb.seats import Seat
 from tarneeb.view import View
@@ -104,13 +117,16 @@ __all__ = [
     "OBS_VERSION",
     "OFFSETS",
     "ActionMap",
+    "MatchProgress",
     "ObservationEncoder",
     "PublicState",
     "encode_view",
+    "hand_bits",
+    "match_progress",
 ]
 
 ACTION_VERSION = 0
-OBS_VERSION = 0
+OBS_VERSION = 1
 BID_OFFSET = DENSE_BID_OFFSET
 _MASK_CACHE = 1 << 16
 """Env id of the first bid slot."""
@@ -129,6 +145,8 @@ _BLOCKS = (
     ("voids", 16),
     ("tricks", 4),
     ("scores", 4),
+    ("points", 4),
+    ("match", 4),
 )
 OFFSETS: dict[str, int] = {}
 _offset = 0
@@ -136,7 +154,7 @@ for _name, _size in _BLOCKS:
     OFFSETS[_name] = _offset
     _offset += _size
 OBS_SIZE = _offset
-"""Length of the observation vector (573)."""
+"""Length of the observation vector (581)."""
 
 _HAND = OFFSETS["hand"]
 _PHASE = OFFSETS["phase"]
@@ -151,6 +169,9 @@ _LEADER = OFFSETS["leader"]
 _VOIDS = OFFSETS["voids"]
 _TRICKS = OFFSETS["tricks"]
 _SCORES = OFFSETS["scores"]
+_POINTS = OFFSETS["points"]
+_MATCH = OFFSETS["match"]
+_ALL_POINTS = 120.0
 
 _PHASES = {
     Phase.AUCTION: 0,
@@ -182,6 +203,8 @@ _VOID_AT = _at(_VOIDS, 4)
 _AUCTION_AT = _at(_AUCTION, 10)
 _BIDDER_AT = _at(_HIGH + 7, 1)
 _HIGH_AT = [o * OBS_SIZE + _HIGH for o in range(4)]
+_SEAT_AT = np.array([[(o + r) & 3 for r in range(4)] for o in range(4)])
+"""``_SEAT_AT[o, r]``: the seat at relative position ``r`` from observer ``o``."""
 
 
 class ActionMap:
@@ -259,6 +282,40 @@ class PublicState(Protocol):
     def tricks_taken(self) -> tuple[int, int, int, int]: ...
 
 
+class MatchProgress(NamedTuple):
+    """How a match of sets stands before a deal, by side (North-South, East-West).
+
+    >>> MatchProgress(sets_won=(2, 1), match_points=(130, 97)).sets_won
+    (2, 1)
+    """
+
+    sets_won: tuple[int, int]
+    match_points: tuple[int, int]
+    """The points of the finished sets, added up (what a match of sets counts)."""
+
+
+class _MatchLike(Protocol):
+    @property
+    def sets(self) -> Sequence[_SetLike]: ...
+    @property
+    def match_points(self) -> tuple[int, int]: ...
+
+
+class _SetLike(Protocol):
+    @property
+    def winner(self) -> int: ...
+
+
+def match_progress(match: _MatchLike | None) -> MatchProgress | None:
+    """The :class:`MatchProgress` of a :class:`~tarneeb.match.Match` (``None`` for none)."""
+    if match is None:
+        return None
+    won = [0, 0]
+    for finished in match.sets:
+        won[int(finished.winner)] += 1
+    return MatchProgress((won[0], won[1]), match.match_points)
+
+
 class ObservationEncoder:
     """Observations of one deal for all four seats, kept up to date action by action.
 
@@ -289,9 +346,34 @@ class ObservationEncoder:
         self._phase: Phase | None = None
         self._synced_cards = 0
         self._shown_leader = -1
+        self._sets = rules.sets
+        self._trick_cards: list[int] = []
+        self._pending: list[tuple[int, list[int]]] = []
+        self._points = [0, 0, 0, 0]
 
-    def start(self, dealer: int, scores: Sequence[int], hands: Sequence[int | None]) -> None:
-        """Begin a deal: ``hands[seat]`` is the hand dealt to ``seat`` (``None`` when unknown)."""
+    def copy(self) -> ObservationEncoder:
+        """An independent copy, to go on from here (a search clones states)."""
+        other = ObservationEncoder.__new__(ObservationEncoder)
+        other.__dict__.update(self.__dict__)
+        other.rows = self.rows.copy()
+        other._flat = other.rows.reshape(-1)
+        other._cells = cast("MutableSequence[float]", other._flat.data)
+        other._trick_cards = self._trick_cards[:]
+        other._pending = self._pending[:]
+        other._points = self._points[:]
+        return other
+
+    def start(
+        self,
+        dealer: int,
+        scores: Sequence[int],
+        hands: Sequence[int | None],
+        progress: MatchProgress | None = None,
+    ) -> None:
+        """Begin a deal: ``hands[seat]`` is the hand dealt to ``seat`` (``None`` when unknown).
+
+        ``progress`` is how the match of sets stands (see :func:`match_progress`).
+        """
         rows = self.rows
         rows.fill(0.0)
         self._cards = 0
@@ -302,15 +384,28 @@ class ObservationEncoder:
         self._phase = None
         self._synced_cards = 0
         self._shown_leader = -1
+        self._trick_cards = []
+        self._pending = []
+        self._points = [0, 0, 0, 0]
         target = self._target
         for o in range(4):
             row = rows[o]
             mask = hands[o]
             if mask is not None:
-                row[_HAND : _HAND + 52] = _bits(mask)
+                row[_HAND : _HAND + 52] = hand_bits(mask)
             row[_DEALER + _rel(dealer, o)] = 1.0
             for s in range(4):
                 row[_SCORES + _rel(s, o)] = min(1.0, max(-1.0, scores[s] / target))
+        if progress is not None and self._sets > 1:
+            sets = float(self._sets)
+            whole = target * sets
+            for o in range(4):
+                mine, theirs = o & 1, (o & 1) ^ 1
+                row = rows[o]
+                row[_MATCH] = progress.sets_won[mine] / sets
+                row[_MATCH + 1] = progress.sets_won[theirs] / sets
+                row[_MATCH + 2] = min(1.0, max(-1.0, progress.match_points[mine] / whole))
+                row[_MATCH + 3] = min(1.0, max(-1.0, progress.match_points[theirs] / whole))
 
     def add(self, seat: int, a: int) -> None:
         """Take one public action: ``seat`` did engine action ``a``."""
@@ -323,6 +418,8 @@ class ObservationEncoder:
             for at in _CARD_AT[seat]:
                 cells[at + a] = 1.0
             suit = a // 13
+            trick = self._trick_cards
+            trick.append(a)
             if n == 0:
                 self._lead_suit = suit
                 self._leader = seat
@@ -334,6 +431,9 @@ class ObservationEncoder:
                     flat[at + lead] = 1.0
             if n == 3:
                 self.rows[:, _TRICK : _TRICK + 208] = 0.0
+                # Who won it is settled in sync, which knows the trump.
+                self._pending.append((self._leader, trick))
+                self._trick_cards = []
             return
         self._contract_dirty = True
         if a in (PASS, DOUBLE):
@@ -382,9 +482,8 @@ class ObservationEncoder:
             if done:
                 tricks = public.tricks_taken
                 rows = self.rows
-                for o in range(4):
-                    for s in range(4):
-                        rows[o, _TRICKS + ((s - o) & 3)] = tricks[s] / 13.0
+                rows[:, _TRICKS : _TRICKS + 4] = np.array(tricks, np.float32)[_SEAT_AT] / 13.0
+                self._take_tricks(public)
         leader = -1
         if phase is _PLAY:
             leader = self._leader if cards & 3 else to_act
@@ -433,6 +532,16 @@ class ObservationEncoder:
         if trump is not None:
             rows[:, _CONTRACT + 5 + int(trump)] = 1.0
 
+    def _take_tricks(self, public: PublicState) -> None:
+        # The card points of the tricks finished since the last sync go to their winners.
+        trump = public.trump
+        t = -1 if trump is None else int(trump)
+        points = self._points
+        for leader, cards in self._pending:
+            points[trick_winner(leader, cards, t)] += trick_points(cards)
+        self._pending = []
+        self.rows[:, _POINTS : _POINTS + 4] = np.array(points, np.float32)[_SEAT_AT] / _ALL_POINTS
+
     def _first_lead_void(self, public: PublicState) -> None:
         # Where the first lead must be a trump, leading another suit shows that none was held.
         assert self._first is not None
@@ -457,15 +566,19 @@ def _suit_bytes() -> list[bytes]:
     return _SUIT_BYTES
 
 
-def _bits(mask: int) -> FloatArray:
+def hand_bits(mask: int) -> FloatArray:
+    """The 52 values 0/1 of the cards in ``mask`` (bit ``c`` = card ``c``), as the hand block."""
     raw = np.frombuffer(mask.to_bytes(7, "little"), dtype=np.uint8)
     return np.unpackbits(raw, bitorder="little", count=52).astype(np.float32)
 
 
-def encode_view(view: View, out: FloatArray | None = None) -> FloatArray:
+def encode_view(
+    view: View, out: FloatArray | None = None, progress: MatchProgress | None = None
+) -> FloatArray:
     """The observation vector of ``view``'s seat, from the view alone.
 
-    The environments keep an :class:`ObservationEncoder` up to date action by
+    ``progress`` is how the match of sets stands (a view holds one deal). The
+    environments keep an :class:`ObservationEncoder` up to date action by
     action instead (much faster); both give the same vector.
     """
     seat = int(view.seat)
@@ -477,7 +590,7 @@ def encode_view(view: View, out: FloatArray | None = None) -> FloatArray:
     encoder = ObservationEncoder(view.rules)
     hands: list[int | None] = [None, None, None, None]
     hands[seat] = mine
-    encoder.start(view.dealer, view.scores, hands)
+    encoder.start(view.dealer, view.scores, hands, progress)
     for s, a in history:
         encoder.add(s, a)
     return encoder.observe(seat, view, out)

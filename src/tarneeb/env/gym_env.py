@@ -1,7 +1,7 @@
 """Tarneeb as a Gymnasium single-agent environment: one seat learns, bots play the rest.
 
 The learner's observation is the flat vector of :mod:`tarneeb.env.encoding`
-(a ``Box`` of 573 ``float32`` values) and its actions the env ids there (a
+(a ``Box`` of 581 ``float32`` values) and its actions the env ids there (a
 ``Discrete`` space); the legal ones are in ``info["action_mask"]`` after
 every ``reset`` and ``step``. The other three seats are bots chosen by name
 (:func:`tarneeb.bots.make_bot` specs, e.g. ``"random"``,
@@ -20,7 +20,7 @@ It is registered with Gymnasium as ``tarneeb/Tarneeb-v0``.
 >>> env = gymnasium.make("tarneeb/Tarneeb-v0", opponents="heuristic")
 >>> obs, info = env.reset(seed=5)
 >>> obs.shape, int(info["action_mask"].sum()) > 0
-((573,), True)
+((581,), True)
 """
 
 from __future__ import annotations

@@ -8,37 +8,77 @@ and runs its algorithms on it::
     game = pyspiel.load_game("python_tarneeb", {"rules": "egyptian"})
 
 * Four players, the seats South, East, North, West (0..3); South and North
-  against East and West. Zero-sum: at the end each player gets its side's
-  points minus the other side's (0 for a deal thrown in).
-* Chance deals the cards one at a time, 52 chance nodes: the ``k``-th card
-  dealt goes to player ``k % 4`` (outcomes: the cards left, uniform).
+  against East and West. Zero-sum.
+* Chance deals the cards one at a time, 52 chance nodes a deal: the ``k``-th
+  card dealt goes to player ``k % 4`` (outcomes: the cards left, uniform).
 * Actions are the env ids of :mod:`tarneeb.env.encoding` (cards 0..51, calls
   52..60, bids from 61), so chance outcomes and card plays share ids 0..51.
-* Imperfect information: the information-state string and tensor have
-  perfect recall (own hand as dealt, every public action in order); the
-  observation tensor is the 573-value vector of :mod:`tarneeb.env.encoding`.
+* Imperfect information. The observation tensor is the vector of
+  :mod:`tarneeb.env.encoding` (:data:`~tarneeb.env.encoding.OBS_SIZE`
+  values), kept up to date action by action as the PettingZoo env keeps it;
+  the information-state tensor adds the hand as dealt, the auction call by
+  call and the order of the cards played (perfect recall within a deal;
+  earlier deals of a match show through the scores). The observation string
+  tells the public state (dealer, scores, the auction, each seat's bid where
+  seats bid alone, contract, cards played, tricks and card points); the
+  information-state string, the hand as dealt and every action in order.
+  An observer with ``public_info=False`` writes only the player's own cards.
 * ``resample_from_infostate`` deals the unseen cards again, consistent with
   what the player has seen (hand sizes, shown voids), so ISMCTS runs.
 
-Parameters: ``rules`` (a preset name, default ``"classic"``) and ``dealer``
-(0..3, default 3: West deals, so South bids first).
+Parameters
+==========
 
-:func:`play_ismcts_match` lets OpenSpiel's ISMCTS bot play against one of
-ours. It uses ``open_spiel.python.algorithms.ismcts.ISMCTSBot``: the C++
-``pyspiel.ISMCTSBot`` releases the GIL in ``step`` and then clones the
-Python state (open_spiel 2.0.2), which crashes with any game written in
-Python.
+=============  ===========================================================
+``rules``      a preset name (default ``"classic"``), a preset with changes
+               as records write them (``"egyptian;target=31"``,
+               ``"custom;min_bid=8"``: :func:`tarneeb.notation.rules_text`),
+               or the JSON of :meth:`Rules.to_dict <tarneeb.rules.Rules.to_dict>`
+``dealer``     the first dealer, 0..3 (default 3: West deals, South bids first)
+``scores``     the scores the episode starts from: ``""`` (0-0, the
+               default), ``"NS,EW"``, or four seats' ``"S,E,N,W"`` where
+               seats score alone (Syrian 400); score-dependent rules such as
+               Syrian 400's minimum bids see them
+``max_deals``  deals in an episode (default 1): the deals of a match from
+               ``scores``, until the match is won or ``max_deals`` deals
+               (thrown-in ones included) are over; 0 is refused, since an
+               OpenSpiel game must have a most number of moves and a match
+               has none
+``reward``     ``"deal"`` (default): each player gets its side's points minus
+               the other side's, added over the episode's deals (0 for a deal
+               thrown in); ``"match"``: +1 for the side that won the match,
+               -1 for the other, 0 each when it is still going after
+               ``max_deals`` deals (or drawn)
+=============  ===========================================================
+
+Search bots (open_spiel 2.0.2)
+==============================
+
+OpenSpiel's C++ ``MCTSBot`` runs on this game (searching the true state, as it
+does in any game) through ``bot.step_with_policy(state)``, ``bot.mcts_search``
+or ``pyspiel.evaluate_bots``; ``bot.step(state)`` crashes the interpreter
+(segmentation fault) with this and every game written in Python, OpenSpiel's
+own ``python_kuhn_poker`` and ``python_tic_tac_toe`` included: its binding
+releases the GIL, and the search then calls back into Python to clone the state.
+The C++ ``ISMCTSBot`` cannot run on any Python game: OpenSpiel's C++ state of
+a Python game does not forward ``ResampleFromInfostate`` to Python (the bot
+stops with "ResampleFromInfostate() not implemented", or crashes in ``step``
+as above). Use OpenSpiel's Python ``open_spiel.python.algorithms.ismcts.ISMCTSBot``,
+which calls :meth:`TarneebState.resample_from_infostate`:
+:func:`play_ismcts_match` and ``examples/openspiel_ismcts.py`` do.
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_tarneeb")
 >>> game.num_distinct_actions(), game.num_players(), game.observation_tensor_size()
-(139, 4, 573)
+(139, 4, 581)
+>>> game = pyspiel.load_game("python_tarneeb", {"rules": "syrian400", "scores": "30,12,5,0"})
+>>> game.new_initial_state().child(0).child(1).to_string()
+'dealing: 2 cards dealt'
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -49,10 +89,20 @@ from tarneeb.auction import max_auction_actions
 from tarneeb.bots import make_bot
 from tarneeb.cards import Card, CardSet
 from tarneeb.deal import Deal
-from tarneeb.env.encoding import OBS_SIZE, ActionMap, FloatArray, encode_view
+from tarneeb.env.encoding import OBS_SIZE, OFFSETS, FloatArray, hand_bits
+from tarneeb.env.episode import (
+    Episode,
+    Setup,
+    game_rules,
+    hands_of,
+    parse_scores,
+    seat_to_act,
+    spiel_rules_text,
+    spiel_scores_text,
+)
 from tarneeb.game import game_info, utility_bound
-from tarneeb.presets import find_rules, preset_name
-from tarneeb.rules import Rules
+from tarneeb.match import Match
+from tarneeb.options import Count
 from tarneeb.seats import Seat
 from tarneeb.view import View
 
@@ -61,12 +111,22 @@ __all__ = [
     "TarneebGame",
     "TarneebObserver",
     "TarneebState",
+    "game_rules",
+    "parse_scores",
     "play_ismcts_match",
     "utility_bound",
 ]
 
 GAME_NAME = "python_tarneeb"
-_DEFAULT_PARAMS: dict[str, Any] = {"rules": "classic", "dealer": 3}
+_DEFAULT_PARAMS: dict[str, Any] = {
+    "rules": "classic",
+    "dealer": 3,
+    "scores": "",
+    "max_deals": 1,
+    "reward": "deal",
+}
+_HAND = OFFSETS["hand"]
+_FIRST_OUTCOMES = [(c, 1.0 / 52) for c in range(52)]
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -91,25 +151,39 @@ class TarneebGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         merged = {**_DEFAULT_PARAMS, **(params or {})}
-        rules = find_rules(str(merged["rules"]))
-        action_map = ActionMap(rules)
-        meta = game_info(rules)  # the core's metadata of the game
+        setup = Setup.from_params(merged)
+        # Kept as OpenSpiel's game strings can carry them (they split at "," and "=").
+        merged["rules"] = spiel_rules_text(setup.rules)
+        merged["scores"] = spiel_scores_text(setup.rules, setup.scores)
+        meta = game_info(setup.rules)  # the core's metadata of one deal
+        deals = setup.max_deals
+        bound = 1.0 if setup.reward == "match" else float(meta.max_utility * deals)
         info = pyspiel.GameInfo(
             num_distinct_actions=meta.num_actions,
             max_chance_outcomes=52,
             num_players=meta.num_players,
-            min_utility=float(meta.min_utility),
-            max_utility=float(meta.max_utility),
+            min_utility=-bound,
+            max_utility=bound,
             utility_sum=0.0,
-            max_game_length=meta.max_game_length,
+            max_game_length=meta.max_game_length * deals,
         )
         super().__init__(_GAME_TYPE, info, merged)
-        self.rules = rules
-        self.action_map = action_map
-        self.dealer = Seat(int(merged["dealer"]))
+        self.setup = setup
+        self.rules = setup.rules
+        self.action_map = setup.action_map
+        self.dealer = setup.dealer
+        self.default_observer = self.make_py_observer()
+        """The observer of :meth:`TarneebState.observation_tensor`."""
+        self.info_state_observer = self.make_py_observer(
+            pyspiel.IIGObservationType(perfect_recall=True)
+        )
+        """The observer of :meth:`TarneebState.information_state_tensor`."""
 
     def new_initial_state(self) -> TarneebState:
         return TarneebState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        return 52 * self.setup.max_deals
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
@@ -119,62 +193,22 @@ class TarneebGame(pyspiel.Game):  # type: ignore[misc]
         )
 
 
-class _Core:
-    """A state's own data; OpenSpiel deep-copies it to clone a state, so it copies cheaply."""
-
-    __slots__ = ("action_map", "deal", "dealer", "dealt", "rules")
-
-    def __init__(self, rules: Rules, action_map: ActionMap, dealer: Seat) -> None:
-        self.rules = rules
-        self.action_map = action_map
-        self.dealer = dealer
-        self.dealt: list[int] = []
-        self.deal: Deal | None = None
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
-        other = _Core(self.rules, self.action_map, self.dealer)
-        other.dealt = self.dealt[:]
-        other.deal = None if self.deal is None else self.deal.copy()
-        return other
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {
-            "rules": self.rules.to_dict(),
-            "dealer": int(self.dealer),
-            "dealt": self.dealt,
-            "actions": [] if self.deal is None else list(self.deal.action_ids),
-        }
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.rules = Rules.from_dict(state["rules"])
-        self.action_map = ActionMap(self.rules)
-        self.dealer = Seat(state["dealer"])
-        self.dealt = list(state["dealt"])
-        self.deal = None
-        if len(self.dealt) == 52:
-            self.deal = Deal(self.rules, self.dealer, _hands(self.dealt))
-            for a in state["actions"]:
-                self.deal.push(a)
-
-
-def _hands(dealt: Sequence[int]) -> list[int]:
-    hands = [0, 0, 0, 0]
-    for k, card in enumerate(dealt):
-        hands[k & 3] |= 1 << card
-    return hands
-
-
 class TarneebState(pyspiel.State):  # type: ignore[misc]
-    """One deal in OpenSpiel: the chance deal, then the :class:`~tarneeb.deal.Deal`."""
+    """An episode in OpenSpiel: for each deal the chance deal, then its actions."""
 
     def __init__(self, game: TarneebGame) -> None:
         super().__init__(game)
-        self._core = _Core(game.rules, game.action_map, game.dealer)
+        self._core = Episode(game.setup)
 
     @property
     def deal(self) -> Deal | None:
-        """The deal, once all 52 cards are dealt."""
+        """The deal in play (the last one once the episode is over); ``None`` while dealing."""
         return self._core.deal
+
+    @property
+    def match(self) -> Match | None:
+        """The match the deals belong to (``None`` until the first deal is dealt)."""
+        return self._core.match
 
     def view(self, seat: int) -> View:
         """What ``seat`` may know (for our bots)."""
@@ -184,55 +218,96 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
         return deal.view(seat)
 
     def current_player(self) -> int:
-        deal = self._core.deal
+        core = self._core
+        if core.done:
+            return int(pyspiel.PlayerId.TERMINAL)
+        deal = core.deal
         if deal is None:
             return int(pyspiel.PlayerId.CHANCE)
-        seat = deal.to_act
-        return int(pyspiel.PlayerId.TERMINAL) if seat is None else int(seat)
+        return int(deal._to_act)
 
     def _legal_actions(self, player: int) -> list[int]:
-        deal = self._core.deal
+        core = self._core
+        deal = core.deal
         assert deal is not None and player >= 0
-        return sorted(self._core.action_map.env_ids(deal.legal_action_ids()))
+        return sorted(core.setup.action_map.env_ids(deal.legal_action_ids()))
+
+    # Python callers take these without the round trip through C++ (which calls back
+    # into Python several times); C++ callers get the same answers through OpenSpiel.
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions (chance outcomes at a chance node), as pyspiel's."""
+        core = self._core
+        if core.done:
+            return []
+        deal = core.deal
+        if deal is None:
+            return [c for c, _ in self.chance_outcomes()]
+        if player is not None and player != deal._to_act:
+            if player < 0:
+                raise ValueError(f"no legal actions for pseudo-player {player}")
+            return []
+        return self._legal_actions(deal._to_act)
+
+    def is_chance_node(self) -> bool:
+        core = self._core
+        return core.deal is None and not core.done
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        dealt = set(self._core.dealt)
-        left = [c for c in range(52) if c not in dealt]
-        p = 1.0 / len(left)
-        return [(c, p) for c in left]
+        dealt = self._core.dealt
+        if not dealt:
+            return _FIRST_OUTCOMES[:]
+        gone = 0
+        for c in dealt:
+            gone |= 1 << c
+        p = 1.0 / (52 - len(dealt))
+        return [(c, p) for c in range(52) if not gone >> c & 1]
+
+    # Python callers (rl_environment, user loops) read tensors here, without the round trip
+    # through C++ (its copy and its conversion to a list cost more than the observation).
+    # C++ callers reach the same observers through OpenSpiel (the test compares both ways).
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """The observation tensor of ``player`` (default: the player to act), as pyspiel's."""
+        return self._tensor(self.get_game().default_observer, player)
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """The information-state tensor of ``player`` (default: the player to act)."""
+        return self._tensor(self.get_game().info_state_observer, player)
+
+    def _tensor(self, observer: TarneebObserver, player: int | None) -> list[float]:
+        p = self.current_player() if player is None else int(player)
+        if not 0 <= p < 4:
+            raise ValueError(f"player must be 0..3, not {p}")
+        observer.set_from(self, p)
+        values: list[float] = observer.tensor.tolist()
+        return values
 
     def _apply_action(self, action: int) -> None:
         core = self._core
         if core.deal is None:
-            core.dealt.append(int(action))
-            if len(core.dealt) == 52:
-                core.deal = Deal(core.rules, core.dealer, _hands(core.dealt))
-            return
-        core.deal.push(core.action_map.to_engine[int(action)])
+            core.deal_card(int(action))
+        else:
+            core.act(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {Card(int(action)).format()}"
-        engine = self._core.action_map.to_engine[int(action)]
+        engine = self._core.setup.action_map.to_engine[int(action)]
         text = format_action(engine)
         return f"bid {text}" if engine >= BID_BASE else text
 
     def is_terminal(self) -> bool:
-        deal = self._core.deal
-        return deal is not None and deal.is_over()
+        return self._core.done
 
     def returns(self) -> list[float]:
-        deal = self._core.deal
-        if deal is None or deal.result is None:
-            return [0.0, 0.0, 0.0, 0.0]
-        ns, ew = deal.result.team_points
-        diff = float(ns - ew)
-        return [diff, -diff, diff, -diff]
+        return self._core.returns()
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> TarneebState:
         """A state the player cannot tell from this one: the unseen cards dealt again."""
-        deal = self._core.deal
-        if deal is None:
+        core = self._core
+        deal = core.deal
+        if deal is None or core.done:
             return self.clone()  # type: ignore[no-any-return]
         rng = random.Random(int(probability_sampler() * 2**52))
         hands = deal.view(player_id).sample_hands(rng)
@@ -240,23 +315,28 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
         for seat, action in deal.history:
             if isinstance(action, Card):
                 played[seat] |= 1 << action
-        dealt = [hands[s] | played[s] for s in range(4)]
-        cards = [sorted(CardSet(m)) for m in dealt]
+        cards = [sorted(CardSet(hands[s] | played[s])) for s in range(4)]
         state = self.get_game().new_initial_state()
+        to_env = core.setup.action_map.to_env
+        for dealt, done in core.history:
+            for card in dealt:
+                state.apply_action(card)
+            for a in done.action_ids:
+                state.apply_action(to_env[a])
         for k in range(52):
             state.apply_action(int(cards[k & 3][k >> 2]))
-        to_env = self._core.action_map.to_env
         for a in deal.action_ids:
             state.apply_action(to_env[a])
         return state  # type: ignore[no-any-return]
 
     def __str__(self) -> str:
         core = self._core
-        if core.deal is None:
+        deal = core.deal
+        if deal is None:
             return f"dealing: {len(core.dealt)} cards dealt"
         from tarneeb.record import format_deal
 
-        return format_deal(core.deal)
+        return format_deal(deal)
 
 
 class TarneebObserver:
@@ -288,74 +368,107 @@ class TarneebObserver:
         for name, n, shape in pieces:
             self.dict[name] = self.tensor[at : at + n].reshape(shape)
             at += n
+        self._obs = self.dict["observation"]
 
     def set_from(self, state: TarneebState, player: int) -> None:
-        self.tensor.fill(0.0)
         core = state._core
-        mine = _hands(core.dealt)[player] if self._private else 0
+        obs = self._obs
         deal = core.deal
-        obs = self.dict["observation"]
-        if deal is None:
-            obs[:52] = [mine >> c & 1 for c in range(52)]
-        else:
-            encode_view(deal.view(player), out=obs)
-            if not self._private:
-                obs[:52] = 0.0
+        encoder = core.encoder
+        if deal is None or encoder is None or not self._public:
+            # Dealing, or only the player's own cards: the hand (as dealt so far) alone.
+            self.tensor.fill(0.0)
+            if self._private:
+                held = hands_of(core.dealt)[player] if deal is None else deal.hand(player).mask
+                obs[_HAND : _HAND + 52] = hand_bits(held)
+                if self._recall:
+                    self.dict["dealt"][:] = hand_bits(hands_of(core.dealt)[player])
+            return
+        encoder.row(player, seat_to_act(deal), out=obs)
+        if not self._private:
+            obs[_HAND : _HAND + 52] = 0.0
         if not self._recall:
             return
-        self.dict["dealt"][:] = [mine >> c & 1 for c in range(52)]
-        if deal is None:
-            return
+        mine = hands_of(core.dealt)[player] if self._private else 0
+        self.dict["dealt"][:] = hand_bits(mine)
         auction = self.dict["auction"]
+        auction.fill(0.0)
+        for row, (seat, env_id) in enumerate(core.calls[: self._rows]):
+            auction[row, (seat - player) & 3] = 1.0
+            auction[row, 4 + env_id - 52] = 1.0
         order = self.dict["play_order"]
-        to_env = self.action_map.to_env
-        row = 0
-        cards = 0
-        for seat, action in deal.history:
-            a = action_id(action)
-            if a < 52:
-                cards += 1
-                order[a] = cards / 52.0
-            elif row < self._rows:
-                auction[row, (seat - player) & 3] = 1.0
-                auction[row, 4 + to_env[a] - 52] = 1.0
-                row += 1
+        order.fill(0.0)
+        cards = core.cards
+        if cards:
+            order[cards] = np.arange(1, len(cards) + 1, dtype=np.float32) / 52.0
 
     def string_from(self, state: TarneebState, player: int) -> str:
         core = state._core
         deal = core.deal
         parts = [f"p{player}"]
+        if self._recall:
+            deals: list[tuple[list[int], Deal | None]] = [*core.history]
+            if not core.done:
+                deals.append((core.dealt, deal))
+            for dealt, played in deals:
+                if self._private:
+                    parts.append(f"dealt {CardSet(hands_of(dealt)[player]).format()}")
+                if self._public and played is not None:
+                    parts.append(
+                        " ".join(f"{s.letter}:{format_action(a)}" for s, a in played.history)
+                    )
+            return " | ".join(parts)
         if self._private:
-            if self._recall or deal is None:
-                parts.append(f"dealt {CardSet(_hands(core.dealt)[player]).format()}")
+            if deal is None:
+                parts.append(f"dealt {CardSet(hands_of(core.dealt)[player]).format()}")
             else:
                 parts.append(f"hand {deal.hand(player).format()}")
         if deal is None or not self._public:
             return " ".join(parts)
-        if self._recall:
-            parts.append(" ".join(f"{seat.letter}:{format_action(a)}" for seat, a in deal.history))
-            return " | ".join(parts)
-        view = deal.view(player)
-        parts.append(f"phase {view.phase}")
-        if view.contract is not None:
-            parts.append(f"contract {view.contract}")
-        if view.trump is not None:
-            parts.append(f"trump {view.trump.letter}")
-        for seat in range(4):
-            shown = CardSet(
-                sum(
-                    1 << c
-                    for t in view.tricks
-                    for i, c in enumerate(t.cards)
-                    if t.seat_of(i) == seat
-                )
+        return " | ".join([*parts, *_public_text(core, deal.view(player))])
+
+
+def _public_text(core: Episode, view: View) -> list[str]:
+    """The public facts of the moment, for the observation string."""
+    rules = core.setup.rules
+    parts = [f"dealer {view.dealer.letter}", f"phase {view.phase}"]
+    scores = view.scores
+    if rules.is_individual:
+        parts.append("scores " + " ".join(f"{Seat(s).letter}:{scores[s]}" for s in range(4)))
+    else:
+        parts.append(f"scores NS:{scores[0]} EW:{scores[1]}")
+    match = core.match
+    if match is not None and rules.sets > 1:
+        won = [sum(1 for s in match.sets if int(s.winner) == t) for t in (0, 1)]
+        ns, ew = match.match_points
+        parts.append(f"sets NS:{won[0]} EW:{won[1]} points NS:{ns} EW:{ew}")
+    calls = [f"{seat.letter}:{format_action(a)}" for seat, a in view.history if action_id(a) >= 52]
+    parts.append("auction " + (" ".join(calls) if calls else "-"))
+    if rules.is_individual:
+        parts.append(
+            "bids "
+            + " ".join(
+                f"{Seat(s).letter}:{'-' if b is None else b}" for s, b in enumerate(view.bids)
             )
-            parts.append(f"{Seat(seat).letter} played {shown.format()}")
-        trick = view.current_trick
-        if trick is not None and trick.cards:
-            parts.append("trick " + " ".join(c.format() for c in trick.cards))
-        parts.append(f"tricks {view.tricks_taken}")
-        return " | ".join(parts)
+        )
+    if view.contract is not None:
+        parts.append(f"contract {view.contract}")
+    if view.trump is not None:
+        parts.append(f"trump {view.trump.letter}")
+    played = [0, 0, 0, 0]
+    for seat, a in view.history:
+        if isinstance(a, Card):
+            played[seat] |= 1 << a
+    for s in range(4):
+        parts.append(f"{Seat(s).letter} played {CardSet(played[s]).format()}")
+    trick = view.current_trick
+    if trick is not None and trick.cards:
+        parts.append("trick " + " ".join(c.format() for c in trick.cards))
+    parts.append(f"tricks {view.tricks_taken}")
+    if rules.count is Count.CARD_POINTS and core.deal is not None:
+        taken = core.deal.card_points_taken  # public: the tricks are shown as they are won
+        parts.append(f"card points NS:{taken[0] + taken[2]} EW:{taken[1] + taken[3]}")
+    return parts
 
 
 def play_ismcts_match(
@@ -364,45 +477,59 @@ def play_ismcts_match(
     seed: int = 0,
     rules: str = "classic",
     opponent: str = "heuristic",
+    search: str = "ismcts",
 ) -> dict[str, Any]:
-    """OpenSpiel's ISMCTS bot against one of our bots, duplicate style.
+    """An OpenSpiel search bot against one of our bots, duplicate style.
 
-    Each deal is played twice with the same cards: ISMCTS holding North-South,
-    then East-West. Returns the points ISMCTS's side won minus the other
-    side's, per deal and in total.
+    ``search`` is ``"ismcts"``, OpenSpiel's Python ``ISMCTSBot`` (it deals the
+    unseen cards again through :meth:`TarneebState.resample_from_infostate`),
+    or ``"mcts"``, OpenSpiel's C++ ``MCTSBot`` through ``step_with_policy``
+    (it searches the true deal, all hands seen: a reference, not a fair
+    player). Each deal is played twice with the same cards: the search bot
+    holding North-South, then East-West. Returns the points its side won
+    minus the other side's, per deal and in total.
     """
     from open_spiel.python.algorithms import ismcts, mcts
 
-    game = pyspiel.load_game(GAME_NAME, {"rules": preset_name(find_rules(rules)) or rules})
+    game = pyspiel.load_game(GAME_NAME, {"rules": rules})
     np_rng = np.random.RandomState(seed)
-    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np_rng)
-    search = ismcts.ISMCTSBot(
-        game,
-        evaluator,
-        uct_c=2.0,
-        max_simulations=simulations,
-        random_state=np_rng,
-    )
+    choose: Any
+    if search == "ismcts":
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np_rng)
+        bot = ismcts.ISMCTSBot(
+            game, evaluator, uct_c=2.0, max_simulations=simulations, random_state=np_rng
+        )
+        choose = bot.step
+    elif search == "mcts":
+        rollouts = pyspiel.RandomRolloutEvaluator(1, seed)
+        cpp = pyspiel.MCTSBot(game, rollouts, 2.0, simulations, 1000, False, seed, False)
+
+        def choose(state: TarneebState) -> int:
+            # Not cpp.step: open_spiel 2.0.2 releases the GIL there, and this game is Python.
+            return int(cpp.step_with_policy(state)[1])
+    else:
+        raise ValueError(f"search must be 'ismcts' or 'mcts', not {search!r}")
     rng = random.Random(seed)
     diffs: list[float] = []
     for number in range(deals):
         cards = list(range(52))
         rng.shuffle(cards)
-        for ismcts_side in (0, 1):
-            ours = make_bot(opponent, seed=seed * 1000 + number * 2 + ismcts_side)
+        for side in (0, 1):
+            ours = make_bot(opponent, seed=seed * 1000 + number * 2 + side)
             state = game.new_initial_state()
             for card in cards:
                 state.apply_action(card)
             while not state.is_terminal():
                 player = state.current_player()
-                if player % 2 == ismcts_side:
-                    action = int(search.step(state))
+                if player % 2 == side:
+                    action = int(choose(state))
                 else:
                     choice = ours.act(state.view(player))
                     action = game.action_map.to_env[action_id(choice)]
                 state.apply_action(action)
-            diffs.append(state.returns()[ismcts_side])
+            diffs.append(state.returns()[side])
     return {
+        "search": search,
         "deals": deals,
         "games": len(diffs),
         "simulations": simulations,

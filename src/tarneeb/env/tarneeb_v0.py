@@ -8,7 +8,7 @@ after the dealer bids first, the declarer leads.
 Observation
 ===========
 
-A dict: ``observation``, the flat ``float32`` vector of 573 values described
+A dict: ``observation``, the flat ``float32`` vector of 581 values described
 in :mod:`tarneeb.env.encoding` (own hand, the auction, contract and trump,
 cards played by each seat, the trick under way, known voids, tricks, scores;
 seats relative to the observer), and ``action_mask``, ``int8``, 1 for each
@@ -65,7 +65,7 @@ Version history
 ('player_2', 139)
 >>> obs, reward, terminated, truncated, info = e.last()
 >>> obs["observation"].shape, int(obs["action_mask"].sum())
-((573,), 8)
+((581,), 8)
 """
 
 from __future__ import annotations
@@ -81,7 +81,14 @@ from pettingzoo.utils import wrappers
 from tarneeb.actions import Phase, format_action
 from tarneeb.cards import live_rng
 from tarneeb.deal import Deal
-from tarneeb.env.encoding import OBS_SIZE, ActionMap, FloatArray, MaskArray, ObservationEncoder
+from tarneeb.env.encoding import (
+    OBS_SIZE,
+    ActionMap,
+    FloatArray,
+    MaskArray,
+    ObservationEncoder,
+    match_progress,
+)
 from tarneeb.errors import IllegalActionError
 from tarneeb.game import NUM_PLAYERS
 from tarneeb.match import Match
@@ -190,7 +197,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
 
     def _start_deal(self, deal: Deal) -> None:
         self._deal = deal
-        self._encoder.start(deal.dealer, deal.scores, deal.dealt)
+        self._encoder.start(deal.dealer, deal.scores, deal.dealt, match_progress(self._match))
         self._after_action(deal)
 
     # -- AEC API -----------------------------------------------------------------------
