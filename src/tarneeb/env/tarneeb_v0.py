@@ -291,15 +291,21 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
     # -- AEC API -----------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        scores, dealer = self.scores, self.dealer
+        rules, scores, dealer = self.rules, self.scores, self.dealer
         if options:
-            # Other keys are left alone (PettingZoo's api_test passes one of its own).
+            # Everything is checked before anything changes. Other keys are left alone
+            # (PettingZoo's api_test passes one of its own).
             if "rules" in options:
-                self._use_rules(resolve_rules(options["rules"]))
+                rules = self._check_rules(resolve_rules(options["rules"]))
+                scores = start_scores(rules, scores)
             if "scores" in options:
-                scores = start_scores(self.rules, options["scores"])
+                scores = start_scores(rules, options["scores"])
             if "dealer" in options:
                 dealer = check_dealer(options["dealer"])
+            if rules is not self.rules:
+                self.rules = rules
+                self.action_map = ActionMap(rules)
+                self._encoder = ObservationEncoder(rules)
         if seed is not None:
             self._rng = random.Random(seed)
         elif self._rng is None:
@@ -321,9 +327,9 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
             deal_dealer = drawn if dealer is None else dealer
             self._start_deal(Deal.from_rng(self.rules, deal_dealer, rng, scores=scores))
 
-    def _use_rules(self, rules: Rules) -> None:
+    def _check_rules(self, rules: Rules) -> Rules:
         if rules == self.rules:
-            return
+            return self.rules
         if ActionMap(rules).to_engine != self.action_map.to_engine:
             raise RulesError(
                 "rules given to reset must keep the env's action space (the spaces are fixed "
@@ -331,9 +337,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
             )
         if self.use_double_dummy_result:
             dd.check_dd_result(rules)
-        self.rules = rules
-        self.action_map = ActionMap(rules)
-        self._encoder = ObservationEncoder(rules)
+        return rules
 
     def observe(self, agent: str) -> ObsDict:
         seat = self._seat_of[agent]
