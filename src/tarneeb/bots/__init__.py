@@ -8,7 +8,7 @@ Bots are found by name, with options after colons:
 >>> make_bot("oracle")
 Traceback (most recent call last):
 ...
-tarneeb.bots.base.BotError: no bot named 'oracle' (the bots: random, heuristic, search)
+tarneeb.bots.base.BotError: no bot named 'oracle' (the bots: random, heuristic, search, policy)
 """
 
 from __future__ import annotations
