@@ -181,3 +181,14 @@ def test_the_server_refuses_policy_files_and_modules(policy_file: Path) -> None:
         assert type(caught.value).__name__ == "ServerError"
     with pytest.raises(Exception, match="no policy"):
         TableConfig.from_dict({"seats": {"east": "bot:policy:not_installed_xyz"}})
+
+
+def test_the_terminal_app_takes_a_policy_opponent(policy_file: Path) -> None:
+    need("textual", extra="play")
+    from tarneeb.bots.policy import PolicyBot
+    from tarneeb.seats import Seat
+    from tarneeb.tui.controller import _make_bots
+
+    bots = _make_bots(Seat.SOUTH, "heuristic", f"policy:{policy_file}:Net", seed=1)
+    assert isinstance(bots[Seat.EAST], PolicyBot) and isinstance(bots[Seat.WEST], PolicyBot)
+    assert not isinstance(bots[Seat.NORTH], PolicyBot)
