@@ -192,3 +192,25 @@ def test_the_terminal_app_takes_a_policy_opponent(policy_file: Path) -> None:
     bots = _make_bots(Seat.SOUTH, "heuristic", f"policy:{policy_file}:Net", seed=1)
     assert isinstance(bots[Seat.EAST], PolicyBot) and isinstance(bots[Seat.WEST], PolicyBot)
     assert not isinstance(bots[Seat.NORTH], PolicyBot)
+
+
+def test_bot_lists_offer_only_specs_that_play(
+    policy_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bare "policy" names no policy: lists of bots (the server's, bench/bots.py) used to
+    offer it, and making it failed."""
+    from importlib import metadata
+
+    import tarneeb.bots.policy as policy_module
+
+    monkeypatch.syspath_prepend(str(policy_file.parent))
+    point = metadata.EntryPoint("lowest", "my_policy:policy", policy_module.ENTRY_POINT_GROUP)
+    monkeypatch.setattr(
+        policy_module.metadata,
+        "entry_points",
+        lambda group: [point] if group == point.group else [],
+    )
+    specs = policy_module.playable_specs()
+    assert "policy" not in specs and "policy:lowest" in specs and "heuristic" in specs
+    for spec in specs:
+        assert make_bot(spec).spec == spec

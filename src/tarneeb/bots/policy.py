@@ -64,7 +64,14 @@ from tarneeb.bots.registry import register_bot
 from tarneeb.rules import Rules
 from tarneeb.view import View
 
-__all__ = ["ENTRY_POINT_GROUP", "Policy", "PolicyBot", "load_policy", "remote_spec_allowed"]
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "Policy",
+    "PolicyBot",
+    "load_policy",
+    "playable_specs",
+    "remote_spec_allowed",
+]
 
 ENTRY_POINT_GROUP = "tarneeb.policies"
 Policy = Callable[..., Any]
@@ -158,6 +165,21 @@ def remote_spec_allowed(spec: str) -> bool:
     if name.lower() != PolicyBot.name:
         return True
     return len(options) == 1 and not options[0].endswith(".py")
+
+
+def playable_specs() -> list[str]:
+    """Bot specs that play as they are: each registered bot that needs no option (sorted),
+    then ``policy:NAME`` for each installed policy entry point. Lists of bots to offer
+    (the server's, a bench's) take these: a bare ``policy`` names no policy.
+
+    >>> playable_specs()[:3]
+    ['heuristic', 'random', 'search']
+    """
+    from tarneeb.bots.registry import BOTS
+
+    bare = sorted(name for name, cls in BOTS.items() if cls is not PolicyBot)
+    names = sorted({ep.name for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)})
+    return bare + [f"{PolicyBot.name}:{name}" for name in names]
 
 
 def _takes_view(policy: Policy) -> bool:
