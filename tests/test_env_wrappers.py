@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tarneeb import find_rules
+from tarneeb import PRESETS, find_rules
 from tarneeb.errors import RulesError
 from test_env import need
 
@@ -269,6 +269,22 @@ def test_conformance_with_custom_rules_and_start_scores(v0: Any, kwargs: dict[st
     seed_test(lambda: v0.env(**kwargs), num_cycles=100)
 
 
+def preset_scores(name: str) -> tuple[int, ...]:
+    """Start scores near a preset's minimum-bid thresholds (individual: one a seat)."""
+    return (35, 10, 0, 45) if find_rules(name).is_individual else (25, -8)
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_every_preset_passes_with_start_scores(v0: Any, name: str) -> None:
+    from pettingzoo.test import api_test, seed_test
+
+    kwargs = {"rules": name, "scores": preset_scores(name)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(v0.env(**kwargs), num_cycles=60)
+    seed_test(lambda: v0.env(**kwargs), num_cycles=60)
+
+
 # -- Gymnasium ---------------------------------------------------------------------------
 
 
@@ -298,6 +314,15 @@ def test_gymnasium_check_env_with_custom_rules_and_scores(
     check_env(env)
     env.reset(seed=1)
     assert env.aec.deal.scores == env.aec.scores != (0, 0, 0, 0)
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_gymnasium_check_env_on_every_preset_with_start_scores(gym_env: Any, name: str) -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        check_env(gym_env.TarneebEnv(rules=name, scores=preset_scores(name)))
 
 
 def test_gymnasium_action_masks_and_terminal_mask(gym_env: Any) -> None:

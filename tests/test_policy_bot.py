@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -214,3 +215,30 @@ def test_bot_lists_offer_only_specs_that_play(
     assert "policy" not in specs and "policy:lowest" in specs and "heuristic" in specs
     for spec in specs:
         assert make_bot(spec).spec == spec
+
+
+def test_maskable_ppo_example_quick(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The baseline trains a little, and its saved model plays as a bot by name."""
+    need("sb3_contrib", extra="baseline")
+    import json
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    model = tmp_path / "ppo.zip"
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(root / "examples" / "maskable_ppo.py"),
+            *("--steps", "256", "--envs", "1", "--eval-deals", "3", "--save", str(model)),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert figures["steps"] == 256 and "ppo_vs_heuristic" in figures
+    monkeypatch.setenv("TARNEEB_PPO_MODEL", str(model))
+    bot = make_bot(f"policy:{root / 'examples' / 'maskable_ppo.py'}:policy")
+    deal = play_deal(Deal.from_seed(find_rules("classic"), 0, 3), [bot, make_bot("random")])
+    assert deal.is_over()
