@@ -27,7 +27,9 @@ The object found is the policy itself; if it is a class, or a function of no
 argument, it is called once to make the policy (a loaded network, say). The
 policy may also take a third argument, ``view``, when it is declared as
 ``policy(observation, mask, view)``: the same seat's view, for a policy that
-reads the game rather than the vector.
+reads the game rather than the vector. A policy trained with the envs'
+``dd_features`` cannot play as a bot: those features are full information,
+which a seat's view does not hold.
 
 Loading a file or a module runs its code, so a server must not let its
 clients name one: :func:`remote_spec_allowed` allows only entry points
