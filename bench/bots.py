@@ -25,7 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from tarneeb import Deal, Rules, find_rules
 from tarneeb.arena import ArenaConfig, play_arena
-from tarneeb.bots import BOTS, make_bot
+from tarneeb.bots import make_bot
+from tarneeb.bots.policy import playable_specs
 
 
 def decisions_per_s(spec: str, rules: Rules, seconds: float) -> tuple[float, int]:
@@ -73,7 +74,7 @@ def main() -> None:
     )
 
     decisions: dict[str, int] = {}
-    for name in BOTS:
+    for name in playable_specs():
         rate, deals = decisions_per_s(name, rules, args.seconds)
         decisions[name] = round(rate)
         print(

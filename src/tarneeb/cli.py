@@ -32,6 +32,7 @@ from typing import NoReturn
 from tarneeb._version import __version__
 from tarneeb.arena.cli import add_arena_parser, run_arena
 from tarneeb.cliargs import add_option_flag
+from tarneeb.dataset import add_dataset_parser, run_dataset
 from tarneeb.errors import TarneebError
 from tarneeb.i18n import DEFAULT_LANGUAGE, LANGUAGES, find_language
 from tarneeb.presets import DEFAULT_PRESET, PRESETS, find_rules
@@ -97,6 +98,7 @@ def _build_parser() -> _Parser:
     add_analyze_parser(commands)
     add_export_parser(commands)
     add_serve_parser(commands)
+    add_dataset_parser(commands)
     return parser
 
 
@@ -180,6 +182,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_export(args)
         if args.command == "serve":
             return run_serve(args)
+        if args.command == "dataset":
+            return run_dataset(args)
         parser.print_help()
         return 0
     except (TarneebError, UsageError) as exc:

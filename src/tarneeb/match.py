@@ -55,6 +55,8 @@ class Match:
     :param deck_source: called with the deal's index (from 0) for each deal
         past ``hands``, it returns that deal's deck (52 card numbers) instead
         of the seeded shuffle; the server's committed shuffle comes in here.
+    :param scores: each seat's score at the start (its side's in partnership
+        play), as if earlier deals of the first set had given them; default 0.
     """
 
     def __init__(
@@ -64,6 +66,7 @@ class Match:
         first_dealer: Seat | int | None = None,
         hands: Sequence[Sequence[int]] = (),
         deck_source: Callable[[int], Sequence[int]] | None = None,
+        scores: Sequence[int] = (0, 0, 0, 0),
     ) -> None:
         self.rules = rules
         self.seed = seed
@@ -82,6 +85,11 @@ class Match:
         self.sets: list[SetResult] = []
         self.team_scores: tuple[int, int] = (0, 0)
         self.seat_scores: tuple[int, int, int, int] = (0, 0, 0, 0)
+        if len(scores) != 4:
+            raise InvalidActionError("scores must give one number per seat")
+        s0, s1, s2, s3 = (int(x) for x in scores)
+        self.seat_scores = (s0, s1, s2, s3)
+        self.team_scores = (s0 + s2, s1 + s3) if rules.is_individual else (s0, s1)
         self._set_start = 0
         self._over = False
         self._start_deal(self.first_dealer)

@@ -11,7 +11,7 @@ Bots are found by name, with options after colons:
 >>> make_bot("oracle")
 Traceback (most recent call last):
 ...
-tarneeb.bots.base.BotError: no bot named 'oracle' (the bots: random, heuristic, search, easy, medium, hard, expert)
+tarneeb.bots.base.BotError: no bot named 'oracle' (the bots: random, heuristic, search, easy, medium, hard, expert, policy)
 """
 
 from __future__ import annotations

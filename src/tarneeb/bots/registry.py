@@ -86,3 +86,6 @@ def play_match(
         assert seat is not None
         match.push(seats[seat].act(match.view(seat)))
     return match
+
+
+import tarneeb.bots.policy  # noqa: E402, F401  (registers the 'policy' bot, tarneeb.bots.policy)

@@ -166,11 +166,11 @@ def create_app(settings: Settings | None = None, *, metrics_route: bool = True) 
 
     @api
     async def info(_request: Request) -> Response:
-        from tarneeb.bots.registry import BOTS
+        from tarneeb.bots.policy import playable_specs
 
         # Loading DDS takes seconds: done once, in a thread, never on the event loop.
         solver = await hub().analyses.solver_available()
-        return JSONResponse(info_body(PRESET_SUMMARIES, sorted(BOTS), solver))
+        return JSONResponse(info_body(PRESET_SUMMARIES, playable_specs(), solver))
 
     @api
     async def rules(request: Request) -> Response:

@@ -27,6 +27,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from tarneeb.actions import action_id, format_action, parse_action
+from tarneeb.bots.policy import remote_spec_allowed
 from tarneeb.bots.registry import make_bot
 from tarneeb.cards import Card
 from tarneeb.errors import TarneebError
@@ -208,6 +209,8 @@ def _check_seat_kind(kind: object) -> str:
         spec = ":".join(
             part for part in kind[4:].strip().split(":") if part
         )  # as make_bot reads it
+        if not remote_spec_allowed(spec):  # loading a file or module would run its code
+            raise ServerError(ErrorCode.MALFORMED, "a policy bot here is an installed entry point")
         try:
             make_bot(spec)
         except TarneebError as exc:
