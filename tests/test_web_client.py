@@ -20,23 +20,28 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import tempfile
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from support import free_port
+try:
+    from playwright.sync_api import expect
+except ImportError:  # pragma: no cover - the browser fixture skips (or fails, in CI)
+    expect = None
+
+import web_support
 from tarneeb import CardSet, Deal, find_rules
 from tarneeb.actions import format_action
 from tarneeb.cards import Dealing
 from tarneeb.seats import Seat
 from tarneeb.server import fairness
 from web_support import (
+    DESKTOP,
+    PHONE,
     READY,
     Table,
     act_on_page,
@@ -46,74 +51,23 @@ from web_support import (
     page_errors,
     play_until,
     quick_play,
-    run_server,
     trick_cards,
 )
 
-REQUIRE = os.environ.get("TARNEEB_REQUIRE_EXTRAS") == "1"
-CHROMIUM = os.environ.get("TARNEEB_CHROMIUM", "/usr/bin/chromium")
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
 SHOTS = Path(
     os.environ.get("TARNEEB_SCREENSHOTS") or Path(tempfile.gettempdir()) / "tarneeb-screenshots"
 ).resolve()
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
 PLAY_WITH_TRICK = (
     "!!document.querySelector('#hand .card.legal:not([disabled])')"
     " && document.querySelectorAll('#trick.current .trick-card').length >= 2"
 )
 """At one of our turns to play, with two cards or more already in the trick."""
 
-
-def _missing(reason: str) -> None:
-    if REQUIRE:
-        pytest.fail(f"{reason}, and TARNEEB_REQUIRE_EXTRAS=1 insists on it", pytrace=False)
-    pytest.skip(reason)
-
-
-try:
-    from playwright.sync_api import Browser, Page, expect, sync_playwright
-except ImportError:  # pragma: no cover - playwright is in the test extra
-    sync_playwright = None
-else:
-    # a loaded CI machine can be slow: wait on pages as long as the locators do
-    expect.set_options(timeout=30_000)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    external = os.environ.get("TARNEEB_WEB_TEST_URL")
-    if external:
-        yield external.rstrip("/")
-        return
-    try:
-        import tarneeb.server.app  # noqa: F401
-    except ImportError as exc:
-        _missing(f"the server's dependencies are missing ({exc})")
-    folder = tmp_path_factory.mktemp("web")
-    with run_server(folder / "tables.db", free_port()) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if sync_playwright is None:
-        _missing("playwright (Python) is not installed")
-    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
-        _missing(f"chromium is not installed at {CHROMIUM}")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+browser = web_support.browser
+server = web_support.server
 
 
 def shot(page: Page, name: str) -> None:
