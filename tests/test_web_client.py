@@ -37,6 +37,7 @@ import web_support
 from tarneeb import CardSet, Deal, find_rules
 from tarneeb.actions import format_action
 from tarneeb.cards import Dealing
+from tarneeb.i18n import browser_catalogue
 from tarneeb.seats import Seat
 from tarneeb.server import fairness
 from web_support import (
@@ -293,10 +294,10 @@ def test_arabic_page_lays_out_right_to_left_with_arabic_glyphs(
     # the how-to-play page shows the server's rules reference
     english.click(".top-nav a")
     expect(english.locator("#rules-page .reference li").first).to_be_visible()
-    expect(english.locator("#rules-page h1")).to_have_text("How to play: Classic (41)")
+    expect(english.locator("#rules-page h1")).to_have_text("How to play: Classic")
     # the switch changes the language in place, and the choice is kept
     english.select_option("#lang", "ru")
-    expect(english.locator("#rules-page h1")).to_have_text("Как играть: Классика (41)")
+    expect(english.locator("#rules-page h1")).to_have_text("Как играть: Классика")
     # ... the reference too: the server writes it in the page's language
     reference = english.locator("#rules-page .reference")
     expect(reference).to_have_attribute("lang", "ru")
@@ -474,24 +475,22 @@ LANGUAGES = ["en", "ar", "es", "nl", "ru"]
 
 
 def test_message_files_hold_every_string_in_every_language() -> None:
-    messages = {
-        lang: json.loads((STATIC / "i18n" / f"{lang}.json").read_text("utf-8"))
-        for lang in LANGUAGES
-    }
+    messages = {lang: dict(browser_catalogue(lang)) for lang in LANGUAGES}
     english = messages["en"]
     code = "\n".join(p.read_text("utf-8") for p in sorted((STATIC / "js").glob("*.js")))
     used = set(re.findall(r"\bt\(\"([\w.\-]+)\"", code))
     assert used and used <= set(english), sorted(used - set(english))
-    # keys built at run time: seats, suits, ranks, actions, statuses, error codes
-    built = [f"seat.{s}{x}" for s in ("south", "east", "north", "west") for x in ("", ".short")]
-    built += [f"suit.{s}" for s in "CDHS"] + [f"rank.{r}" for r in "23456789TJQKA"]
-    built += [f"action.{a}" for a in ("pass", "double", "raise", "stand", "redeal")]
-    built += [f"status.{s}" for s in ("waiting", "playing", "finished")]
-    built += [f"side.{s}" for s in ("NS", "EW")] + [
-        f"conn.{s}" for s in ("online", "offline", "connecting")
+    # keys built at run time: seats, strains, ranks, actions, statuses, error codes
+    built = [f"web.seat.{s}{x}" for s in ("south", "east", "north", "west") for x in ("", ".short")]
+    built += [f"strain.{s}" for s in ("clubs", "diamonds", "hearts", "spades", "no-trump")]
+    built += [f"web.rank.{r}" for r in "23456789TJQKA"]
+    built += [f"web.action.{a}" for a in ("pass", "double", "raise", "stand", "redeal")]
+    built += [f"web.status.{s}" for s in ("waiting", "playing", "finished")]
+    built += [f"web.side.{s}" for s in ("NS", "EW")] + [
+        f"web.conn.{s}" for s in ("online", "offline", "connecting")
     ]
     codes = "malformed too_large rate_limited unauthorized not_started not_your_turn stale illegal"
-    built += [f"error.{c}" for c in (codes + " duplicate game_over internal").split()]
+    built += [f"web.error.{c}" for c in (codes + " duplicate game_over internal").split()]
     assert set(built) <= set(english), sorted(set(built) - set(english))
     placeholders = re.compile(r"\{\w+\}")
     for lang, table in messages.items():
@@ -504,9 +503,10 @@ def test_message_files_hold_every_string_in_every_language() -> None:
             )
     # Arabic is written in Arabic script, Russian in Cyrillic
     assert all(
-        re.search("[\u0600-\u06ff]", messages["ar"][k]) for k in ("home.quick.play", "bidbox.bid")
+        re.search("[\u0600-\u06ff]", messages["ar"][k])
+        for k in ("web.home.quick.play", "web.bidbox.bid")
     )
-    assert re.search("[\u0400-\u04ff]", messages["ru"]["home.quick.play"])
+    assert re.search("[\u0400-\u04ff]", messages["ru"]["web.home.quick.play"])
 
 
 def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -552,3 +552,17 @@ def test_the_spectator_link_of_a_private_table_only_watches(browser: Browser, se
     expect(page.locator("body")).to_have_attribute("data-seat", "east")
     assert not page_errors(page)
     page.context.close()
+
+
+def test_the_shuffle_answers_the_js_tests_use_are_the_servers() -> None:
+    """tests/js/fair.test.mjs checks fair.js against tests/js/shuffle_known.json: the
+    decks and hands there are what tarneeb.server.fairness deals."""
+    known = json.loads((Path(__file__).parent / "js" / "shuffle_known.json").read_text("utf-8"))
+    assert len(known) >= 12
+    for entry in known:
+        dealer = Seat[entry["dealer"].upper()]
+        dealing = Dealing(entry["dealing"])
+        assert entry["commitment"] == fairness.commitment(entry["seed"])
+        assert entry["deck"] == [int(c) for c in fairness.deck_from_seed(entry["seed"])]
+        hands = fairness.hands_from_seed(entry["seed"], dealer, dealing)
+        assert entry["hands"] == [sorted(str(c) for c in CardSet(h)) for h in hands]

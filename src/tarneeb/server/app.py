@@ -10,6 +10,8 @@
 from __future__ import annotations
 
 import contextlib
+import functools
+import hashlib
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -86,6 +88,15 @@ CLOSE_POLICY = 1008
 CLOSE_ERROR = 1011
 RATE_STRIKES = 10
 """Rate-limited frames in a row after which a connection is closed."""
+
+
+@functools.cache
+def _browser_messages(lang: str) -> tuple[bytes, str]:
+    """The browser's catalogue of ``lang`` (a catalogue language) as JSON, and its ETag."""
+    from tarneeb.i18n import browser_catalogue
+
+    body = json.dumps(dict(browser_catalogue(lang)), ensure_ascii=False).encode()
+    return body, f'"{hashlib.sha256(body).hexdigest()[:20]}"'
 
 
 def _static_dir() -> Path:
@@ -197,6 +208,16 @@ def create_app(settings: Settings | None = None, *, metrics_route: bool = True) 
             ),
             headers={"Content-Language": lang, "Vary": "Accept-Language"},
         )
+
+    @api
+    async def messages(request: Request) -> Response:
+        from tarneeb.i18n import find_language
+
+        body, etag = _browser_messages(find_language(request.path_params["lang"]))
+        headers = {"ETag": etag, "Cache-Control": "no-cache"}
+        if etag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=headers)
+        return Response(body, media_type="application/json", headers=headers)
 
     @api
     async def list_tables(_request: Request) -> Response:
@@ -334,6 +355,7 @@ def create_app(settings: Settings | None = None, *, metrics_route: bool = True) 
         Route("/t/{id}", page),
         Route("/api/info", info),
         Route("/api/rules/{name}", rules),
+        Route("/i18n/{lang}.json", messages),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables", create, methods=["POST"]),
         Route("/api/tables/{id}", get_table),

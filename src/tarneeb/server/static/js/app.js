@@ -34,10 +34,10 @@ const router = {
 
 function renderHeader() {
   const skip = document.querySelector(".skip-link");
-  if (skip) skip.textContent = t("app.skip");
+  if (skip) skip.textContent = t("web.app.skip");
   const select = h(
     "select",
-    { id: "lang", "aria-label": t("app.language"), onChange: async (e) => { await setLanguage(e.target.value, true); renderHeader(); if (view && view.rerender) view.rerender(); else route(true); } },
+    { id: "lang", "aria-label": t("web.app.language"), onChange: async (e) => { await setLanguage(e.target.value, true); renderHeader(); if (view && view.rerender) view.rerender(); else route(true); } },
     LANGUAGES.map((l) => h("option", { value: l.code, selected: l.code === language(), lang: l.code }, l.name)),
   );
   mount(
@@ -45,10 +45,10 @@ function renderHeader() {
     h(
       "div",
       { class: "top-inner" },
-      h("a", { href: "/", class: "brand", id: "brand" }, h("span", { class: "brand-mark", "aria-hidden": "true" }, "♠"), h("span", {}, t("app.name"))),
-      h("nav", { class: "top-nav" }, h("a", { href: "/#rules/classic" }, t("nav.rules"))),
+      h("a", { href: "/", class: "brand", id: "brand" }, h("span", { class: "brand-mark", "aria-hidden": "true" }, "♠"), h("span", {}, t("web.app.name"))),
+      h("nav", { class: "top-nav" }, h("a", { href: "/#rules/classic" }, t("web.nav.rules"))),
       h("span", { id: "conn-dot", class: "conn-dot", role: "img", hidden: routeOf().name !== "table" }),
-      h("label", { class: "lang-switch" }, h("span", { class: "sr-only" }, t("app.language")), select),
+      h("label", { class: "lang-switch" }, h("span", { class: "sr-only" }, t("web.app.language")), select),
     ),
   );
 }

@@ -4,7 +4,7 @@
 import { h } from "./dom.js";
 import { t, formatNumber } from "./i18n.js";
 import { SEATS, SUITS, cardFace, cardBack, sortHand, suitIcon } from "./cards.js";
-import { seatName, botName, occupantName, cardLabel, actionView, copyText } from "./common.js";
+import { seatName, botName, occupantName, cardLabel, actionView, copyText, suitName } from "./common.js";
 import { savedName } from "./home.js";
 
 const AUCTION_PHASES = new Set(["auction", "raise", "trump"]);
@@ -18,8 +18,8 @@ function status(view) {
 export function bidsSummary() {
   const m = this.match;
   const bids = this.currentBids();
-  const parts = SEATS.filter((s) => bids[s] !== undefined).map((s) => h("span", { class: "mini-bid", title: seatName(s) }, t(`seat.${s}.short`), " ", actionView(bids[s])));
-  return parts.length ? h("span", { class: "bids" }, parts) : h("span", { class: "muted" }, m?.phase === "auction" ? t("info.bidding") : t("contract.none"));
+  const parts = SEATS.filter((s) => bids[s] !== undefined).map((s) => h("span", { class: "mini-bid", title: seatName(s) }, t(`web.seat.${s}.short`), " ", actionView(bids[s])));
+  return parts.length ? h("span", { class: "bids" }, parts) : h("span", { class: "muted" }, m?.phase === "auction" ? t("web.info.bidding") : t("web.contract.none"));
 }
 
 /** Each seat's last call of this deal (bids, passes, doubles), as the state gives it: seat -> text. */
@@ -47,13 +47,13 @@ export function waitingRoom() {
         "li",
         { class: ["waiting-seat", s.taken ? "taken" : "free"], dataset: { seat: s.seat } },
         h("span", { class: "seat-compass" }, seatName(s.seat)),
-        h("span", {}, s.taken ? occupantName(s, s.seat) : t("table.freeSeat")),
-        s.kind === "bot" || s.bot ? h("span", { class: "badge bot" }, t("badge.bot")) : null,
-        s.seat === this.mySeat ? h("span", { class: "badge you" }, t("seat.you")) : null,
+        h("span", {}, s.taken ? occupantName(s, s.seat) : t("web.table.freeSeat")),
+        s.kind === "bot" || s.bot ? h("span", { class: "badge bot" }, t("web.badge.bot")) : null,
+        s.seat === this.mySeat ? h("span", { class: "badge you" }, t("web.seat.you")) : null,
       ),
     ),
   );
-  const parts = [h("h2", {}, t("table.waiting.title")), h("p", { class: "lead" }, t("table.waiting.text")), seatsList];
+  const parts = [h("h2", {}, t("web.table.waiting.title")), h("p", { class: "lead" }, t("web.table.waiting.text")), seatsList];
   if (seated) {
     const rows = Object.entries(invites)
       .filter(([seat]) => !this.seatInfo(seat).taken)
@@ -62,24 +62,24 @@ export function waitingRoom() {
           "li",
           { class: "invite", dataset: { seat } },
           h("span", { class: "invite-seat" }, seatName(seat)),
-          h("input", { readonly: true, class: "invite-url", value: origin + path, "aria-label": t("home.invite.for", { seat: seatName(seat) }) }),
-          h("button", { type: "button", class: "ghost copy", onClick: (e) => copyText(origin + path, e.currentTarget) }, t("common.copy")),
+          h("input", { readonly: true, class: "invite-url", value: origin + path, "aria-label": t("web.home.invite.for", { seat: seatName(seat) }) }),
+          h("button", { type: "button", class: "ghost copy", onClick: (e) => copyText(origin + path, e.currentTarget) }, t("web.common.copy")),
         ),
       );
-    if (rows.length) parts.push(h("h3", {}, t("table.invites")), h("ul", { class: "invites", id: "invites" }, rows));
+    if (rows.length) parts.push(h("h3", {}, t("web.table.invites")), h("ul", { class: "invites", id: "invites" }, rows));
     if (free.length) {
       parts.push(
         h(
           "div",
           { class: "row start-row" },
-          h("label", { class: "field" }, h("span", { class: "field-label" }, t("table.start.bot")), h("select", { id: "start-bot" }, ["heuristic", "random", "search"].map((b) => h("option", { value: b }, botName(b))))),
-          h("button", { type: "button", class: "primary", id: "start-bots", onClick: () => this.startWithBots() }, t("table.start.button")),
+          h("label", { class: "field" }, h("span", { class: "field-label" }, t("web.table.start.bot")), h("select", { id: "start-bot" }, ["heuristic", "random", "search"].map((b) => h("option", { value: b }, botName(b))))),
+          h("button", { type: "button", class: "primary", id: "start-bots", onClick: () => this.startWithBots() }, t("web.table.start.button")),
         ),
       );
     }
   } else if (free.length && status(this) === "waiting" && !this.invite && this.table?.public === false) {
     // A private table's seats are taken with their invite links: this link only watches.
-    parts.push(h("p", { class: "muted", id: "invite-only" }, t("table.watching.inviteOnly")));
+    parts.push(h("p", { class: "muted", id: "invite-only" }, t("web.table.watching.inviteOnly")));
   } else if (free.length && status(this) === "waiting") {
     // With an invite, its own seat only (the server seats the invite's secret there).
     const offered = this.invite && this.inviteSeat ? free.filter((s) => s.seat === this.inviteSeat) : free;
@@ -94,18 +94,18 @@ export function waitingRoom() {
       h(
         "form",
         { id: "join-form", class: "join-form", onSubmit: (e) => this.join(e) },
-        h("h3", {}, this.inviteSeat ? t("table.join.invited", { seat: seatName(preferred.seat) }) : t("table.join.title")),
+        h("h3", {}, this.inviteSeat ? t("web.table.join.invited", { seat: seatName(preferred.seat) }) : t("web.table.join.title")),
         h(
           "div",
           { class: "row" },
-          h("label", { class: "field" }, h("span", { class: "field-label" }, t("home.name")), h("input", { id: "join-name", maxlength: 40, value: this.joinName ?? savedName(), placeholder: t("home.name.placeholder"), autocomplete: "nickname", onInput: (e) => { this.joinName = e.target.value; } })),
-          h("label", { class: "field" }, h("span", { class: "field-label" }, t("table.join.seat")), h("select", { id: "join-seat", onChange: (e) => { this.joinSeat = e.target.value; } }, (offered.length ? offered : free).map((s) => h("option", { value: s.seat, selected: s.seat === preferred.seat }, seatName(s.seat))))),
+          h("label", { class: "field" }, h("span", { class: "field-label" }, t("web.home.name")), h("input", { id: "join-name", maxlength: 40, value: this.joinName ?? savedName(), placeholder: t("web.home.name.placeholder"), autocomplete: "nickname", onInput: (e) => { this.joinName = e.target.value; } })),
+          h("label", { class: "field" }, h("span", { class: "field-label" }, t("web.table.join.seat")), h("select", { id: "join-seat", onChange: (e) => { this.joinSeat = e.target.value; } }, (offered.length ? offered : free).map((s) => h("option", { value: s.seat, selected: s.seat === preferred.seat }, seatName(s.seat))))),
         ),
-        h("button", { type: "submit", class: "primary big", id: "join-button" }, t("table.join.button")),
+        h("button", { type: "submit", class: "primary big", id: "join-button" }, t("web.table.join.button")),
       ),
     );
   } else if (!seated) {
-    parts.push(h("p", { class: "muted" }, t("table.watching")));
+    parts.push(h("p", { class: "muted" }, t("web.table.watching")));
   }
   return h("div", { class: "panel waiting", id: "waiting" }, parts);
 }
@@ -134,12 +134,12 @@ export function seatBox(seat) {
   const toAct = m.to_act === seat && !m.over;
   const partner = this.mySeat && (index + 2) % 4 === this.myIndex();
   const me = seat === this.mySeat;
-  const role = me ? t("seat.you") : partner ? t("seat.partner") : this.mySeat ? t("seat.opponent") : null;
+  const role = me ? t("web.seat.you") : partner ? t("web.seat.partner") : this.mySeat ? t("web.seat.opponent") : null;
   const meta = [];
-  if (m.dealer === seat) meta.push(h("span", { class: "chip dealer", title: t("seat.dealer") }, t("seat.dealer.short")));
+  if (m.dealer === seat) meta.push(h("span", { class: "chip dealer", title: t("web.seat.dealer") }, t("web.seat.dealer.short")));
   if (bids[seat] !== undefined) meta.push(h("span", { class: "chip bid" }, actionView(bids[seat])));
-  if (m.phase === "play" || m.phase === "scored") meta.push(h("span", { class: "chip tricks", title: t("seat.tricks") }, t("seat.tricksCount", { count: m.tricks_taken?.[index] ?? 0 })));
-  if (this.isIndividual() && m.seat_scores) meta.push(h("span", { class: "chip points" }, t("seat.points", { points: formatNumber(m.seat_scores[index]) })));
+  if (m.phase === "play" || m.phase === "scored") meta.push(h("span", { class: "chip tricks", title: t("web.seat.tricks") }, t("web.seat.tricksCount", { count: m.tricks_taken?.[index] ?? 0 })));
+  if (this.isIndividual() && m.seat_scores) meta.push(h("span", { class: "chip points" }, t("web.seat.points", { points: formatNumber(m.seat_scores[index]) })));
   const size = m.hand_sizes?.[index] ?? 0;
   return h(
     "div",
@@ -148,7 +148,7 @@ export function seatBox(seat) {
       dataset: { seat, rel },
       "aria-label": `${seatName(seat)}: ${this.displayName(seat)}`,
     },
-    !me && size ? h("div", { class: "backs", "aria-label": t("seat.cardsLeft", { count: size }) }, cardBack(), h("span", { class: "count" }, formatNumber(size))) : null,
+    !me && size ? h("div", { class: "backs", "aria-label": t("web.seat.cardsLeft", { count: size }) }, cardBack(), h("span", { class: "count" }, formatNumber(size))) : null,
     h(
       "div",
       { class: "seat-info" },
@@ -156,13 +156,13 @@ export function seatBox(seat) {
         "div",
         { class: "seat-head" },
         h("span", { class: "seat-name" }, this.displayName(seat)),
-        isBot && info.held_by_bot ? h("span", { class: "badge bot", title: info.held_by_bot ? t("badge.holding") : botName(info.bot) }, info.held_by_bot ? t("badge.holding.short") : t("badge.bot")) : null,
-        info.connected === false && !isBot && !me ? h("span", { class: "badge away" }, t("badge.away")) : null,
+        isBot && info.held_by_bot ? h("span", { class: "badge bot", title: info.held_by_bot ? t("web.badge.holding") : botName(info.bot) }, info.held_by_bot ? t("web.badge.holding.short") : t("web.badge.bot")) : null,
+        info.connected === false && !isBot && !me ? h("span", { class: "badge away" }, t("web.badge.away")) : null,
       ),
       h("div", { class: "seat-sub" }, h("span", { class: "compass" }, seatName(seat)), role ? h("span", { class: "role" }, role) : null),
       meta.length ? h("div", { class: "seat-meta" }, meta) : null,
     ),
-    toAct ? h("div", { class: "turn", dataset: { seat } }, h("span", { class: "turn-label" }, me ? t("turn.you") : t("turn.thinking")), me && m.phase === "play" ? h("span", { class: "keys-hint" }, t("hand.keys")) : null, this.state.turn_deadline ? h("span", { class: "timer", dataset: { deadline: this.state.turn_deadline } }, this.timerText()) : null) : null,
+    toAct ? h("div", { class: "turn", dataset: { seat } }, h("span", { class: "turn-label" }, me ? t("web.turn.you") : t("web.turn.thinking")), me && m.phase === "play" ? h("span", { class: "keys-hint" }, t("web.hand.keys")) : null, this.state.turn_deadline ? h("span", { class: "timer", dataset: { deadline: this.state.turn_deadline } }, this.timerText()) : null) : null,
   );
 }
 
@@ -195,7 +195,7 @@ export function centerContent() {
   } else if (m.phase === "play") {
     parts.push(this.trickView());
   } else if (m.phase === "thrown_in" || m.phase === "thrown-in") {
-    parts.push(h("p", { class: "notice" }, t("table.thrownIn")));
+    parts.push(h("p", { class: "notice" }, t("web.table.thrownIn")));
   }
   return parts;
 }
@@ -213,7 +213,7 @@ export function auctionList() {
   if (!calls.length) return null;
   return h(
     "ol",
-    { class: "auction-list", id: "auction-list", "aria-label": t("auction.history") },
+    { class: "auction-list", id: "auction-list", "aria-label": t("web.auction.history") },
     calls.map(({ seat, action }) => h("li", { dataset: { seat } }, h("span", { class: "who" }, this.displayName(seat)), " ", actionView(action.text))),
   );
 }
@@ -238,14 +238,14 @@ export function biddingBox() {
       },
       content,
     );
-  const title = m.phase === "trump" ? t("bidbox.trump") : m.phase === "raise" ? t("bidbox.raise") : t("bidbox.bid");
+  const title = m.phase === "trump" ? t("web.bidbox.trump") : m.phase === "raise" ? t("web.bidbox.raise") : t("web.bidbox.bid");
   const parts = [h("h2", { class: "bidbox-title" }, title)];
   if (trumps.length) {
     parts.push(
       h(
         "div",
         { class: "trump-choices" },
-        trumps.map((a) => button(a, [suitIcon(SUITS.indexOf(a.suit), 34), h("span", {}, t(`suit.${a.suit}`))], "trump-button")),
+        trumps.map((a) => button(a, [suitIcon(SUITS.indexOf(a.suit), 34), h("span", {}, suitName(a.suit))], "trump-button")),
       ),
     );
   }
@@ -269,7 +269,7 @@ export function biddingBox() {
                 h("span", { class: "level" }, level),
                 row.map((b) => {
                   const strain = b.strain || "-";
-                  const node = button(b, strain === "NT" ? h("span", { class: "nt" }, t("strain.NT.short")) : strain === "-" ? String(level) : suitIcon(SUITS.indexOf(strain), 18));
+                  const node = button(b, strain === "NT" ? h("span", { class: "nt" }, t("web.strain.NT.short")) : strain === "-" ? String(level) : suitIcon(SUITS.indexOf(strain), 18));
                   node.dataset.strain = strain;
                   node.setAttribute("aria-label", actionView(b.text).dataset.label || b.text);
                   return node;
@@ -280,8 +280,8 @@ export function biddingBox() {
       ),
     );
   }
-  if (words.length) parts.push(h("div", { class: "bid-words" }, words.map((w) => button(w, t(`action.${w.kind}`), `word-${w.kind}`))));
-  parts.push(h("p", { class: "hint keys" }, this.bidBuffer ? t("bidbox.typed", { text: this.bidBuffer }) : t("bidbox.keys")));
+  if (words.length) parts.push(h("div", { class: "bid-words" }, words.map((w) => button(w, t(`web.action.${w.kind}`), `word-${w.kind}`))));
+  parts.push(h("p", { class: "hint keys" }, this.bidBuffer ? t("web.bidbox.typed", { text: this.bidBuffer }) : t("web.bidbox.keys")));
   return h("div", { class: "bidbox panel", id: "bidbox", role: "group", "aria-label": title }, parts, this.auctionList());
 }
 
@@ -297,7 +297,7 @@ export function trickView() {
   }
   return h(
     "div",
-    { class: ["trick", previous ? "previous" : "current"], id: "trick", "aria-label": previous ? t("trick.last") : t("trick.current") },
+    { class: ["trick", previous ? "previous" : "current"], id: "trick", "aria-label": previous ? t("web.trick.last") : t("web.trick.current") },
     cards.map(([seat, card], order) =>
       h(
         "div",
@@ -306,21 +306,21 @@ export function trickView() {
         h("span", { class: "played-by" }, this.displayName(seat)),
       ),
     ),
-    previous && winner ? h("p", { class: "trick-note" }, t("trick.wonBy", { name: this.displayName(winner) })) : null,
-    !cards.length ? h("p", { class: "trick-note muted" }, m.to_act ? t("trick.lead", { name: this.displayName(m.to_act) }) : "") : null,
+    previous && winner ? h("p", { class: "trick-note" }, t("web.trick.wonBy", { name: this.displayName(winner) })) : null,
+    !cards.length ? h("p", { class: "trick-note muted" }, m.to_act ? t("web.trick.lead", { name: this.displayName(m.to_act) }) : "") : null,
   );
 }
 
 export function handView() {
   const m = this.match;
-  if (!this.mySeat) return h("div", { class: "hand spectator", id: "hand" }, h("p", { class: "muted" }, t("table.watching")));
+  if (!this.mySeat) return h("div", { class: "hand spectator", id: "hand" }, h("p", { class: "muted" }, t("web.table.watching")));
   const cards = sortHand(m.hand || [], this.trumpLetter());
   /** @type {Map<string, import("./wire").ActionJson>} */
   const legal = new Map((m.legal || []).filter((a) => a.kind === "card" && m.phase === "play").map((a) => [a.text, a]));
   const playing = m.phase === "play" && this.myTurn();
   return h(
     "div",
-    { class: ["hand", playing ? "playing" : ""], id: "hand", role: "group", "aria-label": t("hand.label"), style: { "--n": String(cards.length) } },
+    { class: ["hand", playing ? "playing" : ""], id: "hand", role: "group", "aria-label": t("web.hand.label"), style: { "--n": String(cards.length) } },
     cards.map((card, i) => {
       const ok = playing && legal.has(card);
       return h(

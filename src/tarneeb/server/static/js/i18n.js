@@ -1,4 +1,5 @@
-// Messages: every string people read comes from i18n/LANG.json.
+// Messages: every string people read comes from the package's one catalogue,
+// served as /i18n/LANG.json (its web.* block and the shared suit and strain names).
 
 export const LANGUAGES = [
   { code: "en", name: "English", dir: "ltr" },
@@ -35,7 +36,7 @@ export function chooseLanguage() {
 }
 
 async function load(code) {
-  const answer = await fetch(`/static/i18n/${code}.json`);
+  const answer = await fetch(`/i18n/${code}.json`);
   if (!answer.ok) throw new Error(`messages ${code}: HTTP ${answer.status}`);
   return answer.json();
 }
@@ -56,7 +57,7 @@ export async function setLanguage(code, remember = false) {
       /* private mode: the choice lasts for this page */
     }
   }
-  document.title = t("app.title");
+  document.title = t("web.app.title");
   return code;
 }
 

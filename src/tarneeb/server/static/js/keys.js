@@ -62,7 +62,7 @@ export function keydown(event) {
   if (this.bidBuffer && /^[CDHSN]$/.test(k)) {
     const text = this.bidBuffer + (k === "N" ? "NT" : k);
     event.preventDefault();
-    if (!actIf(text)) toast(t("bidbox.notLegal", { text }), "error");
+    if (!actIf(text)) toast(t("web.bidbox.notLegal", { text }), "error");
     return;
   }
   if (m.phase === "trump" && /^[CDHS]$/.test(k)) {
@@ -72,7 +72,7 @@ export function keydown(event) {
   }
   if (key === "Enter" && this.bidBuffer) {
     event.preventDefault();
-    if (!actIf(this.bidBuffer)) toast(t("bidbox.notLegal", { text: this.bidBuffer }), "error");
+    if (!actIf(this.bidBuffer)) toast(t("web.bidbox.notLegal", { text: this.bidBuffer }), "error");
     return;
   }
   if (key === "Backspace" && this.bidBuffer) {

@@ -4,7 +4,7 @@ import { h, mount } from "./dom.js";
 import { t, formatNumber } from "./i18n.js";
 import { api, loadSeat, saveSeat, forgetSeat, loadJson, saveJson, TableConnection } from "./net.js";
 import { SEATS, SUITS, suitIcon, suitLetter } from "./cards.js";
-import { seatName, presetName, botName, occupantName, contractView, sideName, toast, errorText } from "./common.js";
+import { seatName, presetName, botName, occupantName, contractView, sideName, toast, errorText, suitName } from "./common.js";
 import { verifyDeal } from "./fair.js";
 import { rememberName } from "./home.js";
 import * as board from "./board.js";
@@ -48,7 +48,7 @@ export class TableView {
   }
 
   destroy() {
-    document.title = t("app.title");
+    document.title = t("web.app.title");
     for (const key of ["version", "status", "phase", "deal", "toAct", "seat"]) delete document.body.dataset[key];
     clearInterval(this.tick);
     document.removeEventListener("keydown", this.onKey);
@@ -131,7 +131,7 @@ export class TableView {
       forgetSeat(this.id);
       this.saved = null;
       this.conn.dropToken();
-      toast(t("error.badToken"), "error");
+      toast(t("web.error.badToken"), "error");
       return;
     }
     if (frame.code !== "stale" && frame.code !== "duplicate") toast(errorText(frame), "error");
@@ -145,23 +145,23 @@ export class TableView {
           this.log.push({ kind: "chat", seat: e.seat, name: e.name, text: e.text });
           break;
         case "joined":
-          this.log.push({ kind: "info", text: () => (e.bot ? t("log.joinedBot", { seat: seatName(e.seat), bot: botName(e.bot) }) : t("log.joined", { seat: seatName(e.seat), name: e.name || "" })) });
+          this.log.push({ kind: "info", text: () => (e.bot ? t("web.log.joinedBot", { seat: seatName(e.seat), bot: botName(e.bot) }) : t("web.log.joined", { seat: seatName(e.seat), name: e.name || "" })) });
           break;
         case "left":
-          this.log.push({ kind: "info", text: () => t("log.left", { seat: seatName(e.seat) }) });
+          this.log.push({ kind: "info", text: () => t("web.log.left", { seat: seatName(e.seat) }) });
           break;
         case "takeover":
-          this.log.push({ kind: "info", text: () => t("log.takeover", { seat: seatName(e.seat), bot: botName(e.bot) }) });
+          this.log.push({ kind: "info", text: () => t("web.log.takeover", { seat: seatName(e.seat), bot: botName(e.bot) }) });
           break;
         case "reclaim":
-          this.log.push({ kind: "info", text: () => t("log.reclaim", { seat: seatName(e.seat) }) });
+          this.log.push({ kind: "info", text: () => t("web.log.reclaim", { seat: seatName(e.seat) }) });
           break;
         case "started":
-          this.log.push({ kind: "info", text: () => t("log.started", { seat: seatName(e.first_dealer) }) });
+          this.log.push({ kind: "info", text: () => t("web.log.started", { seat: seatName(e.first_dealer) }) });
           break;
         case "action":
           if (e.by === "timer") {
-            this.log.push({ kind: "info", text: () => t("log.timer", { seat: seatName(e.seat), action: e.action.text }) });
+            this.log.push({ kind: "info", text: () => t("web.log.timer", { seat: seatName(e.seat), action: e.action.text }) });
           }
           break;
         case "deal":
@@ -169,13 +169,13 @@ export class TableView {
           break;
         case "deal_end":
           this.finished.set(e.number, { ...(this.finished.get(e.number) || {}), ...e });
-          this.log.push({ kind: "info", text: () => t("log.dealEnd", { number: e.number }) });
+          this.log.push({ kind: "info", text: () => t("web.log.dealEnd", { number: e.number }) });
           this.check(e.number);
           if (!replay) this.summary = e.number;
           break;
         case "match_end":
           this.matchEnd = e;
-          this.log.push({ kind: "info", text: () => t("log.matchEnd") });
+          this.log.push({ kind: "info", text: () => t("web.log.matchEnd") });
           break;
         default:
           break;
@@ -223,10 +223,10 @@ export class TableView {
     this.renderAll();
     // say when the turn comes: in the tab's title, and to screen readers
     const mine = this.myTurn();
-    document.title = mine ? `● ${t("turn.you")} · ${t("app.title")}` : t("app.title");
+    document.title = mine ? `● ${t("web.turn.you")} · ${t("web.app.title")}` : t("web.app.title");
     if (mine && !this.wasMyTurn) {
       const live = this.root.querySelector("#announce");
-      if (live) live.textContent = t("turn.you");
+      if (live) live.textContent = t("web.turn.you");
     }
     this.wasMyTurn = mine;
   }
@@ -279,7 +279,7 @@ export class TableView {
     if (this.pending || !this.state || !this.conn) return;
     const id = this.conn.act(action.id, this.state.version);
     if (!id) {
-      toast(t("error.offline"), "error");
+      toast(t("web.error.offline"), "error");
       return;
     }
     this.pending = id;
@@ -290,7 +290,7 @@ export class TableView {
   async join(event) {
     event.preventDefault();
     const form = event.currentTarget;
-    const name = form.querySelector("#join-name").value.trim() || t("home.defaultName");
+    const name = form.querySelector("#join-name").value.trim() || t("web.home.defaultName");
     const seat = form.querySelector("#join-seat")?.value || undefined;
     rememberName(name);
     try {
@@ -318,7 +318,7 @@ export class TableView {
 
   async leave() {
     if (!this.saved?.token) return;
-    if (!confirm(t("table.leave.confirm"))) return;
+    if (!confirm(t("web.table.leave.confirm"))) return;
     try {
       await api("POST", `/api/tables/${encodeURIComponent(this.id)}/leave`, { token: this.saved.token });
       if (!this.state?.match) forgetSeat(this.id);
@@ -334,7 +334,7 @@ export class TableView {
     const text = input.value.trim();
     if (!text) return;
     if (this.conn.chat(text.slice(0, 300))) input.value = "";
-    else toast(t("error.offline"), "error");
+    else toast(t("web.error.offline"), "error");
   }
 
   // -- derived --------------------------------------------------------------
@@ -391,21 +391,21 @@ export class TableView {
         h("div", { id: "banner", class: "banner", role: "status", "aria-live": "polite", hidden: true }),
         h("div", { id: "announce", class: "sr-only", "aria-live": "assertive" }),
         h("div", { id: "infobar", class: "infobar" }),
-        h("section", { id: "board", class: "board", "aria-label": t("table.board") }),
+        h("section", { id: "board", class: "board", "aria-label": t("web.table.board") }),
         h(
           "aside",
           { class: "side", id: "side" },
           h("div", { id: "side-info" }),
           h(
             "section",
-            { class: "chat panel", "aria-label": t("chat.title") },
-            h("h2", {}, t("chat.title")),
+            { class: "chat panel", "aria-label": t("web.chat.title") },
+            h("h2", {}, t("web.chat.title")),
             h("ol", { id: "chat-log", class: "chat-log", "aria-live": "polite" }),
             h(
               "form",
               { id: "chat-form", class: "chat-form", onSubmit: (e) => this.sendChat(e) },
-              h("input", { id: "chat-input", maxlength: 300, autocomplete: "off", placeholder: t("chat.placeholder"), "aria-label": t("chat.placeholder"), value: chatValue }),
-              h("button", { type: "submit", class: "ghost", id: "chat-send" }, t("chat.send")),
+              h("input", { id: "chat-input", maxlength: 300, autocomplete: "off", placeholder: t("web.chat.placeholder"), "aria-label": t("web.chat.placeholder"), value: chatValue }),
+              h("button", { type: "submit", class: "ghost", id: "chat-send" }, t("web.chat.send")),
             ),
           ),
         ),
@@ -435,18 +435,18 @@ export class TableView {
     if (offline) {
       mount(
         node,
-        h("strong", {}, t("banner.offline")),
+        h("strong", {}, t("web.banner.offline")),
         " ",
-        this.status === "offline" ? t("banner.retry", { seconds: this.retrySeconds || 1 }) : t("banner.connecting"),
+        this.status === "offline" ? t("web.banner.retry", { seconds: this.retrySeconds || 1 }) : t("web.banner.connecting"),
         " ",
-        h("button", { type: "button", class: "ghost small", id: "retry-now", onClick: () => this.conn?.retryNow() }, t("banner.retryNow")),
+        h("button", { type: "button", class: "ghost small", id: "retry-now", onClick: () => this.conn?.retryNow() }, t("web.banner.retryNow")),
       );
     }
     const dot = document.getElementById("conn-dot");
     if (dot) {
       dot.dataset.status = this.status;
-      dot.title = t(`conn.${this.status}`);
-      dot.setAttribute("aria-label", t(`conn.${this.status}`));
+      dot.title = t(`web.conn.${this.status}`);
+      dot.setAttribute("aria-label", t(`web.conn.${this.status}`));
     }
   }
 
@@ -459,14 +459,14 @@ export class TableView {
     if (m) {
       const trump = this.trumpLetter();
       items.push(
-        h("span", { class: "info-item", id: "deal-number" }, t("info.deal", { number: m.deal_number })),
-        h("span", { class: "info-item", id: "contract" }, h("span", { class: "label" }, t("info.contract")), " ", this.isIndividual() ? this.bidsSummary() : contractView(m.contract)),
+        h("span", { class: "info-item", id: "deal-number" }, t("web.info.deal", { number: m.deal_number })),
+        h("span", { class: "info-item", id: "contract" }, h("span", { class: "label" }, t("web.info.contract")), " ", this.isIndividual() ? this.bidsSummary() : contractView(m.contract)),
         h(
           "span",
           { class: "info-item", id: "trump", dataset: { trump: trump || "" } },
-          h("span", { class: "label" }, t("info.trump")),
+          h("span", { class: "label" }, t("web.info.trump")),
           " ",
-          trump ? h("span", { class: "trump-suit" }, suitIcon(SUITS.indexOf(trump), 18, t(`suit.${trump}`)), " ", t(`suit.${trump}`)) : h("span", { class: "muted" }, m.contract && m.contract.strain === "NT" ? t("strain.NT") : t("info.noTrump")),
+          trump ? h("span", { class: "trump-suit" }, suitIcon(SUITS.indexOf(trump), 18, suitName(trump)), " ", suitName(trump)) : h("span", { class: "muted" }, m.contract && m.contract.strain === "NT" ? suitName("NT") : t("web.info.noTrump")),
         ),
         h(
           "span",
@@ -474,11 +474,11 @@ export class TableView {
           h("span", { class: "side-ns" }, sideName("NS"), " ", h("b", { id: "score-ns" }, formatNumber(m.scores?.[0] ?? 0))),
           h("span", { class: "sep" }, "·"),
           h("span", { class: "side-ew" }, sideName("EW"), " ", h("b", { id: "score-ew" }, formatNumber(m.scores?.[1] ?? 0))),
-          h("span", { class: "target" }, t("info.target", { target: m.target ?? "" })),
+          h("span", { class: "target" }, t("web.info.target", { target: m.target ?? "" })),
         ),
       );
     } else if (this.state || this.table) {
-      items.push(h("span", { class: "info-item" }, t(`status.${this.state?.status || this.table?.status || "waiting"}`)));
+      items.push(h("span", { class: "info-item" }, t(`web.status.${this.state?.status || this.table?.status || "waiting"}`)));
     }
     mount(node, items);
   }
@@ -488,11 +488,11 @@ export class TableView {
     if (!board) return;
     const focused = document.activeElement?.dataset?.key || null;
     if (this.notFound) {
-      mount(board, h("div", { class: "panel notice", id: "not-found" }, h("h2", {}, t("table.notFound")), h("a", { href: "/", class: "button primary" }, t("common.home"))));
+      mount(board, h("div", { class: "panel notice", id: "not-found" }, h("h2", {}, t("web.table.notFound")), h("a", { href: "/", class: "button primary" }, t("web.common.home"))));
       return;
     }
     if (!this.state && !this.table) {
-      mount(board, h("p", { class: "muted notice" }, t("common.loading")));
+      mount(board, h("p", { class: "muted notice" }, t("web.common.loading")));
       return;
     }
     const status = this.state?.status || this.table?.status;
