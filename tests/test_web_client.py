@@ -51,7 +51,9 @@ from web_support import (
     new_page,
     page_errors,
     play_until,
+    post,
     quick_play,
+    state_of,
     trick_cards,
 )
 
@@ -352,25 +354,6 @@ def test_arabic_page_lays_out_right_to_left_with_arabic_glyphs(
         p.context.close()
 
 
-def _state_of(page: Page, table_id: str) -> dict[str, Any]:
-    """The seat's state as the server sends it, read on a connection of its own."""
-    state: dict[str, Any] = page.evaluate(
-        """async (table) => {
-            const saved = JSON.parse(localStorage.getItem(`tarneeb.seat.${table}`));
-            const ws = new WebSocket(`ws://${location.host}/ws/${table}`);
-            const welcome = await new Promise((resolve, reject) => {
-                ws.onopen = () => ws.send(JSON.stringify({type: "hello", protocol: 2, token: saved.token}));
-                ws.onmessage = (e) => { const f = JSON.parse(e.data); if (f.type === "welcome") resolve(f); };
-                ws.onerror = reject;
-            });
-            ws.close();
-            return welcome.state;
-        }""",
-        table_id,
-    )
-    return state
-
-
 def _engine_legal(preset: str, state: dict[str, Any]) -> list[str]:
     """The legal auction actions the engine gives after the state's auction (hands do not matter)."""
     match = state["match"]
@@ -400,7 +383,7 @@ def test_bidding_box_offers_exactly_the_legal_bids(
         shown = page.locator("#bidbox .bid-button").evaluate_all(
             "bs => bs.map(b => b.dataset.action)"
         )
-        state = _state_of(page, table_id)
+        state = state_of(page, table_id)
         assert state["match"]["phase"] == "auction" and state["match"]["to_act"] == "south"
         # the same actions, each once (the box groups bids apart from pass and the like)
         assert (
@@ -509,17 +492,8 @@ def test_message_files_hold_every_string_in_every_language() -> None:
     assert re.search("[\u0400-\u04ff]", messages["ru"]["web.home.quick.play"])
 
 
-def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        data: dict[str, Any] = json.loads(answer.read())
-        return data
-
-
 def test_a_guest_keeps_what_they_typed_while_others_join(browser: Browser, server: str) -> None:
-    made = _post(f"{server}/api/tables", {"name": "Layla", "public": False})
+    made = post(f"{server}/api/tables", {"name": "Layla", "public": False})
     table = made["table"]
     guest = new_page(browser, DESKTOP)
     guest.goto(f"{server}{made['invites']['north']}")
@@ -528,7 +502,7 @@ def test_a_guest_keeps_what_they_typed_while_others_join(browser: Browser, serve
     guest.focus("#join-name")
     # Someone else takes a seat: the waiting room is drawn anew for the guest.
     east = parse_qs(urlsplit(made["invites"]["east"]).query)["invite"][0]
-    _post(f"{server}/api/tables/{table}/join", {"name": "Omar", "invite": east})
+    post(f"{server}/api/tables/{table}/join", {"name": "Omar", "invite": east})
     expect(guest.locator('.waiting-seat[data-seat="east"]')).to_have_class(re.compile("taken"))
     expect(guest.locator("#join-name")).to_have_value("Nour")
     expect(guest.locator("#join-seat")).to_have_value("north")
@@ -539,13 +513,13 @@ def test_a_guest_keeps_what_they_typed_while_others_join(browser: Browser, serve
 
 
 def test_the_spectator_link_of_a_private_table_only_watches(browser: Browser, server: str) -> None:
-    made = _post(f"{server}/api/tables", {"name": "Layla", "public": False})
+    made = post(f"{server}/api/tables", {"name": "Layla", "public": False})
     page = new_page(browser, DESKTOP)
     page.goto(f"{server}{made['spectate']}")
     expect(page.locator("#invite-only")).to_be_visible()
     expect(page.locator("#join-form")).to_have_count(0)
     # an open table's free seats are anyone's
-    opened = _post(f"{server}/api/tables", {"name": "Layla", "public": True})
+    opened = post(f"{server}/api/tables", {"name": "Layla", "public": True})
     page.goto(f"{server}{opened['spectate']}")
     page.fill("#join-name", "Omar")
     page.click("#join-button")

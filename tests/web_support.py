@@ -65,11 +65,13 @@ def _answers(url: str) -> bool:
 
 
 @contextlib.contextmanager
-def run_server(db: Path, port: int, timeout: float = 30.0) -> Iterator[str]:
+def run_server(
+    db: Path, port: int, timeout: float = 30.0, bot_delay: float = BOT_DELAY
+) -> Iterator[str]:
     """Run ``tarneeb serve`` until the block ends; yields its base URL."""
     url = f"http://127.0.0.1:{port}"
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    command = serve_command(f"sqlite:///{db}", port, BOT_DELAY)
+    command = serve_command(f"sqlite:///{db}", port, bot_delay)
     process = subprocess.Popen(
         command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )
@@ -277,6 +279,34 @@ def act_on_page(page: Page, table: Table) -> str:
 
 def page_errors(page: Page) -> list[Any]:
     return list(getattr(page, "errors", []))
+
+
+def state_of(page: Page, table_id: str) -> dict[str, Any]:
+    """The seat's state as the server sends it, read on a connection of its own."""
+    state: dict[str, Any] = page.evaluate(
+        """async (table) => {
+            const saved = JSON.parse(localStorage.getItem(`tarneeb.seat.${table}`));
+            const ws = new WebSocket(`ws://${location.host}/ws/${table}`);
+            const welcome = await new Promise((resolve, reject) => {
+                ws.onopen = () => ws.send(JSON.stringify({type: "hello", protocol: 2, token: saved.token}));
+                ws.onmessage = (e) => { const f = JSON.parse(e.data); if (f.type === "welcome") resolve(f); };
+                ws.onerror = reject;
+            });
+            ws.close();
+            return welcome.state;
+        }""",
+        table_id,
+    )
+    return state
+
+
+def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        data: dict[str, Any] = json.loads(answer.read())
+        return data
 
 
 SELECTORS = {
