@@ -4,7 +4,7 @@
 >>> app = create_app(Settings(db_url="sqlite://", bot_delay=0))
 >>> with TestClient(app) as client:
 ...     client.get("/api/info").json()["protocol"]
-2
+3
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ from tarneeb.server.protocol import (
     tables_body,
 )
 from tarneeb.server.results import deals_result
+from tarneeb.server.seating import invite_groups
 from tarneeb.server.store import Store, default_db_url
 from tarneeb.server.table import (
     MAX_ACTION_ID,
@@ -207,8 +208,10 @@ def create_app(settings: Settings | None = None, *, metrics_route: bool = True) 
         data = await _body(request)
         seat = _seat_arg(data.pop("seat", None)) or Seat.SOUTH
         name = data.pop("name", None)
+        reserve = data.pop("reserve", None)
+        groups = None if reserve is None else invite_groups(reserve)
         config = TableConfig.from_dict(data)
-        table, token = await hub().create(config, name, seat, _client(request))
+        table, token = await hub().create(config, name, seat, _client(request), groups)
         log.info("table created", extra={"table": table.id, "rules": config.rules_name})
         return JSONResponse(created_body(table, seat, token, live_json(table)), status_code=201)
 

@@ -179,9 +179,18 @@ class Hub:
     # -- tables -----------------------------------------------------------------------------
 
     async def create(
-        self, config: TableConfig, name: str | None, seat: Seat, client: str | None = None
+        self,
+        config: TableConfig,
+        name: str | None,
+        seat: Seat,
+        client: str | None = None,
+        reserve: Sequence[Sequence[Seat]] | None = None,
     ) -> tuple[Table, str | None]:
         """A new table with its creator in ``seat``; ``client`` is the creator's address.
+
+        ``reserve`` are the free seats to make invites for (each group one invite),
+        which keep those seats for their holders; by default every free human seat
+        of a private table, and none of a public one (its seats are anyone's).
 
         :raises ServerError: ``rate_limited`` past a client's limits, ``conflict``
             when the server is full, ``internal`` when it cannot be stored.
@@ -210,7 +219,10 @@ class Hub:
                 )
         table = Table.new(secrets.token_urlsafe(9), config)
         token = table.join(name if name is not None else "Player", seat)
-        table.invite()  # the secrets are in table.new_invites, for the creator's answer
+        if reserve is None and not config.public:
+            reserve = [[s] for s in SEATS if config.seats[s] == "human" and s != seat]
+        if reserve and table.match is None:
+            table.invite(reserve)  # the secrets are in table.new_invites, for the answer
         await self._check_database()
         try:
             await self.store.run(self.store.create, table)

@@ -20,18 +20,24 @@ hand at all. Nothing here ever reads another seat's cards.
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from tarneeb._version import __version__
-from tarneeb.cards import Card, CardSet
+from tarneeb.actions import Phase
+from tarneeb.cards import Card, CardSet, Suit
 from tarneeb.seats import SEATS, Seat
+from tarneeb.server.config import custom_options
 from tarneeb.server.fairness import commitment
 from tarneeb.server.metrics import count_error
-from tarneeb.server.table import Event, Table, deal_end_data
+from tarneeb.server.sheet import deal_end_data, progress_json, sheet_rows
+from tarneeb.server.table import Event, Table
 from tarneeb.server.wire import (
+    LEVELS,
     MAX_FRAME,
     PROTOCOL_VERSION,
+    REACTIONS,
     AckFrame,
     Act,
     ActionJson,
@@ -53,6 +59,7 @@ from tarneeb.server.wire import (
     Ping,
     PongFrame,
     ReadyBody,
+    RematchJson,
     ReplayBody,
     RulesBody,
     SeatJson,
@@ -68,6 +75,7 @@ from tarneeb.server.wire import (
     call_json,
     contract_json,
     counts_card_points,
+    level_of,
     parse_frame,
     result_json,
     seat_name,
@@ -170,6 +178,7 @@ def welcome_frame(
         "table": table_json(table, connected),
         "state": state_json(table, seat, connected),
         "events": events_json(table, table.events[since:]) if replay else None,
+        "sheet": sheet_rows(table),
     }
 
 
@@ -193,6 +202,8 @@ def event_json(table: Table, event: Event) -> EventJson:
     body: dict[str, Any] = {"seq": event.seq, "kind": event.kind, **event.data}
     if event.kind is EventKind.ACTION and event.secret is not None:
         body["action"] = action_json(int(event.secret["id"]))
+    elif event.kind in (EventKind.JOINED, EventKind.TAKEOVER):
+        body["level"] = level_of(body.get("bot"))
     elif event.kind is EventKind.DEAL_END and table.match is not None:
         index = int(event.data["number"]) - 1
         if index < len(table.match.deals):
@@ -220,6 +231,9 @@ def _seats_json(table: Table, connected: Collection[Seat]) -> list[SeatJson]:
                 "taken": state.taken,
                 "connected": state.kind is SeatKind.BOT or seat in connected,
                 "held_by_bot": state.held_by is not None,
+                "level": level_of(state.controller),
+                "reserved": table.reserved(seat),
+                "away_deadline": table.away_deadlines.get(seat),
             }
         )
     return seats
@@ -238,6 +252,8 @@ def table_json(table: Table, connected: Collection[Seat] = ()) -> TableJson:
         "seats": _seats_json(table, connected),
         "scores": [0, 0] if match is None else list(match.team_scores),
         "created": table.created,
+        "hints": table.config.hints,
+        "custom": custom_options(table.config),
     }
 
 
@@ -284,7 +300,7 @@ def _match_json(table: Table, view: View, index: int) -> MatchJson:
         "hand_sizes": list(view.hand_sizes),
         "auction": _auction_json(view),
         "contract": contract_json(view.contract),
-        "trump": suit_letter(view.trump),
+        "trump": suit_letter(_trump(view)),
         "trick": None if view.current_trick is None else trick_json(view.current_trick, points),
         "tricks": tricks,
         "last_trick": tricks[-1] if tricks else None,
@@ -304,7 +320,33 @@ def _match_json(table: Table, view: View, index: int) -> MatchJson:
         "over": match.is_over(),
         "winner": side_name(match.winner),
         "individual": table.rules.is_individual,
+        "progress": progress_json(table.rules, view, card_points),
+        "trump_pending": view.contract is not None and _trump(view) is None and _names_trump(view),
+        "set_number": match.set_number,
+        "sets_counted": table.rules.sets > 1,
     }
+
+
+def _trump(view: View) -> Suit | None:
+    """The trump, or the suit the contract names while it is raised or stood (Egyptian)."""
+    if view.trump is not None:
+        return view.trump
+    strain = None if view.contract is None else view.contract.strain
+    return None if strain is None or strain.suit is None else strain.suit
+
+
+def _names_trump(view: View) -> bool:
+    """Whether the contract is to play with a trump the declarer has yet to name."""
+    contract = view.contract
+    return (
+        contract is not None
+        and contract.strain is None
+        and view.phase
+        in (
+            Phase.RAISE,
+            Phase.TRUMP,
+        )
+    )
 
 
 def states_json(
@@ -322,7 +364,9 @@ def states_json(
         "seats": _seats_json(table, connected),
         "version": table.version,
         "turn_deadline": table.turn_deadline,
+        "server_time": time.time(),
         "match": None,
+        "rematch": _rematch_json(table),
     }
     match = table.match
     if match is None:
@@ -341,6 +385,12 @@ def states_json(
             own["legal"] = [action_json(a) for a in view.legal_actions]
         states[seat] = {**public, "match": own}
     return states
+
+
+def _rematch_json(table: Table) -> RematchJson | None:
+    if table.match is None or not table.match.is_over():
+        return None
+    return {"votes": table.rematch_votes_json(), "table": table.rematch_table}
 
 
 # -- the JSON API's bodies -----------------------------------------------------------------------
@@ -369,6 +419,8 @@ def info_body(presets: Mapping[str, str], bots: list[str], solver: bool) -> Info
         "presets": [{"name": n, "summary": s} for n, s in presets.items()],
         "bots": bots,
         "solver": solver,
+        "levels": [level for level in LEVELS if level in bots],  # type: ignore[misc]
+        "reactions": list(REACTIONS),  # type: ignore[arg-type]
     }
 
 
