@@ -25,7 +25,8 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from tarneeb._version import __version__
-from tarneeb.actions import Phase
+from tarneeb.actions import Phase, Strain
+from tarneeb.bots.base import Decision
 from tarneeb.cards import Card, CardSet, Suit
 from tarneeb.seats import SEATS, Seat
 from tarneeb.server.config import custom_options
@@ -53,20 +54,31 @@ from tarneeb.server.wire import (
     EventKind,
     HealthBody,
     Hello,
+    HintAnswerFrame,
     InfoBody,
+    InviteBody,
     JoinedBody,
     MatchJson,
+    MySeatJson,
+    MySeatsBody,
     Ping,
     PongFrame,
+    Reaction,
+    ReactionFrame,
     ReadyBody,
+    ReasonArg,
+    ReasonJson,
     RematchJson,
     ReplayBody,
     RulesBody,
     SeatJson,
     SeatKind,
+    SeatLinkBody,
     ServerError,
     Side,
     StateJson,
+    StrainLetter,
+    SuitLetter,
     TableJson,
     TablesBody,
     UpdateFrame,
@@ -102,15 +114,23 @@ __all__ = [
     "event_json",
     "events_json",
     "health_body",
+    "hint_frame",
     "info_body",
     "info_json",
+    "invite_body",
+    "invite_path",
     "joined_body",
+    "my_seat_json",
+    "my_seats_body",
     "new_reference",
     "parse_frame",
     "pong_frame",
+    "reaction_frame",
     "ready_body",
+    "reason_json",
     "replay_body",
     "rules_body",
+    "seat_link_body",
     "state_json",
     "states_json",
     "summary_of",
@@ -456,7 +476,7 @@ def created_body(table: Table, seat: Seat, token: str | None, state: TableJson) 
         "seat": seat_name(seat),
         "token": token,
         "invites": {
-            seat_name(s): f"/t/{table.id}?seat={seat_name(s)}&invite={secret}"
+            seat_name(s): invite_path(table, [s], secret)
             for s, secret in table.new_invites.items()
             if not table.seats[s].taken
         },
@@ -521,3 +541,91 @@ def analysed(replay: ReplayBody, analysis: Any) -> ReplayBody:
     """A ``REPLAY`` asked for with ``?analysis=1``: the double-dummy analysis, or null
     when it cannot run."""
     return {**replay, "analysis": analysis}
+
+
+# -- hints, reactions, seats of a browser ----------------------------------------------------------
+
+
+def reason_json(reason: object) -> ReasonJson | None:
+    """A bot's reason as the catalogue message it names and that message's arguments.
+
+    A structured reason (``key`` and ``params``, :class:`tarneeb.bots.reasons.Reason`)
+    travels as its key and arguments, each card, suit and strain as such so that the
+    client says them in its own words; a reason that is only text is
+    ``reason.text`` with that text; no reason is null.
+
+    >>> reason_json("hold the ace")
+    {'key': 'reason.text', 'args': {'text': 'hold the ace'}}
+    >>> reason_json("") is None
+    True
+    """
+    if not reason:
+        return None
+    key = getattr(reason, "key", None)
+    params = getattr(reason, "params", None)
+    if not isinstance(key, str) or not isinstance(params, Mapping):
+        return {"key": "reason.text", "args": {"text": str(reason)}}
+    return {"key": key, "args": {str(name): _reason_arg(value) for name, value in params.items()}}
+
+
+def _reason_arg(value: object) -> ReasonArg:
+    if isinstance(value, Card):
+        return {"card": str(value)}
+    if isinstance(value, Suit):
+        return {"suit": cast(SuitLetter, value.letter)}
+    if isinstance(value, Strain):
+        return {"strain": cast(StrainLetter, value.letter)}
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (int, float)):
+        return value
+    if isinstance(value, str) and hasattr(value, "key"):
+        inner = reason_json(value)
+        return {"key": "reason.text", "args": {}} if inner is None else cast(Any, inner)
+    return str(value)
+
+
+def hint_frame(version: int, decision: Decision) -> HintAnswerFrame:
+    """The answer to ``hint``: the bot's action for the state ``version``, and why."""
+    return {
+        "type": "hint",
+        "version": version,
+        "action": action_json(decision.action),
+        "reason": reason_json(decision.reason),
+    }
+
+
+def reaction_frame(seat: Seat, reaction: str) -> ReactionFrame:
+    return {"type": "reaction", "seat": seat_name(seat), "reaction": cast(Reaction, reaction)}
+
+
+def my_seat_json(table: Table, seat: Seat, connected: Collection[Seat]) -> MySeatJson:
+    """A running table where a browser's token holds ``seat`` (``POST /api/seats``)."""
+    return {
+        "seat": seat_name(seat),
+        "table": table_json(table, connected),
+        "to_act": table.to_act() == seat,
+    }
+
+
+def my_seats_body(seats: list[MySeatJson]) -> MySeatsBody:
+    return {"seats": seats}
+
+
+def invite_path(table: Table, seats: Sequence[Seat], secret: str) -> str:
+    """The link of an invite (for the first of its seats, where its holder is shown first)."""
+    return f"/t/{table.id}?seat={seat_name(seats[0])}&invite={secret}"
+
+
+def invite_body(table: Table, made: Mapping[Seat, str]) -> InviteBody:
+    """``POST .../invite``: the one invite made for these seats."""
+    seats = list(made)
+    return {
+        "seats": [seat_name(s) for s in seats],
+        "link": invite_path(table, seats, made[seats[0]]),
+    }
+
+
+def seat_link_body(table: Table, seat: Seat, secret: str) -> SeatLinkBody:
+    """``POST .../seat-link``: the link, its secret in the fragment (no server logs it)."""
+    return {"seat": seat_name(seat), "link": f"/t/{table.id}#claim={secret}"}

@@ -369,14 +369,12 @@ class Table(Seating):
             for seat, state in zip(SEATS, self.seats, strict=True)
         ]
 
-    def rematch(self, table_id: str) -> Table:
+    def rematch_of(self, table_id: str) -> Table:
         """The rematch, a new table ``table_id``: the same set-up and seats, new deals.
 
         Each player's seat token holds the same seat there (only its hash is
-        copied); this table tells the new one's id (the ``rematch`` event).
-        Call it once :attr:`rematch_agreed`.
+        copied). Once it is stored, :meth:`made_rematch` tells this table.
         """
-        assert self.rematch_agreed
         new = Table(table_id, self.config, _now())
         for seat, state in zip(SEATS, self.seats, strict=True):
             if state.kind is SeatKind.BOT:
@@ -386,8 +384,16 @@ class Table(Seating):
                 data = {"seat": seat_name(seat), "name": state.name, "bot": None}
                 new._record(EventKind.JOINED, data, {"token_hash": state.token_hash})
         new._start_if_full()
-        self._record(EventKind.REMATCH, {"table": table_id})
         return new
+
+    def made_rematch(self, table_id: str) -> None:
+        """Tell that the rematch every player agreed to is table ``table_id``.
+
+        :raises ServerError: ``conflict`` when they no longer all agree, or it was made.
+        """
+        if not self.rematch_agreed:
+            raise ServerError(ErrorCode.CONFLICT, "not every player wants a rematch")
+        self._record(EventKind.REMATCH, {"table": table_id})
 
     # -- the log ----------------------------------------------------------------------------
 

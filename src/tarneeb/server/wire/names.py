@@ -33,7 +33,6 @@ MAX_SEAT_LOOKUPS = 20
 """The most seats one ``POST /api/seats`` may ask about."""
 
 
-
 # -- codes and names ------------------------------------------------------------------------
 
 
