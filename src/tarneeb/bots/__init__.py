@@ -21,6 +21,7 @@ from tarneeb.bots.heuristic import HeuristicBot, hand_tricks
 from tarneeb.bots.knowledge import Knowledge
 from tarneeb.bots.levels import LEVELS
 from tarneeb.bots.randombot import RandomBot
+from tarneeb.bots.reasons import Reason
 from tarneeb.bots.registry import BOTS, find_bot, make_bot, play_deal, play_match, register_bot
 from tarneeb.bots.search import Limit, SearchBot, sample_layouts
 
@@ -34,6 +35,7 @@ __all__ = [
     "Knowledge",
     "Limit",
     "RandomBot",
+    "Reason",
     "SearchBot",
     "find_bot",
     "hand_tricks",
