@@ -179,7 +179,7 @@ class Peer:
             self.ws.send_text(frame if isinstance(frame, str) else json.dumps(frame))
 
     def hello(self, token: str | None = None, since: int | None = None) -> dict[str, Any]:
-        frame: dict[str, Any] = {"type": "hello", "protocol": 2}
+        frame: dict[str, Any] = {"type": "hello", "protocol": 3}
         if token is not None:
             frame["token"] = token
         if since is not None:
