@@ -7,20 +7,16 @@ server's dependencies are missing, unless ``TARNEEB_REQUIRE_EXTRAS=1`` (CI),
 where it fails instead. ``TARNEEB_WEB_TEST_URL`` points the tests at a server
 that is already running instead of starting one.
 
-Nothing sleeps: every wait is on a condition of the page. The tests take
-screenshots (desktop 1280x800 and phone 390x844, English and Arabic) into a
-temporary folder; ``TARNEEB_SCREENSHOTS=docs/screenshots`` writes them where
-the README shows them, to refresh those. The last test, of the message files,
-needs no browser.
+Nothing sleeps: every wait is on a condition of the page. The screenshots of
+docs/screenshots/ come from tools/screenshots.py, which drives the client with
+the same helpers (tests/web_support.py).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import tempfile
 import urllib.request
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -60,9 +56,6 @@ from web_support import (
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
-SHOTS = Path(
-    os.environ.get("TARNEEB_SCREENSHOTS") or Path(tempfile.gettempdir()) / "tarneeb-screenshots"
-).resolve()
 PLAY_WITH_TRICK = (
     "!!document.querySelector('#hand .card.legal:not([disabled])')"
     " && document.querySelectorAll('#trick.current .trick-card').length >= 2"
@@ -71,11 +64,6 @@ PLAY_WITH_TRICK = (
 
 browser = web_support.browser
 server = web_support.server
-
-
-def shot(page: Page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / name))
 
 
 def test_four_players_join_by_invite_links_and_play_a_deal(browser: Browser, server: str) -> None:
@@ -93,7 +81,6 @@ def test_four_players_join_by_invite_links_and_play_a_deal(browser: Browser, ser
         url.startswith(f"{server}/t/") and f"?seat={seat}&invite=" in url
         for seat, url in invites.items()
     )
-    shot(host, "home-desktop-en.png")
     host.click("#go-table")
     expect(host.locator("#waiting")).to_be_visible()
 
@@ -124,17 +111,8 @@ def test_four_players_join_by_invite_links_and_play_a_deal(browser: Browser, ser
         expect(page.locator("#chat-log .chat-line").last).to_have_text("Layla: Yalla, good luck!")
 
     table = Table(pages)
-    shot_taken = False
     while True:
         page = table.page_to_act()
-        if (
-            not shot_taken
-            and page is host
-            and host.get_attribute("body", "data-phase") == "play"
-            and len(trick_cards(host)) >= 2
-        ):
-            shot(host, "table-desktop-en.png")
-            shot_taken = True
         if act_on_page(page, table) == "summary":
             break
         assert table.actions < 80
@@ -144,7 +122,6 @@ def test_four_players_join_by_invite_links_and_play_a_deal(browser: Browser, ser
         expect(summary).to_be_visible()
         # each browser recomputed the deck from the revealed seed and found its own hand
         expect(summary.locator(".fair")).to_have_attribute("data-check", "ok")
-    shot(host, "summary-desktop-en.png")
     for page in pages.values():
         assert not page_errors(page)
         page.context.close()
@@ -243,7 +220,6 @@ def test_reload_mid_deal_restores_the_same_table(browser: Browser, server: str) 
     hand = hand_cards(page)
     trick = trick_cards(page)
     deal = page.get_attribute("body", "data-deal")
-    shot(page, "table-phone-en.png")
     token = page.evaluate(f"JSON.parse(localStorage.getItem('tarneeb.seat.{table_id}')).token")
     assert token and 1 <= len(trick) <= 3 and len(hand) >= 1
 
@@ -336,11 +312,9 @@ def test_arabic_page_lays_out_right_to_left_with_arabic_glyphs(
     first = hand_cards(page)[0]
     rank = "10" if first[0] == "T" else first[0]
     assert page.locator(f'#hand .card[data-card="{first}"] text').first.text_content() == rank
-    shot(page, "bidding-desktop-ar.png")
 
     table = Table({"south": page})
     play_until(page, table, PLAY_WITH_TRICK)
-    shot(page, "table-desktop-ar.png")
 
     phone = new_page(browser, PHONE, locale="ar")
     quick_play(phone, server, name="نور")
@@ -348,7 +322,6 @@ def test_arabic_page_lays_out_right_to_left_with_arabic_glyphs(
     table = Table({"south": phone})
     play_until(phone, table, PLAY_WITH_TRICK)
     assert any("Arabic" in f for f in _platform_fonts(phone, "#infobar .rules"))
-    shot(phone, "table-phone-ar.png")
     for p in (english, page, phone):
         assert not page_errors(p)
         p.context.close()
@@ -401,7 +374,6 @@ def test_bidding_box_offers_exactly_the_legal_bids(
             assert all(re.fullmatch(r"\d+(C|D|H|S|NT)", a) for a in shown if a != "pass")
         if preset == "classic" and not page.locator("#auction-list .act-bid").count():
             assert shown == ["7", "8", "9", "10", "11", "12", "13", "pass"]
-            shot(page, "bidding-desktop-en.png")
         turns += 1
         version = int(page.get_attribute("body", "data-version") or "0")
         bids = [a for a in shown if a[:1].isdigit()]
