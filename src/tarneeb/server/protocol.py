@@ -56,6 +56,7 @@ from tarneeb.server.wire import (
     Hello,
     HintAnswerFrame,
     InfoBody,
+    InnerReasonJson,
     InviteBody,
     JoinedBody,
     MatchJson,
@@ -580,7 +581,8 @@ def _reason_arg(value: object) -> ReasonArg:
     if isinstance(value, Strain):
         return {"strain": cast(StrainLetter, value.letter)}
     if isinstance(value, str) and hasattr(value, "params"):
-        return cast(Any, reason_json(value) or {"key": None, "args": {}, "text": ""})
+        inner = reason_json(value) or {"key": None, "args": {}, "text": ""}
+        return cast(InnerReasonJson, inner)
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, (int, float)):
