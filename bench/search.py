@@ -1,10 +1,16 @@
-"""Search bot speed: time per decision, cards and bids apart.
+"""Search bot speed: time per decision, cards and bids apart, against a reference.
 
-Run as ``python bench/search.py [--deals N] [--rules NAME] [--backend auto|dds|own]``.
-Two search bots (North-South) play seeded deals against two heuristic bots;
-every decision of a search bot is timed. The targets (DESIGN.md) are for card
-play on one core: median <= 150 ms, p95 <= 600 ms. DDS (the ``solver`` extra)
-is what makes them reachable; the script says which backend it used.
+Run as ``python bench/search.py [--deals N] [--rules NAME] [--bot SPEC] [--reference SPEC]``.
+Two bots of ``--bot`` (North-South, ``search`` by default) play seeded deals
+against two heuristic bots; every decision of theirs is timed, and the
+reference bot (``--reference``, ``search:plain`` by default: plain Monte Carlo
+search, the search bot before inference) is timed on the very same views in
+the same run, so the ratio of the two holds on a busy machine too. The
+targets (DESIGN.md) are for card play on one core: median <= 150 ms, p95 <=
+600 ms. DDS (the ``solver`` extra) is what makes them reachable; the script
+says which backend it used. The first decision of a run also builds the
+rules' match-equity table (:mod:`tarneeb.bots.equity`, about half a second);
+it is built before the clock starts.
 
 The last line is one JSON object with the figures.
 """
@@ -15,7 +21,6 @@ import argparse
 import json
 import os
 import platform
-import random
 import statistics
 import sys
 import time
@@ -24,7 +29,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from tarneeb import Deal, Phase, Seat, find_rules
-from tarneeb.bots import Limit, SearchBot, make_bot
+from tarneeb.bots import Bot, make_bot
+from tarneeb.bots.equity import match_equity
 from tarneeb.solver import backend_name
 
 
@@ -33,12 +39,26 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def _timed(bot: Bot, view: object) -> tuple[object, float]:
+    begin = time.perf_counter()
+    action = bot.act(view)  # type: ignore[arg-type]
+    return action, (time.perf_counter() - begin) * 1000
+
+
+def _line(label: str, values: list[float]) -> str:
+    median, p95 = statistics.median(values), _percentile(values, 0.95)
+    return f"  {label:<22s} {len(values):4d}  median {median:8.1f} ms   p95 {p95:8.1f} ms"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=8, help="deals to play (default 8)")
     parser.add_argument("--rules", default="classic", help="preset (default classic)")
     parser.add_argument("--backend", default="auto", help="solver backend: auto, dds or own")
-    parser.add_argument("--samples", type=int, default=Limit().samples, help="layouts per card")
+    parser.add_argument("--bot", default="search", help="the bot timed (default search)")
+    parser.add_argument(
+        "--reference", default="search:plain", help="the reference bot (default search:plain)"
+    )
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(
@@ -46,16 +66,16 @@ def main() -> None:
         )  # one core, as the target says
     rules = find_rules(args.rules)
     backend = backend_name(args.backend)
-    options = ["own"] if backend == "own" else []
-    limit = Limit(samples=args.samples)
+    own = ":own" if backend == "own" else ""
+    match_equity(rules)
     bots = [
-        SearchBot(random.Random(1), options, limit),
+        make_bot(args.bot + own, seed=1),
         make_bot("heuristic", seed=2),
-        SearchBot(random.Random(3), options, limit),
+        make_bot(args.bot + own, seed=3),
         make_bot("heuristic", seed=4),
     ]
-    cards: list[float] = []
-    bids: list[float] = []
+    reference = make_bot(args.reference + own, seed=5)
+    times: dict[str, list[float]] = {"cards": [], "bids": [], "ref_cards": [], "ref_bids": []}
     start = time.perf_counter()
     for i in range(args.deals):
         deal = Deal.from_seed(rules, Seat(i % 4), 1000 + i)
@@ -63,29 +83,44 @@ def main() -> None:
             seat = deal.to_act
             assert seat is not None
             view = deal.view(seat)
-            begin = time.perf_counter()
-            action = bots[seat].act(view)
-            spent = time.perf_counter() - begin
+            action, spent = _timed(bots[seat], view)
             if seat in (Seat.SOUTH, Seat.NORTH) and len(view.legal_actions) > 1:
-                (cards if deal.phase is Phase.PLAY else bids).append(spent * 1000)
-            deal.push(action)
+                kind = "cards" if deal.phase is Phase.PLAY else "bids"
+                times[kind].append(spent)
+                times["ref_" + kind].append(_timed(reference, view)[1])
+            deal.push(action)  # type: ignore[arg-type]
     total = time.perf_counter() - start
     print(
         f"search bench: {args.deals} deals, preset {args.rules}, backend {backend}, "
-        f"{limit.samples} layouts a card, one core, Python {platform.python_version()}"
+        f"bot {args.bot} against reference {args.reference}, one core, "
+        f"Python {platform.python_version()}"
     )
-    figures: dict[str, object] = {"bench": "search", "backend": backend, "deals": args.deals}
-    if cards:
-        median, p95 = statistics.median(cards), _percentile(cards, 0.95)
-        print(
-            f"  card decisions: {len(cards):4d}  median {median:8.1f} ms   p95 {p95:8.1f} ms"
-            "   (targets 150 / 600 ms)"
-        )
-        figures |= {"median_ms": round(median, 1), "p95_ms": round(p95, 1), "cards": len(cards)}
-    if bids:
-        median, p95 = statistics.median(bids), _percentile(bids, 0.95)
-        print(f"  bid and trump:  {len(bids):4d}  median {median:8.1f} ms   p95 {p95:8.1f} ms")
-        figures |= {"auction_median_ms": round(median, 1), "auction_p95_ms": round(p95, 1)}
+    figures: dict[str, object] = {
+        "bench": "search",
+        "backend": backend,
+        "deals": args.deals,
+        "bot": args.bot,
+        "reference": args.reference,
+    }
+    for kind, label in (("cards", "card decisions"), ("bids", "bid and trump")):
+        mine, ref = times[kind], times["ref_" + kind]
+        if not mine:
+            continue
+        print(_line(f"{label}", mine) + ("   (targets 150 / 600 ms)" if kind == "cards" else ""))
+        print(_line(f"  reference {label}", ref))
+        median, p95 = statistics.median(mine), _percentile(mine, 0.95)
+        ref_median, ref_p95 = statistics.median(ref), _percentile(ref, 0.95)
+        ratio = median / ref_median if ref_median else float("inf")
+        print(f"  {'':<22s}       ratio to the reference: median {ratio:.2f}x")
+        prefix = "" if kind == "cards" else "auction_"
+        figures |= {
+            f"{prefix}median_ms": round(median, 1),
+            f"{prefix}p95_ms": round(p95, 1),
+            f"{prefix}reference_median_ms": round(ref_median, 1),
+            f"{prefix}reference_p95_ms": round(ref_p95, 1),
+            f"{prefix}median_ratio": round(ratio, 2),
+            f"{prefix}decisions": len(mine),
+        }
     print(f"  {total:.1f} s in all")
     print(json.dumps(figures))
 

@@ -393,7 +393,7 @@ def test_a_bot_refuses_to_decide_out_of_turn() -> None:
 
 
 def test_the_registry_finds_bots_by_name_with_options() -> None:
-    assert set(BOTS) == {"random", "heuristic", "search"}
+    assert set(BOTS) == {"random", "heuristic", "search", "easy", "medium", "hard", "expert"}
     assert find_bot("Heuristic") is HeuristicBot
     assert find_bot(" random ") is RandomBot
     for spec in SPECS:
@@ -406,7 +406,8 @@ def test_the_registry_finds_bots_by_name_with_options() -> None:
 
 def test_an_unknown_bot_name_lists_the_bots() -> None:
     with pytest.raises(
-        BotError, match=r"no bot named 'oracle' \(the bots: random, heuristic, search\)"
+        BotError,
+        match=r"no bot named 'oracle' \(the bots: random, heuristic, search, easy, medium, hard, expert\)",
     ):
         make_bot("oracle")
     with pytest.raises(ValueError, match="random, heuristic"):

@@ -10,6 +10,7 @@ import pytest
 
 from tarneeb import SEATS, Card, Deal, Phase, Seat, find_rules
 from tarneeb.bots import Limit, SearchBot, make_bot, play_deal, sample_layouts
+from tarneeb.bots.inference import PlayModel, play_likelihood, resample
 from tarneeb.bots.search import _equivalent_cards
 from tarneeb.presets import PRESETS
 
@@ -204,3 +205,65 @@ def test_the_simulation_checks_the_bid_the_valuation_proposes(
     # A pass proposed is a pass: nothing to check.
     monkeypatch.setattr(bot._fallback, "decide", lambda _view: Decision(Pass(), "weak"))
     assert bot.decide(view).action == Pass()  # type: ignore[arg-type]
+
+
+# -- inference from the play ------------------------------------------------------------
+
+
+def heuristic_deal(seed: int, cards: int) -> Deal:
+    """A classic deal the heuristic bots bid and play ``cards`` cards into."""
+    deal = Deal.from_seed(find_rules("classic"), Seat(seed % 4), seed)
+    bots = [make_bot("heuristic", seed=s) for s in range(4)]
+    while not (deal.phase is Phase.PLAY and len(deal.played) >= cards):
+        seat = deal.to_act
+        assert seat is not None
+        deal.push(bots[seat].act(deal.view(seat)))
+    return deal
+
+
+def test_the_true_layout_explains_the_play_better_than_a_random_one() -> None:
+    """Against heuristic players the play is evidence: the real hands make the cards
+    played likelier than most layouts drawn without looking at the play do."""
+    model = PlayModel()
+    shares = []
+    for seed in range(8):
+        deal = heuristic_deal(300 + seed, 12 + 4 * (seed % 4))
+        seat = deal.to_act
+        assert seat is not None
+        view = deal.view(seat)
+        real = play_likelihood(view, tuple(h.mask for h in deal.hands), model)
+        rng = random.Random(seed)
+        drawn = [play_likelihood(view, view.sample_hands(rng), model) for _ in range(20)]
+        shares.append(sum(d < real for d in drawn) / len(drawn))
+    assert sum(shares) / len(shares) > 0.7, shares
+
+
+def test_the_floor_drops_unlikely_layouts_and_nothing_else() -> None:
+    deal = heuristic_deal(41, 24)
+    seat = deal.to_act
+    assert seat is not None
+    view = deal.view(seat)
+    model = PlayModel()
+    rng = random.Random(2)
+    for _ in range(10):
+        layout = view.sample_hands(rng)
+        full = play_likelihood(view, layout, model)
+        assert 0 < full <= 1
+        assert play_likelihood(view, layout, model, floor=full / 2) == full
+        assert play_likelihood(view, layout, model, floor=full * 2) == 0.0
+
+
+def test_resampling_keeps_the_proportions() -> None:
+    rows = [((i, 0, 0, 0), float(w)) for i, w in enumerate([5, 0, 3, 2, 0])]
+    drawn = resample(rows, 10, random.Random(3))
+    assert sum(w for _h, w in drawn) == 10
+    assert dict(drawn) == {(0, 0, 0, 0): 5.0, (2, 0, 0, 0): 3.0, (3, 0, 0, 0): 2.0}
+
+
+@pytest.mark.parametrize("spec", ["search:infer", "search:plain"])
+def test_the_search_bot_with_or_without_inference_plays_legally(spec: str) -> None:
+    need_dds()
+    deal = Deal.from_seed(find_rules("classic"), Seat(300 % 4), 300)  # a contract is played
+    bots = [make_bot(spec, seed=1), make_bot("heuristic", seed=2)]
+    play_deal(deal, bots)
+    assert deal.is_over() and deal.result is not None

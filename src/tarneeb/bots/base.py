@@ -16,22 +16,39 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from tarneeb.actions import Action
+from tarneeb.bots.reasons import NO_REASON, Reason
 from tarneeb.errors import TarneebError
 from tarneeb.view import View
 
-__all__ = ["Bot", "BotError", "Decision"]
+__all__ = ["Bot", "BotError", "Decision", "Reason"]
 
 
 class BotError(TarneebError, ValueError):
     """An unknown bot name or option."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Decision:
-    """What a bot chose, and why when it can say."""
+    """What a bot chose, and why when it can say.
+
+    The reason is a :class:`~tarneeb.bots.reasons.Reason`, which renders in
+    every language (``decision.reason.text("ru")``); a plain ``str`` is taken
+    as :meth:`Reason.plain <tarneeb.bots.reasons.Reason.plain>`, the same text
+    in every language.
+
+    >>> from tarneeb.cards import Card
+    >>> Decision(Card.parse("2H")).reason == ""
+    True
+    >>> Decision(Card.parse("2H"), Reason("second-low")).reason.text("nl")
+    'tweede hand laag'
+    """
 
     action: Action
-    reason: str = ""
+    reason: Reason
+
+    def __init__(self, action: Action, reason: Reason | str = NO_REASON) -> None:
+        object.__setattr__(self, "action", action)
+        object.__setattr__(self, "reason", Reason.plain(reason))
 
 
 class Bot(abc.ABC):

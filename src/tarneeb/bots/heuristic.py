@@ -29,6 +29,7 @@ from tarneeb.actions import (
 )
 from tarneeb.bots.base import Bot, Decision
 from tarneeb.bots.knowledge import Knowledge
+from tarneeb.bots.reasons import Reason
 from tarneeb.cards import SUIT_MASKS, Card, Suit
 from tarneeb.deal import Trick
 from tarneeb.rules import Count
@@ -108,16 +109,14 @@ class HeuristicBot(Bot):
         if not view.legal_actions:
             raise ValueError(f"{view.seat.name.title()} has no decision to make now")
         if len(view.legal_actions) == 1:
-            return Decision(view.legal_actions[0], "the only legal action")
+            return Decision(view.legal_actions[0], Reason("only-legal"))
         if view.phase is Phase.AUCTION:
             return self._auction(view)
         if view.phase is Phase.RAISE:
             return self._raise(view)
         if view.phase is Phase.TRUMP:
             suit, est = self._best_suit(view.hand.mask)
-            return Decision(
-                ChooseTrump(suit), f"{suit.name.lower()} gives the most tricks ({est:g})"
-            )
+            return Decision(ChooseTrump(suit), Reason("trump-most-tricks", suit=suit, tricks=est))
         return self._play(view)
 
     # -- auction -------------------------------------------------------------------
@@ -175,7 +174,7 @@ class HeuristicBot(Bot):
     def _auction(self, view: View) -> Decision:
         legal = view.legal_actions
         if Redeal() in legal:
-            return Decision(Redeal(), "a weak hand: ask for a redeal")
+            return Decision(Redeal(), Reason("redeal"))
         hand = view.hand.mask
         rules = view.rules
         bids = [a for a in legal if isinstance(a, Bid)]
@@ -184,7 +183,7 @@ class HeuristicBot(Bot):
             estimate = hand_tricks(hand, rules.fixed_trump) + self._bias(view) * 0.5
             target = int(estimate + 0.25)
             chosen = min(bids, key=lambda b: (abs(b.level - target), b.level))
-            return Decision(chosen, f"expects about {estimate:.1f} tricks of its own")
+            return Decision(chosen, Reason("own-tricks", tricks=round(estimate, 1)))
         partner = self._partner_estimate(view)
         bias = self._bias(view)
         points = rules.count is Count.CARD_POINTS
@@ -210,7 +209,7 @@ class HeuristicBot(Bot):
             if bid.strain in estimates and estimates[bid.strain] - want(bid) >= 0.0
         ]
         if Double() in legal and self._should_double(view):
-            return Decision(Double(), "their contract looks too high")
+            return Decision(Double(), Reason("double"))
         partner_high = self._high_bidder(view) == view.seat.partner
         if sound and partner_high:
             team, bid = max(sound, key=lambda x: (x[0] - want(x[1]), -x[1].level))
@@ -218,9 +217,9 @@ class HeuristicBot(Bot):
                 sound = []  # let partner play it: outbidding partner only climbs
         if not sound:
             if Pass() in legal:
-                return Decision(Pass(), "not enough for a higher contract")
+                return Decision(Pass(), Reason("pass-weak"))
             forced = min(bids, key=lambda b: (b.level, -estimates.get(b.strain, 0.0)))
-            return Decision(forced, "forced to bid")
+            return Decision(forced, Reason("forced-bid"))
         best_strain_value = max(team for team, _ in sound)
         in_strain = [(team, bid) for team, bid in sound if team == best_strain_value]
         if rules.bid_once:
@@ -230,7 +229,7 @@ class HeuristicBot(Bot):
         else:
             # Bid just enough now: the auction may come back.
             team, bid = min(in_strain, key=lambda x: x[1].level)
-        return Decision(bid, f"the partnership should take about {team:.1f}")
+        return Decision(bid, Reason("team-tricks", tricks=round(team, 1)))
 
     @staticmethod
     def _high_bidder(view: View) -> Seat | None:
@@ -253,8 +252,8 @@ class HeuristicBot(Bot):
             trump, _ = self._best_suit(view.hand.mask)
         est = hand_tricks(view.hand.mask, trump) + self._partner_estimate(view)
         if est >= contract.level + 1.5:
-            return Decision(Raise(), f"expects {est:.1f} tricks: raise the stakes")
-        return Decision(Stand(), f"expects {est:.1f} tricks: no raise")
+            return Decision(Raise(), Reason("raise", tricks=round(est, 1)))
+        return Decision(Stand(), Reason("stand", tricks=round(est, 1)))
 
     # -- play ------------------------------------------------------------------------
 
@@ -289,7 +288,7 @@ class HeuristicBot(Bot):
         goal = level if self._declaring(view) else 14 - level
         return max(0, goal - ours), left
 
-    def _lead(self, view: View, know: Knowledge, legal: list[Card]) -> tuple[Card, str]:
+    def _lead(self, view: View, know: Knowledge, legal: list[Card]) -> tuple[Card, Reason]:
         trump = view.trump
         masters = [c for c in legal if know.is_master(c)]
         side_masters = [
@@ -303,32 +302,34 @@ class HeuristicBot(Bot):
         my_trumps = [c for c in legal if c.suit == trump]
         if 0 < needed <= len(side_masters) + len([c for c in masters if c.suit == trump]):
             card = max(side_masters or masters)
-            return card, "cash sure winners: they make the contract"
+            return card, Reason(
+                "cash-to-make" if self._declaring(view) else "cash-to-set", count=needed
+            )
         if self._declaring(view):
             if trump is not None and my_trumps and self._opponents_hold_trumps(view, know):
                 top = max(my_trumps)
                 if know.is_master(top):
-                    return top, "draw trumps with the master trump"
+                    return top, Reason("draw-trumps-master", card=top, count=know.trumps_out())
                 if len(my_trumps) >= 3:
-                    return min(my_trumps), "draw trumps"
+                    return min(my_trumps), Reason("draw-trumps", count=know.trumps_out())
             if side_masters:
-                return max(side_masters), "cash a sure winner"
-            return self._low_from_long_suit(legal, trump), "lead low from a long suit"
+                return max(side_masters), Reason("cash-master", card=max(side_masters))
+            return self._low_from_long_suit(legal, trump), Reason("lead-long")
         # Defence.
         partner = view.seat.partner
         if trump is not None and know.can_hold(partner, trump):
             for card in sorted(legal):
                 if card.suit != trump and card.suit in know.voids[partner]:
-                    return card, "partner is void: give a ruff"
+                    return card, Reason("give-ruff", suit=card.suit)
         if side_masters:
-            return max(side_masters), "cash a sure winner"
+            return max(side_masters), Reason("cash-master", card=max(side_masters))
         if trump is not None and my_trumps:
             short = self._short_suit_lead(legal, trump)
             if short is not None:
-                return short, "lead a short suit to ruff it later"
+                return short, Reason("lead-short")
         non_master_trumps = [c for c in legal if c.suit != trump or not know.is_master(c)]
         pool = non_master_trumps or legal
-        return self._low_from_long_suit(pool, trump), "lead low from a long suit"
+        return self._low_from_long_suit(pool, trump), Reason("lead-long")
 
     def _opponents_can_follow(self, view: View, know: Knowledge, suit: Suit) -> bool:
         return any(know.can_hold(opp, suit) for opp in (view.seat.next, view.seat.previous))
@@ -359,7 +360,7 @@ class HeuristicBot(Bot):
         suit = min(short, key=lambda s: (len(by_suit[s]), s))
         return max(by_suit[suit])
 
-    def _follow(self, view: View, know: Knowledge, legal: list[Card]) -> tuple[Card, str]:
+    def _follow(self, view: View, know: Knowledge, legal: list[Card]) -> tuple[Card, Reason]:
         trick = view.current_trick
         assert trick is not None
         led = trick.cards[0].suit
@@ -379,33 +380,33 @@ class HeuristicBot(Bot):
                 sure = [c for c in beaters if know.is_master(c)]
                 needed, left = self._tricks_needed(view)
                 if sure and needed >= left:
-                    return sure[0], "overtake with a sure winner: every trick counts"
+                    return sure[0], Reason("overtake-sure")
             low = self._discard_or_low(view, know, legal, following)
-            return low, "partner is winning: play low"
+            return low, Reason("partner-wins", card=best)
         if following:
             if not beaters:
-                return min(legal), "cannot win: play low"
+                return min(legal), Reason("cannot-win")
             if position == 1 and not partner_wins:
                 sure = [c for c in beaters if know.is_master(c)]
                 needed, left = self._tricks_needed(view)
                 if sure and needed >= left - 1:
-                    return sure[0], "take a sure trick: the contract is at stake"
-                return min(legal), "second hand low"
+                    return sure[0], Reason("take-sure")
+                return min(legal), Reason("second-low")
             if last:
-                return beaters[0], "win as cheaply as possible"
+                return beaters[0], Reason("win-cheap")
             sure = [c for c in beaters if know.is_master(c)]
             if sure:
-                return sure[0], "third hand high"
+                return sure[0], Reason("third-high")
             if self._last_player_void_can_ruff(view, know, led):
-                return min(legal), "the last player will ruff: play low"
-            return beaters[-1], "third hand high"
+                return min(legal), Reason("last-ruffs")
+            return beaters[-1], Reason("third-high")
         # Void in the suit led.
         trumps = [c for c in beaters if c.suit == view.trump]
         if trumps:
             if last or position == 2 or not self._last_can_overruff(view, know, led, trumps[0]):
-                return trumps[0], "ruff"
-            return trumps[0], "ruff, though it may be overruffed"
-        return self._discard_or_low(view, know, legal, following), "cannot win: discard"
+                return trumps[0], Reason("ruff")
+            return trumps[0], Reason("ruff-risky")
+        return self._discard_or_low(view, know, legal, following), Reason("discard")
 
     def _safe_winner(self, view: View, know: Knowledge, best: Card, trick: Trick) -> bool:
         """Whether the card winning for partner will hold against the players still to play."""

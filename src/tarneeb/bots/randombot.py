@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tarneeb.bots.base import Bot, Decision
+from tarneeb.bots.reasons import Reason
 from tarneeb.view import View
 
 __all__ = ["RandomBot"]
@@ -17,4 +18,4 @@ class RandomBot(Bot):
         actions = view.legal_actions
         if not actions:
             raise ValueError(f"{view.seat.name.title()} has no decision to make now")
-        return Decision(actions[self.rng.randrange(len(actions))], "chosen at random")
+        return Decision(actions[self.rng.randrange(len(actions))], Reason("random"))

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from tarneeb.bots.base import Bot, BotError
 from tarneeb.bots.heuristic import HeuristicBot
+from tarneeb.bots.levels import EasyBot, ExpertBot, HardBot, MediumBot
 from tarneeb.bots.randombot import RandomBot
 from tarneeb.bots.search import SearchBot
 from tarneeb.deal import Deal
@@ -27,6 +28,8 @@ def register_bot(cls: type[Bot]) -> type[Bot]:
 register_bot(RandomBot)
 register_bot(HeuristicBot)
 register_bot(SearchBot)
+for _level in (EasyBot, MediumBot, HardBot, ExpertBot):
+    register_bot(_level)
 
 
 def find_bot(name: str) -> type[Bot]:

@@ -24,12 +24,15 @@ import math
 import random
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
 from tarneeb.actions import Bid, ChooseTrump, Pass, Phase, Strain
 from tarneeb.bots.base import Bot, Decision
+from tarneeb.bots.bidding import REACH, contract_equity, high_bid
+from tarneeb.bots.equity import MatchEquity, match_equity
 from tarneeb.bots.heuristic import HeuristicBot, hand_tricks
+from tarneeb.bots.inference import PlayModel, play_likelihood, played_masks, resample
 from tarneeb.cards import SUIT_MASKS, Card, Suit
 from tarneeb.rules import Count
 from tarneeb.scoring import score_contract
@@ -56,7 +59,18 @@ class Limit:
     DDS finishes the few layouts under way. Our own solver, much slower (a whole
     deal can take it seconds), stops mid-layout at this time and drops that
     layout; with none solved the bot decides as the heuristic bot does."""
+    candidates: int = 0
+    """Layouts drawn for a card decision and weighed by how likely they make the
+    cards the others played (:mod:`tarneeb.bots.inference`), before ``samples``
+    of them are drawn in proportion to those weights to be solved; 0 for none
+    (plain Monte Carlo: the ``samples`` layouts drawn as they come)."""
 
+
+INFER_CANDIDATES = 3
+"""With inference, the layouts drawn and weighed for each one solved."""
+
+NEGLIGIBLE = 1e-3
+"""With inference, a layout this much less likely than the best so far is dropped unweighed."""
 
 MAKE_AT_LEAST = 0.45
 """The share of simulated layouts in which a bid must make for the search bot to bid it."""
@@ -71,14 +85,18 @@ def sample_layouts(
     each fits the auction (1.0 when the auction says nothing).
     """
     out: list[tuple[tuple[int, int, int, int], float]] = []
+    played = played_masks(view)
     for _ in range(count):
         layout = view.sample_hands(rng)
-        out.append((layout, _auction_weight(view, layout)))
+        out.append((layout, _auction_weight(view, layout, played)))
     return out
 
 
-def _auction_weight(view: View, layout: Sequence[int]) -> float:
-    """How well the hands of ``layout`` fit the bids and passes of the auction."""
+def _auction_weight(view: View, layout: Sequence[int], played: Sequence[int]) -> float:
+    """How well the hands of ``layout`` fit the bids and passes of the auction.
+
+    ``played``: the cards each seat has played (masks).
+    """
     weight = 1.0
     first_bid: dict[Seat, int] = {}
     passed: set[Seat] = set()
@@ -89,32 +107,20 @@ def _auction_weight(view: View, layout: Sequence[int]) -> float:
             passed.add(seat)
     points = view.rules.count is Count.CARD_POINTS
     for seat in Seat:
-        if seat == view.seat:
+        if seat == view.seat or (seat not in first_bid and seat not in passed):
             continue
         # What the hand could take with its best trump (the hidden part included).
-        hand = layout[seat] | _played_by(view, seat)
+        hand = layout[seat] | played[seat]
         best = max(hand_tricks(hand, suit) for suit in Suit)
         if seat in first_bid:
             level = first_bid[seat] * 13 / 120 if points else first_bid[seat]
             expected = level - 3.0  # the bidder counted on about 3 tricks from partner
             short = max(0.0, expected - best)
             weight *= math.exp(-short * short / 2)
-        elif seat in passed:
+        else:
             over = max(0.0, best - 5.0)
             weight *= math.exp(-over * over / 2)
     return weight
-
-
-def _played_by(view: View, seat: Seat) -> int:
-    mask = 0
-    tricks = list(view.tricks)
-    if view.current_trick is not None:
-        tricks.append(view.current_trick)
-    for trick in tricks:
-        for i, card in enumerate(trick.cards):
-            if trick.seat_of(i) == seat:
-                mask |= 1 << card
-    return mask
 
 
 class SearchBot(Bot):
@@ -125,6 +131,10 @@ class SearchBot(Bot):
     option_docs: ClassVar[Mapping[str, str]] = {
         "own": "use our own solver even where DDS is installed",
         "fast": "a quarter of the samples",
+        "points": "play for the deal's points, not for the chance of winning the set",
+        "infer": "weigh layouts by how likely they make the others' cards (inference)",
+        "plain": "no inference: solve the layouts as they are drawn",
+        "wide": "twice the layouts",
     }
 
     def __init__(
@@ -135,11 +145,24 @@ class SearchBot(Bot):
     ) -> None:
         super().__init__(rng, options)
         base = limit or Limit()
+        if "wide" in self.options:
+            base = replace(base, samples=base.samples * 2, auction_samples=base.auction_samples * 2)
         if "fast" in self.options:
-            base = Limit(max(1, base.samples // 4), max(1, base.auction_samples // 4), base.time)
+            base = replace(
+                base,
+                samples=max(1, base.samples // 4),
+                auction_samples=max(1, base.auction_samples // 4),
+                candidates=base.candidates // 4,
+            )
+        if "infer" in self.options:
+            base = replace(base, candidates=max(base.candidates, INFER_CANDIDATES * base.samples))
+        if "plain" in self.options:
+            base = replace(base, candidates=0)
         self.limit = base
         self.backend = "own" if "own" in self.options else "auto"
+        self.to_match = "points" not in self.options
         self._fallback = HeuristicBot(self.rng)
+        self.model = PlayModel()
 
     def decide(self, view: View) -> Decision:
         legal = view.legal_actions
@@ -166,7 +189,7 @@ class SearchBot(Bot):
             return Decision(min(legal), "the legal cards are all alike")
         trick = view.current_trick
         assert trick is not None
-        layouts = self._layouts(view, self.limit.samples)
+        layouts = self._play_layouts(view)
         in_trick = 0
         for card in trick.cards:
             in_trick |= 1 << card
@@ -187,17 +210,24 @@ class SearchBot(Bot):
         totals = dict.fromkeys(classes, 0.0)
         tricks_kept = dict.fromkeys(classes, 0.0)
         weight_sum = sum(w for _h, w in layouts) or 1.0
+        left = 13 - sum(view.tricks_taken)
+        utility = [self._utility(view, kept) for kept in range(left + 1)]
         for (_hands, weight), solution in zip(layouts, solutions, strict=True):
             for card in classes:
                 kept = solution.values[card]
-                totals[card] += weight * self._utility(view, kept)
+                totals[card] += weight * utility[kept]
                 tricks_kept[card] += weight * kept
-        best = max(classes, key=lambda c: (totals[c], tricks_kept[c], -c))
+        best = max(classes, key=lambda c: (round(totals[c] / weight_sum, 9), tricks_kept[c], -c))
         return Decision(
             best,
-            f"best expected score over {len(layouts)} layouts "
-            f"({tricks_kept[best] / weight_sum:.1f} tricks from here)",
+            self._play_reason(view, len(layouts), totals[best] / weight_sum)
+            + f" ({tricks_kept[best] / weight_sum:.1f} tricks from here)",
         )
+
+    def _play_reason(self, view: View, layouts: int, value: float) -> str:
+        if self.to_match and view.contract is not None and match_equity(view.rules) is not None:
+            return f"best chance of winning the set over {layouts} layouts: {value:.0%}"
+        return f"best expected score over {layouts} layouts"
 
     def _solve(self, positions: Sequence[Position], values: bool, per: int = 1) -> list[Solution]:
         """Solve in small batches until the time limit, keeping whole groups of ``per``.
@@ -224,6 +254,24 @@ class SearchBot(Bot):
                 break
         return out
 
+    def _play_layouts(self, view: View) -> list[tuple[tuple[int, int, int, int], float]]:
+        """The layouts to solve for a card: as drawn, or resampled by the play's likelihood."""
+        limit = self.limit
+        others_played = any(isinstance(a, Card) and seat != view.seat for seat, a in view.history)
+        if limit.candidates <= limit.samples or not others_played:
+            return self._layouts(view, limit.samples)
+        start = time.perf_counter()
+        budget = None if limit.time is None else limit.time / 3
+        weighted: list[tuple[tuple[int, int, int, int], float]] = []
+        best = 0.0
+        for hands, weight in self._layouts(view, limit.candidates):
+            likelihood = play_likelihood(view, hands, self.model, best * NEGLIGIBLE)
+            best = max(best, likelihood)
+            weighted.append((hands, weight * likelihood))
+            if budget is not None and time.perf_counter() - start > budget:
+                break
+        return resample(weighted, limit.samples, self.rng)
+
     def _layouts(self, view: View, count: int) -> list[tuple[tuple[int, int, int, int], float]]:
         start = time.perf_counter()
         out: list[tuple[tuple[int, int, int, int], float]] = []
@@ -242,7 +290,13 @@ class SearchBot(Bot):
         )
 
     def _utility(self, view: View, kept: int) -> float:
-        """The score difference for this seat's side if it takes ``kept`` more tricks."""
+        """What it is worth to this seat's side to take ``kept`` more tricks.
+
+        Its chance of winning the set (:mod:`tarneeb.bots.equity`) once the deal
+        is scored; where the rules have no equity table, the score difference
+        (plus 20 for reaching the target at the end of this deal, less 20 for
+        the opponents reaching it), or, for individual bids, the tricks.
+        """
         rules = view.rules
         me = view.seat
         taken = view.tricks_taken
@@ -259,13 +313,22 @@ class SearchBot(Bot):
             rules, contract.level, decl_taken, 13 - decl_taken, contract.multiplier
         )
         mine, theirs = (decl, defs) if declaring else (defs, decl)
+        my_score, their_score = view.scores[me], view.scores[(me + 1) & 3]
+        table = match_equity(rules) if self.to_match else None
+        if table is not None:
+            thirteen = True if final_ours == 13 else (False if final_ours == 0 else None)
+            return table.after(
+                (my_score, their_score),
+                (mine, theirs),
+                thirteen,
+                contract.level == 13,
+                declaring,
+            )
         value = float(mine - theirs)
         # The set: reaching the target at the end of this deal is worth more than points.
-        my_score = view.scores[me] + mine
-        their_score = view.scores[(me + 1) & 3] + theirs
-        if my_score >= rules.target and my_score > their_score:
+        if my_score + mine >= rules.target and my_score + mine > their_score + theirs:
             value += 20
-        if their_score >= rules.target and their_score > my_score:
+        if their_score + theirs >= rules.target and their_score + theirs > my_score + mine:
             value -= 20
         return value
 
@@ -333,6 +396,16 @@ class SearchBot(Bot):
         legal = view.legal_actions
         proposal = self._fallback.decide(view)
         bid = proposal.action
+        equity = match_equity(view.rules) if self.to_match else None
+        high = high_bid(view)
+        if (
+            equity is not None
+            and high is not None
+            and high[0].team != view.seat.team
+            and Pass() in legal
+            and isinstance(bid, (Bid, Pass))
+        ):
+            return self._compete(view, proposal, equity, high[1])
         if not isinstance(bid, Bid) or Pass() not in legal:
             return proposal  # a pass, a redeal, a double, or a bid the rules force
         points = view.rules.count is Count.CARD_POINTS
@@ -352,7 +425,44 @@ class SearchBot(Bot):
             return Decision(
                 Pass(), f"{proposal.reason}, but it makes in only {made:.0%} of layouts"
             )
+        if equity is not None:
+            mine = contract_equity(equity, view, rows, bid, True)
+            if high is not None:  # partner's: passing lets partner play it
+                passing = contract_equity(equity, view, rows, high[1], True)
+            else:
+                passing = equity.value(view.scores[view.seat], view.scores[(view.seat + 1) & 3])
+            if mine < passing:
+                return Decision(
+                    Pass(),
+                    f"{proposal.reason}, but passing keeps a better chance of the set "
+                    f"({passing:.0%} against {mine:.0%})",
+                )
         return Decision(bid, f"{proposal.reason}; it makes in {made:.0%} of layouts")
+
+    def _compete(self, view: View, proposal: Decision, equity: MatchEquity, high: Bid) -> Decision:
+        """Against the opponents' high bid: pass, or the bid with the best chance of the set."""
+        rows = self._layout_tricks(view)
+        if not rows:
+            return self._unsolved(proposal)
+        bids = sorted((a for a in view.legal_actions if isinstance(a, Bid)), key=lambda b: b.level)
+        if not bids:
+            return proposal
+        top = bids[0].level + REACH * view.rules.bid_step
+        options: list[tuple[float, int, Bid | Pass]] = [
+            (contract_equity(equity, view, rows, high, False), 0, Pass())
+        ]
+        for rank, bid in enumerate(b for b in bids if b.level <= top):
+            options.append((contract_equity(equity, view, rows, bid, True), -1 - rank, bid))
+        value, _rank, action = max(options, key=lambda o: (round(o[0], 6), o[1]))
+        passing = options[0][0]
+        if isinstance(action, Pass):
+            return Decision(
+                action, f"letting them play it keeps the best chance of the set ({value:.0%})"
+            )
+        return Decision(
+            action,
+            f"a better chance of the set than letting them play it ({value:.0%} against {passing:.0%})",
+        )
 
 
 def _equivalent_cards(view: View, legal: Sequence[Card]) -> list[Card]:

@@ -34,6 +34,7 @@ from tarneeb.bots.base import Bot
 from tarneeb.bots.registry import make_bot
 from tarneeb.seats import SEATS, Seat
 from tarneeb.server.analysis_pool import AnalysisPool
+from tarneeb.server.asks import Asks
 from tarneeb.server.commits import DatabaseHealth, not_stored, retry, short_error
 from tarneeb.server.connection import CLOSE_BEHIND, MAX_BACKLOG, Connection, dumps
 from tarneeb.server.limits import Buckets
@@ -74,7 +75,8 @@ class _Live:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     spectators: int = 0
-    bots: dict[tuple[Seat, str], Bot] = field(default_factory=dict)
+    bots: dict[tuple[Seat | None, str], Bot] = field(default_factory=dict)
+    """The bots of the table by seat and spec (seat ``None``: the hint bot)."""
     task: asyncio.Task[None] | None = None
     task_version: int = -1
     timer: asyncio.Task[None] | None = None
@@ -87,12 +89,15 @@ class _Live:
     chat: Buckets[Seat] | None = None
     reclaimed: dict[Seat, float] = field(default_factory=dict)
     """When each seat's player last came back to a seat a bot held (the hub's clock)."""
+    limits: dict[str, Buckets[Seat]] = field(default_factory=dict)
+    """The per-seat limits of :mod:`.asks` (hints, reactions, seat links), by name."""
+    rematching: bool = False
 
     def connected(self) -> set[Seat]:
         return {c.seat for c in self.connections if c.seat is not None}
 
 
-class Hub:
+class Hub(Asks):
     """All tables of one server process."""
 
     def __init__(
@@ -179,9 +184,18 @@ class Hub:
     # -- tables -----------------------------------------------------------------------------
 
     async def create(
-        self, config: TableConfig, name: str | None, seat: Seat, client: str | None = None
+        self,
+        config: TableConfig,
+        name: str | None,
+        seat: Seat,
+        client: str | None = None,
+        reserve: Sequence[Sequence[Seat]] | None = None,
     ) -> tuple[Table, str | None]:
         """A new table with its creator in ``seat``; ``client`` is the creator's address.
+
+        ``reserve`` are the free seats to make invites for (each group one invite),
+        which keep those seats for their holders; by default every free human seat
+        of a private table, and none of a public one (its seats are anyone's).
 
         :raises ServerError: ``rate_limited`` past a client's limits, ``conflict``
             when the server is full, ``internal`` when it cannot be stored.
@@ -210,7 +224,18 @@ class Hub:
                 )
         table = Table.new(secrets.token_urlsafe(9), config)
         token = table.join(name if name is not None else "Player", seat)
-        table.invite()  # the secrets are in table.new_invites, for the creator's answer
+        if reserve is None and not config.public:
+            reserve = [[s] for s in SEATS if config.seats[s] == "human" and s != seat]
+        if reserve and table.match is None:
+            table.invite(reserve)  # the secrets are in table.new_invites, for the answer
+        await self._store_new(table, client)
+        return table, token
+
+    async def _store_new(self, table: Table, client: str | None = None) -> _Live:
+        """Store a new table and run it (``client``: the address that created it).
+
+        :raises ServerError: ``internal`` when it cannot be stored.
+        """
         await self._check_database()
         try:
             await self.store.run(self.store.create, table)
@@ -221,7 +246,7 @@ class Hub:
         live = self._new_live(table, client)
         self.live[table.id] = live
         self._schedule(live)
-        return table, token
+        return live
 
     def get(self, table_id: str) -> _Live:
         """A table, from memory or read and replayed at once (it blocks: the server
@@ -371,6 +396,7 @@ class Hub:
             await self._check_database()
             table = live.table
             start = table.seq
+            was_over = table.status == "finished"
             result = change(table)
             new = table.events[start:]
             if not new:
@@ -378,9 +404,9 @@ class Hub:
                     first[0].push(first[1](result))
                 return result
             try:
-                finished = (
+                finished = (  # stored once, as the match ends (a rematch vote adds events)
                     await asyncio.to_thread(table_result, table)
-                    if table.status == "finished"
+                    if table.status == "finished" and not was_over
                     else None
                 )
                 await self.store.commit(table.id, new, table.status, finished)
@@ -392,6 +418,7 @@ class Hub:
                     Table.restore, table.id, table.config, table.created, table.events[:start]
                 )
                 restored.turn_deadline = table.turn_deadline
+                restored.away_deadlines = table.away_deadlines
                 live.table = restored
                 raise not_stored(exc) from None
             self.db_health.stored()
@@ -522,6 +549,7 @@ class Hub:
             task = live.away.pop(seat, None)
             if task is not None:
                 task.cancel()
+            live.table.away_deadlines.pop(seat, None)
         async with live.lock:
             before = live.connected()
             self.live.setdefault(conn.table_id, live)
@@ -576,10 +604,13 @@ class Hub:
             return
         since = self._clock() - live.reclaimed.get(seat, float("-inf"))
         delay = max(table.config.takeover_seconds, self.settings.takeover_gap - since)
+        if table.seats[seat].held_by is None:
+            table.away_deadlines[seat] = time.time() + delay
 
         async def take_over() -> None:
             await asyncio.sleep(delay)
             if seat not in live.connected():
+                live.table.away_deadlines.pop(seat, None)
                 await self._server_change(
                     table.id, lambda t: t.take_over(seat, self.settings.timer_bot), "a takeover"
                 )

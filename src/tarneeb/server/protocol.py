@@ -20,18 +20,25 @@ hand at all. Nothing here ever reads another seat's cards.
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from tarneeb._version import __version__
-from tarneeb.cards import Card, CardSet
+from tarneeb.actions import Phase, Strain
+from tarneeb.bots.base import Decision
+from tarneeb.cards import Card, CardSet, Suit
 from tarneeb.seats import SEATS, Seat
+from tarneeb.server.config import custom_options
 from tarneeb.server.fairness import commitment
 from tarneeb.server.metrics import count_error
-from tarneeb.server.table import Event, Table, deal_end_data
+from tarneeb.server.sheet import deal_end_data, progress_json, sheet_rows
+from tarneeb.server.table import Event, Table
 from tarneeb.server.wire import (
+    LEVELS,
     MAX_FRAME,
     PROTOCOL_VERSION,
+    REACTIONS,
     AckFrame,
     Act,
     ActionJson,
@@ -47,19 +54,32 @@ from tarneeb.server.wire import (
     EventKind,
     HealthBody,
     Hello,
+    HintAnswerFrame,
     InfoBody,
+    InnerReasonJson,
+    InviteBody,
     JoinedBody,
     MatchJson,
+    MySeatJson,
+    MySeatsBody,
     Ping,
     PongFrame,
+    Reaction,
+    ReactionFrame,
     ReadyBody,
+    ReasonArg,
+    ReasonJson,
+    RematchJson,
     ReplayBody,
     RulesBody,
     SeatJson,
     SeatKind,
+    SeatLinkBody,
     ServerError,
     Side,
     StateJson,
+    StrainLetter,
+    SuitLetter,
     TableJson,
     TablesBody,
     UpdateFrame,
@@ -68,6 +88,7 @@ from tarneeb.server.wire import (
     call_json,
     contract_json,
     counts_card_points,
+    level_of,
     parse_frame,
     result_json,
     seat_name,
@@ -94,15 +115,23 @@ __all__ = [
     "event_json",
     "events_json",
     "health_body",
+    "hint_frame",
     "info_body",
     "info_json",
+    "invite_body",
+    "invite_path",
     "joined_body",
+    "my_seat_json",
+    "my_seats_body",
     "new_reference",
     "parse_frame",
     "pong_frame",
+    "reaction_frame",
     "ready_body",
+    "reason_json",
     "replay_body",
     "rules_body",
+    "seat_link_body",
     "state_json",
     "states_json",
     "summary_of",
@@ -170,6 +199,7 @@ def welcome_frame(
         "table": table_json(table, connected),
         "state": state_json(table, seat, connected),
         "events": events_json(table, table.events[since:]) if replay else None,
+        "sheet": sheet_rows(table),
     }
 
 
@@ -193,6 +223,8 @@ def event_json(table: Table, event: Event) -> EventJson:
     body: dict[str, Any] = {"seq": event.seq, "kind": event.kind, **event.data}
     if event.kind is EventKind.ACTION and event.secret is not None:
         body["action"] = action_json(int(event.secret["id"]))
+    elif event.kind in (EventKind.JOINED, EventKind.TAKEOVER):
+        body["level"] = level_of(body.get("bot"))
     elif event.kind is EventKind.DEAL_END and table.match is not None:
         index = int(event.data["number"]) - 1
         if index < len(table.match.deals):
@@ -220,6 +252,9 @@ def _seats_json(table: Table, connected: Collection[Seat]) -> list[SeatJson]:
                 "taken": state.taken,
                 "connected": state.kind is SeatKind.BOT or seat in connected,
                 "held_by_bot": state.held_by is not None,
+                "level": level_of(state.controller),
+                "reserved": table.reserved(seat),
+                "away_deadline": table.away_deadlines.get(seat),
             }
         )
     return seats
@@ -238,6 +273,8 @@ def table_json(table: Table, connected: Collection[Seat] = ()) -> TableJson:
         "seats": _seats_json(table, connected),
         "scores": [0, 0] if match is None else list(match.team_scores),
         "created": table.created,
+        "hints": table.config.hints,
+        "custom": custom_options(table.config),
     }
 
 
@@ -284,7 +321,7 @@ def _match_json(table: Table, view: View, index: int) -> MatchJson:
         "hand_sizes": list(view.hand_sizes),
         "auction": _auction_json(view),
         "contract": contract_json(view.contract),
-        "trump": suit_letter(view.trump),
+        "trump": suit_letter(_trump(view)),
         "trick": None if view.current_trick is None else trick_json(view.current_trick, points),
         "tricks": tricks,
         "last_trick": tricks[-1] if tricks else None,
@@ -304,7 +341,33 @@ def _match_json(table: Table, view: View, index: int) -> MatchJson:
         "over": match.is_over(),
         "winner": side_name(match.winner),
         "individual": table.rules.is_individual,
+        "progress": progress_json(table.rules, view, card_points),
+        "trump_pending": view.contract is not None and _trump(view) is None and _names_trump(view),
+        "set_number": match.set_number,
+        "sets_counted": table.rules.sets > 1,
     }
+
+
+def _trump(view: View) -> Suit | None:
+    """The trump, or the suit the contract names while it is raised or stood (Egyptian)."""
+    if view.trump is not None:
+        return view.trump
+    strain = None if view.contract is None else view.contract.strain
+    return None if strain is None or strain.suit is None else strain.suit
+
+
+def _names_trump(view: View) -> bool:
+    """Whether the contract is to play with a trump the declarer has yet to name."""
+    contract = view.contract
+    return (
+        contract is not None
+        and contract.strain is None
+        and view.phase
+        in (
+            Phase.RAISE,
+            Phase.TRUMP,
+        )
+    )
 
 
 def states_json(
@@ -322,7 +385,9 @@ def states_json(
         "seats": _seats_json(table, connected),
         "version": table.version,
         "turn_deadline": table.turn_deadline,
+        "server_time": time.time(),
         "match": None,
+        "rematch": _rematch_json(table),
     }
     match = table.match
     if match is None:
@@ -341,6 +406,12 @@ def states_json(
             own["legal"] = [action_json(a) for a in view.legal_actions]
         states[seat] = {**public, "match": own}
     return states
+
+
+def _rematch_json(table: Table) -> RematchJson | None:
+    if table.match is None or not table.match.is_over():
+        return None
+    return {"votes": table.rematch_votes_json(), "table": table.rematch_table}
 
 
 # -- the JSON API's bodies -----------------------------------------------------------------------
@@ -369,6 +440,8 @@ def info_body(presets: Mapping[str, str], bots: list[str], solver: bool) -> Info
         "presets": [{"name": n, "summary": s} for n, s in presets.items()],
         "bots": bots,
         "solver": solver,
+        "levels": [level for level in LEVELS if level in bots],  # type: ignore[misc]
+        "reactions": list(REACTIONS),  # type: ignore[arg-type]
     }
 
 
@@ -404,7 +477,7 @@ def created_body(table: Table, seat: Seat, token: str | None, state: TableJson) 
         "seat": seat_name(seat),
         "token": token,
         "invites": {
-            seat_name(s): f"/t/{table.id}?seat={seat_name(s)}&invite={secret}"
+            seat_name(s): invite_path(table, [s], secret)
             for s, secret in table.new_invites.items()
             if not table.seats[s].taken
         },
@@ -469,3 +542,95 @@ def analysed(replay: ReplayBody, analysis: Any) -> ReplayBody:
     """A ``REPLAY`` asked for with ``?analysis=1``: the double-dummy analysis, or null
     when it cannot run."""
     return {**replay, "analysis": analysis}
+
+
+# -- hints, reactions, seats of a browser ----------------------------------------------------------
+
+
+def reason_json(reason: object) -> ReasonJson | None:
+    """A bot's reason as the catalogue message it names and that message's arguments.
+
+    A structured reason (:class:`tarneeb.bots.reasons.Reason`) travels as its
+    key and arguments, each card, suit and strain as such so that the client
+    says them in its own words, with its English text besides; a reason that
+    is only text has a null key; no reason is null.
+
+    >>> from tarneeb.bots.reasons import Reason
+    >>> reason_json(Reason("draw-trumps", count=2))["args"]
+    {'count': 2}
+    >>> reason_json("hold the ace")
+    {'key': None, 'args': {}, 'text': 'hold the ace'}
+    >>> reason_json("") is None
+    True
+    """
+    if not reason:
+        return None
+    name = getattr(reason, "name", "")
+    params = getattr(reason, "params", None)
+    if not name or not isinstance(params, Mapping):
+        return {"key": None, "args": {}, "text": str(reason)}
+    args = {str(key): _reason_arg(value) for key, value in params.items()}
+    return {"key": f"reason.{name}", "args": args, "text": str(reason)}
+
+
+def _reason_arg(value: object) -> ReasonArg:
+    if isinstance(value, Card):
+        return {"card": str(value)}
+    if isinstance(value, Suit):
+        return {"suit": cast(SuitLetter, value.letter)}
+    if isinstance(value, Strain):
+        return {"strain": cast(StrainLetter, value.letter)}
+    if isinstance(value, str) and hasattr(value, "params"):
+        inner = reason_json(value) or {"key": None, "args": {}, "text": ""}
+        return cast(InnerReasonJson, inner)
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (int, float)):
+        return value
+    return str(value)
+
+
+def hint_frame(version: int, decision: Decision) -> HintAnswerFrame:
+    """The answer to ``hint``: the bot's action for the state ``version``, and why."""
+    return {
+        "type": "hint",
+        "version": version,
+        "action": action_json(decision.action),
+        "reason": reason_json(decision.reason),
+    }
+
+
+def reaction_frame(seat: Seat, reaction: str) -> ReactionFrame:
+    return {"type": "reaction", "seat": seat_name(seat), "reaction": cast(Reaction, reaction)}
+
+
+def my_seat_json(table: Table, seat: Seat, connected: Collection[Seat]) -> MySeatJson:
+    """A running table where a browser's token holds ``seat`` (``POST /api/seats``)."""
+    return {
+        "seat": seat_name(seat),
+        "table": table_json(table, connected),
+        "to_act": table.to_act() == seat,
+    }
+
+
+def my_seats_body(seats: list[MySeatJson]) -> MySeatsBody:
+    return {"seats": seats}
+
+
+def invite_path(table: Table, seats: Sequence[Seat], secret: str) -> str:
+    """The link of an invite (for the first of its seats, where its holder is shown first)."""
+    return f"/t/{table.id}?seat={seat_name(seats[0])}&invite={secret}"
+
+
+def invite_body(table: Table, made: Mapping[Seat, str]) -> InviteBody:
+    """``POST .../invite``: the one invite made for these seats."""
+    seats = list(made)
+    return {
+        "seats": [seat_name(s) for s in seats],
+        "link": invite_path(table, seats, made[seats[0]]),
+    }
+
+
+def seat_link_body(table: Table, seat: Seat, secret: str) -> SeatLinkBody:
+    """``POST .../seat-link``: the link, its secret in the fragment (no server logs it)."""
+    return {"seat": seat_name(seat), "link": f"/t/{table.id}#claim={secret}"}

@@ -600,7 +600,8 @@ class TableScreen(Screen[None]):
 
     def _show_hint(self, decision: Decision) -> None:
         label = action_label(decision.action, self.unicode, self.look.lang)
-        reason = f": {decision.reason}" if decision.reason else ""
+        why = decision.reason.text(self.look.lang)
+        reason = f": {why}" if why else ""
         self.say(self.tr("tui.say.hint", hint=label + reason))
         picker = self._active_picker(self.game.view())
         if picker is not None:

@@ -1,0 +1,217 @@
+"""Levels people choose: ``easy``, ``medium``, ``hard`` and ``expert``.
+
+=========  ==========================================================  ======
+level      what plays                                                  slow
+=========  ==========================================================  ======
+easy       the heuristic bot, making a plausible mistake now and then  no
+medium     the heuristic bot                                           no
+hard       the search bot, at its usual budget                         yes
+expert     the search bot, thinking longer (more layouts and time)     yes
+=========  ==========================================================  ======
+
+The easy bot's mistakes are the ones a beginner makes, never absurd ones. In
+about :data:`EASY_CARD_SLIP` of its card decisions it plays a near miss
+instead of the heuristic's card: ducking where the heuristic would win the
+trick, playing high where it would play low, discarding where it would ruff,
+leading another suit. It never overtakes or overtrumps partner's winning
+card, never throws a master away (a master it plays wins the trick), and
+plays the heuristic's card whenever every remaining trick counts for the
+contract. In about :data:`EASY_BID_SLIP` of its bids it bids like the
+cautious or the aggressive heuristic bot (a trick less or more than its
+estimate). ``tests/test_levels.py`` measures both rates and checks every
+mistake against those limits.
+
+>>> from tarneeb.bots import LEVELS, make_bot
+>>> LEVELS
+('easy', 'medium', 'hard', 'expert')
+>>> [make_bot(level).slow for level in LEVELS]
+[False, False, True, True]
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
+
+from tarneeb.actions import Bid, Pass, Phase
+from tarneeb.bots.base import Bot, Decision
+from tarneeb.bots.heuristic import HeuristicBot
+from tarneeb.bots.knowledge import Knowledge
+from tarneeb.bots.search import Limit, SearchBot
+from tarneeb.cards import Card
+from tarneeb.rules import Count
+from tarneeb.view import View
+
+__all__ = [
+    "EASY_BID_SLIP",
+    "EASY_CARD_SLIP",
+    "EXPERT_LIMIT",
+    "LEVELS",
+    "EasyBot",
+    "ExpertBot",
+    "HardBot",
+    "MediumBot",
+    "plausible_slips",
+]
+
+LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
+"""The level names, weakest first."""
+
+EASY_CARD_SLIP = 0.25
+"""The share of card decisions (with a plausible alternative) in which ``easy`` slips."""
+EASY_BID_SLIP = 0.3
+"""The share of auction decisions in which ``easy`` bids as a cautious or bold player."""
+
+EXPERT_LIMIT = Limit(samples=48, auction_samples=20, time=1.5)
+"""What ``expert`` may spend a decision: more than twice the layouts of ``hard``."""
+
+
+class MediumBot(HeuristicBot):
+    """The heuristic bot, under its level name."""
+
+    name = "medium"
+    option_docs: ClassVar[Mapping[str, str]] = {}
+
+
+class HardBot(SearchBot):
+    """The search bot at its usual budget, under its level name."""
+
+    name = "hard"
+
+
+class ExpertBot(SearchBot):
+    """The search bot thinking longer: :data:`EXPERT_LIMIT`."""
+
+    name = "expert"
+
+    def __init__(
+        self,
+        rng: random.Random | None = None,
+        options: Sequence[str] = (),
+        limit: Limit | None = None,
+    ) -> None:
+        super().__init__(rng, options, limit or EXPERT_LIMIT)
+
+
+class EasyBot(Bot):
+    """The heuristic bot with a beginner's plausible mistakes (see the module)."""
+
+    name = "easy"
+
+    def __init__(self, rng: random.Random | None = None, options: Sequence[str] = ()) -> None:
+        super().__init__(rng, options)
+        self._plain = HeuristicBot(self.rng)
+        self._timid = HeuristicBot(self.rng, ["cautious"])
+        self._bold = HeuristicBot(self.rng, ["aggressive"])
+
+    def decide(self, view: View) -> Decision:
+        decision = self._plain.decide(view)
+        if len(view.legal_actions) < 2:
+            return decision
+        if view.phase is Phase.AUCTION and not view.rules.is_individual:
+            return self._bid(view, decision)
+        if view.phase is Phase.PLAY and isinstance(decision.action, Card):
+            slips = plausible_slips(view, decision.action)
+            if slips and self.rng.random() < EASY_CARD_SLIP:
+                card, why = self.rng.choice(slips)
+                return Decision(card, why)
+        return decision
+
+    def _bid(self, view: View, decision: Decision) -> Decision:
+        if self.rng.random() >= EASY_BID_SLIP:
+            return decision
+        other = self.rng.choice((self._timid, self._bold)).decide(view)
+        if other.action == decision.action:
+            return decision
+        if isinstance(other.action, (Bid, Pass)):
+            return other
+        return decision
+
+
+def plausible_slips(view: View, card: Card) -> list[tuple[Card, str]]:
+    """The near misses ``easy`` may play instead of ``card`` (the heuristic's), with why.
+
+    None when every remaining trick counts for the side's goal. A slip never
+    beats partner's winning card, and never plays a master that does not win
+    the trick.
+    """
+    know = Knowledge.of(view)
+    legal = [a for a in view.legal_actions if isinstance(a, Card) and a != card]
+    if not legal or _every_trick_counts(view):
+        return []
+    trick = view.current_trick
+    assert trick is not None
+    if not trick.cards:
+        return _lead_slips(view, know, card, legal)
+    led = trick.cards[0].suit
+    best, best_index = trick.cards[0], 0
+    for i, played in enumerate(trick.cards[1:], 1):
+        if know.beats(played, best):
+            best, best_index = played, i
+    partner_wins = trick.seat_of(best_index) == view.seat.partner
+
+    def allowed(c: Card) -> bool:
+        wins = know.beats(c, best)
+        if partner_wins and wins:
+            return False  # never overtake or overtrump partner
+        return not (know.is_master(c) and not wins)  # never throw a master away
+
+    out: list[tuple[Card, str]] = []
+    following = card.suit == led
+    if following:
+        same = sorted(c for c in legal if c.suit == led and allowed(c))
+        if know.beats(card, best):
+            lower = [c for c in same if not know.beats(c, best)]
+            if lower:
+                out.append((lower[0], "plays low, hoping partner wins it"))
+        elif same:
+            higher = [c for c in same if c > card]
+            if higher:
+                out.append((higher[-1], "plays high, though it does not need to"))
+    else:
+        trump = view.trump
+        if card.suit == trump:
+            discards = sorted(c for c in legal if c.suit != trump and allowed(c))
+            if discards:
+                out.append((discards[0], "discards, saving its trumps"))
+        else:
+            discards = sorted(
+                (c for c in legal if c.suit != trump and c.suit != card.suit and allowed(c)),
+                key=lambda c: c.rank,
+            )
+            if discards:
+                out.append((discards[0], "discards from another suit"))
+    return out
+
+
+def _lead_slips(
+    view: View, know: Knowledge, card: Card, legal: list[Card]
+) -> list[tuple[Card, str]]:
+    trump = view.trump
+    out: list[tuple[Card, str]] = []
+    for suit in {c.suit for c in legal} - {card.suit}:
+        cards = sorted(c for c in legal if c.suit == suit)
+        low = cards[0]
+        if know.is_master(low):
+            continue  # a master led wins: that is no slip
+        if suit == trump and len(cards) < 3:
+            continue  # leading from two small trumps is more than a beginner's slip
+        out.append((low, "leads another suit"))
+    return out
+
+
+def _every_trick_counts(view: View) -> bool:
+    """Whether the side needs every remaining trick but at most one for its goal."""
+    taken = view.tricks_taken
+    ours = taken[view.seat] + taken[view.seat.partner]
+    left = 13 - sum(taken)
+    contract = view.contract
+    if contract is None:
+        bid = view.bids[view.seat] or 0
+        return bid - taken[view.seat] >= left - 1 > 0
+    level = contract.level
+    if view.rules.count is Count.CARD_POINTS:
+        level = round(level * 13 / 120)
+    goal = level if contract.team == view.seat.team else 14 - level
+    return goal - ours >= left - 1 and goal > ours

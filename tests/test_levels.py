@@ -1,0 +1,104 @@
+"""The levels people choose: easy, medium, hard, expert."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tarneeb import Deal, Match, Phase, Seat, find_rules
+from tarneeb.arena.report import summarize
+from tarneeb.arena.run import ArenaConfig, play_arena
+from tarneeb.bots import LEVELS, HeuristicBot, Knowledge, make_bot, play_match
+from tarneeb.bots.levels import (
+    EASY_BID_SLIP,
+    EASY_CARD_SLIP,
+    EXPERT_LIMIT,
+    EasyBot,
+    _every_trick_counts,
+    plausible_slips,
+)
+from tarneeb.bots.search import Limit
+from tarneeb.cards import Card
+
+
+def test_the_levels_are_bots_by_name() -> None:
+    assert LEVELS == ("easy", "medium", "hard", "expert")
+    bots = [make_bot(level, seed=1) for level in LEVELS]
+    assert [b.spec for b in bots] == list(LEVELS)
+    assert [b.slow for b in bots] == [False, False, True, True]
+
+
+def test_expert_thinks_longer_than_hard() -> None:
+    hard, expert = make_bot("hard"), make_bot("expert")
+    assert isinstance(hard.limit, Limit) and isinstance(expert.limit, Limit)  # type: ignore[attr-defined]
+    assert expert.limit == EXPERT_LIMIT  # type: ignore[attr-defined]
+    assert expert.limit.samples > 2 * hard.limit.samples  # type: ignore[attr-defined]
+    assert expert.limit.time > hard.limit.time  # type: ignore[attr-defined]
+
+
+def _winning(view_trick_cards: list[Card], know: Knowledge) -> tuple[Card, int]:
+    best, index = view_trick_cards[0], 0
+    for i, card in enumerate(view_trick_cards[1:], 1):
+        if know.beats(card, best):
+            best, index = card, i
+    return best, index
+
+
+def test_easy_slips_at_its_rate_and_never_absurdly() -> None:
+    """Over whole deals, easy departs from the heuristic's card in about
+    EASY_CARD_SLIP of the decisions that allow a slip, and no slip overtakes
+    partner, throws a master away or comes when every trick counts."""
+    rules = find_rules("classic")
+    easy = EasyBot(random.Random(7))
+    plain = HeuristicBot(random.Random(8))
+    chances = slips = bids = bid_slips = 0
+    for n in range(40):
+        deal = Deal.from_seed(rules, Seat(n % 4), 500 + n)
+        while not deal.is_over():
+            seat = deal.to_act
+            assert seat is not None
+            view = deal.view(seat)
+            action = easy.act(view)
+            expected = plain.act(view)
+            assert action in view.legal_actions
+            if view.phase is Phase.AUCTION and len(view.legal_actions) > 1:
+                bids += 1
+                bid_slips += action != expected
+            if view.phase is Phase.PLAY and isinstance(expected, Card):
+                allowed = plausible_slips(view, expected)
+                if allowed:
+                    chances += 1
+                if action != expected:
+                    slips += 1
+                    assert action in [c for c, _why in allowed]
+                    assert not _every_trick_counts(view)
+                    know = Knowledge.of(view)
+                    trick = view.current_trick
+                    assert trick is not None
+                    if trick.cards:
+                        best, index = _winning(list(trick.cards), know)
+                        wins = know.beats(action, best)
+                        if trick.seat_of(index) == seat.partner:
+                            assert not wins, "overtook partner's winning card"
+                        assert wins or not know.is_master(action), "threw a master away"
+            deal.push(action)
+    assert chances > 300
+    rate = slips / chances
+    assert abs(rate - EASY_CARD_SLIP) < 0.07, rate
+    # A bid slip happens only when the cautious or bold bot would bid otherwise.
+    assert 0 < bid_slips / bids < EASY_BID_SLIP
+
+
+def test_medium_beats_easy_in_the_arena() -> None:
+    """Easy's slips cost: over 40 duplicate matches medium wins most, its 95% interval
+    above a half (seeded, so this is the same run every time)."""
+    config = ArenaConfig(("easy", "medium"), matches=40, seed=11, rules=find_rules("classic"))
+    summary = summarize(play_arena(config, workers=1))
+    assert summary["win_rate_ci95"]["medium"][0] > 0.5, summary["win_rate"]
+
+
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_a_level_plays_a_match(level: str) -> None:
+    match = play_match(Match(find_rules("classic"), seed=3), [make_bot(level, seed=1)] * 2)
+    assert match.is_over()

@@ -1,0 +1,169 @@
+"""Why a bot chose its action (tarneeb.bots.reasons): structured, in every language.
+
+A reason is a catalogue message ``reason.<name>`` with arguments; it renders
+in each language with that language's own card and suit names, it is its
+English text as a ``str``, and every reason the bots give has its message in
+all five catalogues, translated. The terminal app shows the hint's reason in
+the player's language.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import pickle
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from support import ROOT
+from tarneeb import Card, Match, Suit, find_rules
+from tarneeb.bots import Decision, HeuristicBot, RandomBot, Reason
+from tarneeb.bots.reasons import NO_REASON, PARTS, reason_names
+from tarneeb.i18n import LANGUAGES, core_catalogue, placeholders
+
+BOTS = ROOT / "src" / "tarneeb" / "bots"
+NAMED = re.compile(r"""Reason\(\s*["']([\w-]+)["']""")
+
+
+def named_in_code() -> set[str]:
+    """The reason names the bots' code gives (``Reason("name", ...)``)."""
+    names: set[str] = set()
+    for path in BOTS.glob("*.py"):
+        names.update(NAMED.findall(path.read_text(encoding="utf-8")))
+    return names
+
+
+def test_the_scan_finds_the_reasons_the_bots_give() -> None:
+    assert {"partner-wins", "draw-trumps", "only-legal", "random"} <= named_in_code()
+
+
+def test_every_reason_the_bots_give_is_in_the_catalogue() -> None:
+    assert named_in_code() - reason_names() == set()
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_every_reason_is_translated(lang: str) -> None:
+    english, other = core_catalogue("en"), core_catalogue(lang)
+    keys = [key for key in english if key.startswith("reason.")]
+    assert len(keys) > 50
+    same = [k for k in keys if other[k] == english[k] and re.search("[a-z]{3}", english[k])]
+    assert same == []
+    for key in keys:
+        assert placeholders(other[key]) == placeholders(english[key]), key
+
+
+CARD_NAMES = {
+    "en": "king of hearts",
+    "ar": "شايب الكبة",
+    "es": "el rey de corazones",
+    "nl": "harten heer",
+    "ru": "король червей",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_card_is_named_with_the_languages_own_words(lang: str) -> None:
+    why = Reason("partner-wins", card=Card.parse("KH"))
+    text = why.text(lang)
+    assert CARD_NAMES[lang] in text
+    assert "KH" not in text and "K♥" not in text
+
+
+def test_a_reason_is_its_english_text_and_keeps_its_arguments() -> None:
+    why = Reason("draw-trumps", count=2)
+    assert why == "draw trumps: 2 still out" == str(why) == why.text()
+    assert why.key == "reason.draw-trumps" and why.params == {"count": 2}
+    assert why.text("ru") == "тянуть козыри: у соперников их ещё 2"
+    assert pickle.loads(pickle.dumps(why)).text("es") == why.text("es")
+    assert repr(why) == "Reason('draw-trumps', count=2)"
+
+
+def test_numbers_use_the_languages_decimal_sign_and_suits_their_names() -> None:
+    why = Reason("trump-most-tricks", suit=Suit.SPADES, tricks=7.5)
+    assert why == "spades give the most tricks (about 7.5)"
+    assert why.text("ru") == "пики дают больше всего взяток (около 7,5)"
+    assert Reason("team-tricks", tricks=8.0) == "the partnership should take about 8 tricks"
+
+
+def test_a_reason_can_hold_another_and_renders_it_in_the_same_language() -> None:
+    inner = Reason("second-low")
+    why = Reason("unsolved", seconds=0.5, reason=inner)
+    assert (
+        why.text("nl")
+        == "geen verdeling opgelost binnen 0,5 s, dus de vuistregel: tweede hand laag"
+    )
+
+
+def test_a_reason_with_an_unknown_name_or_a_missing_argument_is_a_bug_caught_early() -> None:
+    with pytest.raises(KeyError):
+        Reason("no-such-reason")
+    with pytest.raises(KeyError):
+        Reason("draw-trumps")  # its count is missing
+
+
+def test_a_decision_takes_an_action_alone_or_a_plain_text() -> None:
+    card = Card.parse("2H")
+    assert Decision(card).reason is NO_REASON and not Decision(card).reason
+    plain = Decision(card, "because")
+    assert isinstance(plain.reason, Reason) and plain.reason.text("ar") == "because"
+    assert plain.reason.name == "" and pickle.loads(pickle.dumps(plain.reason)) == "because"
+    assert Decision(card, "because") == plain
+    assert Decision(card, Reason("ruff")).reason.text("es") == "falla con triunfo"
+
+
+def test_the_parts_of_reasons_are_not_reasons() -> None:
+    assert not any(name.startswith(PARTS.removeprefix("reason.")) for name in reason_names())
+
+
+@pytest.mark.parametrize("preset", ["classic", "egyptian", "syrian400", "tarneeb400"])
+def test_every_decision_of_the_bots_has_a_reason_in_every_language(preset: str) -> None:
+    rules = find_rules(preset)
+    seen: set[str] = set()
+    for seed in range(3):
+        match = Match(rules, seed=seed)
+        bots = [HeuristicBot(random.Random(seed)), RandomBot(random.Random(seed))]
+        steps = 0
+        while not match.is_over() and steps < 400:
+            seat = match.to_act
+            assert seat is not None
+            view = match.view(seat)
+            decision = bots[seat & 1].decide(view)
+            assert decision.reason and decision.reason.name  # from the catalogue, not plain
+            for lang in LANGUAGES:
+                assert decision.reason.text(lang).strip()
+            seen.add(decision.reason.name)
+            match.push(decision.action)
+            steps += 1
+    assert len(seen) >= 8
+
+
+def test_the_hint_speaks_the_players_language(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    pytest.importorskip("textual")
+    from tarneeb.tui.app import TarneebApp, screen_text
+    from tarneeb.tui.controller import GameController
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    game = GameController.new(find_rules("classic"), seed=7, save_path=None, bot_delay=0)
+    game.analyse = False
+    expected = GameController.new(find_rules("classic"), seed=7, save_path=None, bot_delay=0)
+    expected.run_bots()
+    reason = expected.hint().reason
+    app = TarneebApp(game, "classic", lang="ru")
+    seen: dict[str, str] = {}
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("h")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            seen["screen"] = screen_text(app)
+
+    asyncio.run(main())
+    assert reason.text("ru") != str(reason)
+    assert reason.text("ru") in seen["screen"]
+    assert "Подсказка" in seen["screen"]
