@@ -112,6 +112,11 @@ SAME_WORD = {
     ("nl", "web.fair.details"),
     ("nl", "web.banner.offline"),
     ("nl", "web.conn.offline"),
+    ("es", "web.pace.normal"),
+    ("es", "web.sheet.total"),
+    ("nl", "web.level.expert"),
+    ("nl", "web.react.sorry"),
+    ("nl", "web.sheet.contract"),
 }
 
 

@@ -136,9 +136,10 @@ def test_one_player_plays_a_deal_against_bots_with_the_keyboard(
     played = 0
     while True:
         page.wait_for_selector(
-            "#bidbox .bid-button:not([disabled]), #hand .card.legal:not([disabled]), #deal-summary"
+            "#bidbox .bid-button:not([disabled]), #hand .card.legal:not([disabled]),"
+            " #deal-summary, #match-end"
         )
-        if page.locator("#deal-summary").count():
+        if page.locator("#deal-summary, #match-end").count():
             break
         version = int(page.get_attribute("body", "data-version") or "0")
         if page.locator("#bidbox").count():
@@ -166,19 +167,23 @@ def test_one_player_plays_a_deal_against_bots_with_the_keyboard(
             played += 1
         page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=version)
     assert played == 13
-    summary = page.locator("#deal-summary")
-    expect(summary.locator(".fair")).to_have_attribute("data-check", "ok")
+    # the deal ended the match: one dialog, the match's end, with the deal's summary in it
+    end = page.locator("#match-end")
+    expect(end).to_be_visible()
+    expect(page.locator("#deal-summary")).to_have_count(0)
+    expect(end.locator(".fair")).to_have_attribute("data-check", "ok")
     expect(page.locator('#deals li[data-deal="1"] .fair-badge')).to_have_class(
         re.compile("fair-ok")
     )
-    # the match is over: its end shows once the deal's summary is closed
-    page.click("#summary-close")
-    expect(page.locator("#match-end")).to_be_visible()
     expect(page.locator("body")).to_have_attribute("data-status", "finished")
     assert page.locator("#match-end h2").text_content() in (
         "You win the match!",
         "You lose the match",
     )
+    # the dialog is modal: it has the focus, and Escape gives the page back
+    assert page.evaluate("document.activeElement.closest('#match-end') !== null")
+    page.keyboard.press("Escape")
+    expect(end).to_have_count(0)
 
     # the finished deal replays step by step
     page.click('#deals li[data-deal="1"] .replay-link')

@@ -396,6 +396,7 @@ class Hub(Asks):
             await self._check_database()
             table = live.table
             start = table.seq
+            was_over = table.status == "finished"
             result = change(table)
             new = table.events[start:]
             if not new:
@@ -403,9 +404,9 @@ class Hub(Asks):
                     first[0].push(first[1](result))
                 return result
             try:
-                finished = (
+                finished = (  # stored once, as the match ends (a rematch vote adds events)
                     await asyncio.to_thread(table_result, table)
-                    if table.status == "finished"
+                    if table.status == "finished" and not was_over
                     else None
                 )
                 await self.store.commit(table.id, new, table.status, finished)

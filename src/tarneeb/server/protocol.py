@@ -56,6 +56,7 @@ from tarneeb.server.wire import (
     Hello,
     HintAnswerFrame,
     InfoBody,
+    InnerReasonJson,
     InviteBody,
     JoinedBody,
     MatchJson,
@@ -549,23 +550,27 @@ def analysed(replay: ReplayBody, analysis: Any) -> ReplayBody:
 def reason_json(reason: object) -> ReasonJson | None:
     """A bot's reason as the catalogue message it names and that message's arguments.
 
-    A structured reason (``key`` and ``params``, :class:`tarneeb.bots.reasons.Reason`)
-    travels as its key and arguments, each card, suit and strain as such so that the
-    client says them in its own words; a reason that is only text is
-    ``reason.text`` with that text; no reason is null.
+    A structured reason (:class:`tarneeb.bots.reasons.Reason`) travels as its
+    key and arguments, each card, suit and strain as such so that the client
+    says them in its own words, with its English text besides; a reason that
+    is only text has a null key; no reason is null.
 
+    >>> from tarneeb.bots.reasons import Reason
+    >>> reason_json(Reason("draw-trumps", count=2))["args"]
+    {'count': 2}
     >>> reason_json("hold the ace")
-    {'key': 'reason.text', 'args': {'text': 'hold the ace'}}
+    {'key': None, 'args': {}, 'text': 'hold the ace'}
     >>> reason_json("") is None
     True
     """
     if not reason:
         return None
-    key = getattr(reason, "key", None)
+    name = getattr(reason, "name", "")
     params = getattr(reason, "params", None)
-    if not isinstance(key, str) or not isinstance(params, Mapping):
-        return {"key": "reason.text", "args": {"text": str(reason)}}
-    return {"key": key, "args": {str(name): _reason_arg(value) for name, value in params.items()}}
+    if not name or not isinstance(params, Mapping):
+        return {"key": None, "args": {}, "text": str(reason)}
+    args = {str(key): _reason_arg(value) for key, value in params.items()}
+    return {"key": f"reason.{name}", "args": args, "text": str(reason)}
 
 
 def _reason_arg(value: object) -> ReasonArg:
@@ -575,13 +580,13 @@ def _reason_arg(value: object) -> ReasonArg:
         return {"suit": cast(SuitLetter, value.letter)}
     if isinstance(value, Strain):
         return {"strain": cast(StrainLetter, value.letter)}
+    if isinstance(value, str) and hasattr(value, "params"):
+        inner = reason_json(value) or {"key": None, "args": {}, "text": ""}
+        return cast(InnerReasonJson, inner)
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, (int, float)):
         return value
-    if isinstance(value, str) and hasattr(value, "key"):
-        inner = reason_json(value)
-        return {"key": "reason.text", "args": {}} if inner is None else cast(Any, inner)
     return str(value)
 
 

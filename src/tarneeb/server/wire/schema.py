@@ -507,8 +507,9 @@ class StrainArg(TypedDict):
 class InnerReasonJson(TypedDict):
     """A reason inside a reason: its arguments are of :data:`ReasonArg` too."""
 
-    key: str
+    key: str | None
     args: dict[str, Any]
+    text: str
 
 
 ReasonArg = str | float | CardArg | SuitArg | StrainArg | InnerReasonJson
@@ -519,8 +520,12 @@ words), or another reason."""
 class ReasonJson(TypedDict):
     """Why: a message of the catalogue (``reason.NAME``) and its arguments."""
 
-    key: str
+    key: str | None
+    """The catalogue key; null for a reason that is only its text, the same in every
+    language."""
     args: dict[str, ReasonArg]
+    text: str
+    """The reason in English (what to show where the client lacks the key)."""
 
 
 class HintAnswerFrame(TypedDict):

@@ -1,3 +1,4 @@
+// @ts-check
 // The page: header, language switch, and which view the address shows.
 
 import { h, mount } from "./dom.js";
@@ -68,11 +69,19 @@ async function route(force = false) {
   await view.start();
 }
 
+// the header's height, for the table that fills the screen under it
+function watchHeader() {
+  const set = () => document.documentElement.style.setProperty("--top-h", `${header.getBoundingClientRect().height}px`);
+  set();
+  if (typeof ResizeObserver === "function") new ResizeObserver(set).observe(header);
+}
+
 async function main() {
   await setLanguage(chooseLanguage());
   window.addEventListener("popstate", () => route());
   window.addEventListener("hashchange", () => route());
   await route(true);
+  watchHeader();
   document.body.dataset.ready = "1";
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Pieces shared by the views: names of seats, presets, bids and actions in the current language.
 
 import { h } from "./dom.js";
@@ -17,6 +18,23 @@ export function occupantName(info, seat) {
   if (info.name) return info.name;
   if (info.bot) return t("web.bot.named", { bot: botName(info.bot) });
   return seatName(seat);
+}
+
+/**
+ * How a seat is called at the table: its player's name; a bot by its seat and level
+ * ("East bot (hard)"), so that four bots are four names; a free seat as free.
+ * @param {{seat: string, name: string | null, bot: boolean, level: string | null, botKind?: string | null}} s
+ */
+export function seatLabel(s) {
+  if (!s) return "";
+  if (s.name && !s.bot) return s.name;
+  if (s.bot) {
+    const seat = seatName(s.seat);
+    if (s.level && has(`web.level.${s.level}`)) return t("web.bot.seatLevel", { seat, level: t(`web.level.${s.level}`) });
+    if (s.botKind && has(`web.bot.${s.botKind}`)) return t("web.bot.seatLevel", { seat, level: t(`web.bot.${s.botKind}`) });
+    return t("web.bot.seat", { seat });
+  }
+  return s.name || seatName(s.seat);
 }
 
 export function presetName(name) {
@@ -93,6 +111,29 @@ export function contractView(contract) {
   const parts = [actionView(bid, { size: 15 }), " ", t("web.contract.by", { seat: seatName(contract.seat) })];
   if (contract.multiplier && contract.multiplier > 1) parts.push(" ", h("span", { class: "mult" }, `×${contract.multiplier}`));
   return h("span", { class: "contract" }, parts);
+}
+
+/**
+ * A reason from the server (a hint's why) in words: its catalogue message `reason.NAME`
+ * with its arguments, cards, suits and inner reasons written out.
+ * @param {{key: string, args?: Record<string, any>}} reason
+ * @returns {string}
+ */
+export function reasonText(reason) {
+  if (!reason || !reason.key) return "";
+  const key = reason.key.startsWith("reason.") ? reason.key : `reason.${reason.key}`;
+  /** @type {Record<string, string>} */
+  const params = {};
+  for (const [name, value] of Object.entries(reason.args || {})) {
+    if (value && typeof value === "object") {
+      if ("card" in value) params[name] = cardLabel(value.card);
+      else if ("suit" in value) params[name] = strainWord(value.suit);
+      else if ("strain" in value) params[name] = strainWord(value.strain);
+      else if ("key" in value) params[name] = reasonText(value);
+      else params[name] = String(value);
+    } else params[name] = value;
+  }
+  return has(key) ? t(key, params) : "";
 }
 
 export function sideName(side) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The home page: quick play, a private table with invites, open tables, how to play.
 
 import { h, mount } from "./dom.js";
@@ -53,6 +54,7 @@ function presetSelect(id, presets, value) {
 }
 
 // Rule options offered on top of a preset, with their kinds (names as in `tarneeb rules NAME --json`).
+/** @type {[string, any][]} */
 const EXTRA_OPTIONS = [
   ["dealing", ["4-4-5", "one-at-a-time", "13-at-once"]],
   ["bid_once", "bool"],

@@ -1,12 +1,13 @@
+// @ts-check
 // Replay of a finished deal, step by step, with the double-dummy analysis when the server has it.
 
 import { h, mount } from "./dom.js";
 import { t, formatNumber } from "./i18n.js";
-import { api } from "./net.js";
+import { api, loadSeat } from "./net.js";
+import { relOf, botOf } from "./model.js";
 import { SEATS, SUITS, cardFace, sortHand, suitLetter, suitIcon } from "./cards.js";
-import { seatName, occupantName, actionView, contractView, cardLabel, errorText, suitName } from "./common.js";
+import { seatName, seatLabel, actionView, contractView, cardLabel, errorText, suitName } from "./common.js";
 
-const REL = ["bottom", "right", "top", "left"];
 const SHORT = { S: "south", E: "east", N: "north", W: "west" };
 
 function seatOf(value) {
@@ -52,7 +53,8 @@ export class ReplayView {
       this.error = errorText(err);
     }
     if (this.replay) this.prepare();
-    this.step = this.steps ? this.steps.length : 0;
+    // a replay opens at its start: the deal as dealt, before the first call
+    this.step = 0;
     this.render();
   }
 
@@ -80,6 +82,7 @@ export class ReplayView {
     for (const [seat, cards] of Object.entries(r.hands || {})) hands[seatOf(seat)] = (cards || []).map(String);
     this.hands = hands;
     // One step per action: the calls of the auction, then every card, each trick's winner told by the server.
+    /** @type {{seat: import("./wire").SeatName, action: string, card: boolean, trick?: import("./wire").TrickJson | null}[]} */
     const calls = (r.auction || []).map(({ seat, action }) => ({ seat, action: action.text, card: false }));
     const cards = (r.tricks || []).flatMap((trick) => trick.cards.map(([seat, card], i) => ({ seat, action: card, card: true, trick: i === trick.cards.length - 1 ? trick : null })));
     this.cardStart = calls.length;
@@ -151,8 +154,12 @@ export class ReplayView {
         note = h(
           "div",
           { class: ["analysis-note", a.cost > 0 ? "costly" : "fine"], id: "analysis-note" },
-          a.cost > 0 ? t("web.replay.cost", { count: a.cost }) : t("web.replay.best"),
-          a.best && a.best.length ? h("span", { class: "best" }, " ", t("web.replay.bestCards"), " ", a.best.map((c) => actionView(c, { card: true, size: 12 }))) : null,
+          h("span", { class: "who" }, t("web.replay.played", { name: this.nameOf(current.seat) })),
+          " ",
+          actionView(current.action, { card: true, size: 12 }),
+          " ",
+          h("span", {}, a.cost > 0 ? t("web.replay.lost", { count: formatNumber(a.cost) }) : t("web.replay.best")),
+          a.cost > 0 && a.best && a.best.length ? [" ", h("span", { class: "best" }, h("span", {}, t("web.replay.bestCards")), a.best.map((/** @type {string} */ c) => actionView(c, { card: true, size: 12 })))] : null,
         );
       }
     }
@@ -160,7 +167,7 @@ export class ReplayView {
       const cards = sortHand(pos.remaining[seat], this.trump);
       return h(
         "div",
-        { class: ["replay-hand", `slot-${REL[i]}`, current && current.seat === seat ? "active" : ""], dataset: { seat } },
+        { class: ["replay-hand", `slot-${this.relOf(seat)}`, current && current.seat === seat ? "active" : ""], dataset: { seat } },
         h("div", { class: "seat-head" }, h("span", { class: "seat-name" }, this.nameOf(seat)), h("span", { class: "chip tricks" }, t("web.seat.tricksCount", { count: pos.taken[i] }))),
         h("div", { class: "mini-hand" }, cards.map((c) => h("span", { class: "mini-card", "aria-label": cardLabel(c) }, actionView(c, { card: true, size: 12 })))),
       );
@@ -169,7 +176,7 @@ export class ReplayView {
     const center = h(
       "div",
       { class: ["trick", pos.trick.length ? "current" : "previous"], id: "replay-trick" },
-      trickCards.map(([seat, card]) => h("div", { class: ["trick-card", `at-${REL[SEATS.indexOf(seat)]}`] }, h("div", { class: "card face", role: "img", "aria-label": cardLabel(card) }, cardFace(card)), h("span", { class: "played-by" }, this.nameOf(seat)))),
+      trickCards.map(([seat, card]) => h("div", { class: ["trick-card", `at-${this.relOf(/** @type {import("./wire").SeatName} */ (seat))}`] }, h("div", { class: "card face", role: "img", "aria-label": cardLabel(card) }, cardFace(card)), h("span", { class: "played-by" }, this.nameOf(seat)))),
     );
     const auction = h(
       "ol",
@@ -179,11 +186,11 @@ export class ReplayView {
     const controls = h(
       "div",
       { class: "replay-controls", role: "group", "aria-label": t("web.replay.controls") },
-      h("button", { type: "button", id: "replay-first", class: "ghost", onClick: () => this.go(0), "aria-label": t("web.replay.first") }, "⏮"),
+      h("button", { type: "button", id: "replay-first", class: "ghost", onClick: () => this.go(0), "aria-label": t("web.replay.first") }, h("span", { class: "flip", "aria-hidden": "true" }, "⏮")),
       h("button", { type: "button", id: "replay-prev", class: "ghost", onClick: () => this.go(this.step - 1), "aria-label": t("web.replay.prev") }, t("web.replay.prev")),
       h("span", { class: "step", id: "replay-step" }, t("web.replay.step", { step: formatNumber(this.step), total: formatNumber(this.steps.length) })),
       h("button", { type: "button", id: "replay-next", class: "primary", onClick: () => this.go(this.step + 1), "aria-label": t("web.replay.next") }, t("web.replay.next")),
-      h("button", { type: "button", id: "replay-last", class: "ghost", onClick: () => this.go(this.steps.length), "aria-label": t("web.replay.last") }, "⏭"),
+      h("button", { type: "button", id: "replay-last", class: "ghost", onClick: () => this.go(this.steps.length), "aria-label": t("web.replay.last") }, h("span", { class: "flip", "aria-hidden": "true" }, "⏭")),
     );
     mount(
       this.root,
@@ -207,10 +214,21 @@ export class ReplayView {
     if (slider) slider.value = String(this.step);
   }
 
+  /** Where a seat sits: the viewer's own seat at the bottom, as at the table. @param {import("./wire").SeatName} seat */
+  relOf(seat) {
+    const mine = loadSeat(this.id)?.seat;
+    return relOf(seat, SEATS.includes(mine) ? mine : null);
+  }
+
+  /** @param {string} seat */
   nameOf(seat) {
     const info = (this.table?.seats || []).find((s) => s.seat === seat);
-    return info ? `${occupantName(info, seat)} (${seatName(seat)})` : seatName(seat);
+    if (!info) return seatName(seat);
+    const bot = info.kind === "bot" || Boolean(info.bot);
+    const { level, kind } = botOf(info);
+    return bot ? seatLabel({ seat, name: null, bot, level, botKind: kind }) : `${info.name || seatName(seat)} (${seatName(seat)})`;
   }
+
 
   analysisTable(analysis) {
     if (!analysis) {

@@ -474,16 +474,20 @@ export interface StrainArg {
 
 /** A reason inside a reason: its arguments are of :data:`ReasonArg` too. */
 export interface InnerReasonJson {
-  key: string;
+  key: string | null;
   args: Record<string, unknown>;
+  text: string;
 }
 
 export type ReasonArg = string | number | CardArg | SuitArg | StrainArg | InnerReasonJson;
 
 /** Why: a message of the catalogue (``reason.NAME``) and its arguments. */
 export interface ReasonJson {
-  key: string;
+  /** The catalogue key; null for a reason that is only its text, the same in every language. */
+  key: string | null;
   args: Record<string, ReasonArg>;
+  /** The reason in English (what to show where the client lacks the key). */
+  text: string;
 }
 
 /** The answer to ``hint``, to the asker only: what the bot would do, and why. */
