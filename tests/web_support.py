@@ -385,7 +385,8 @@ async ({deals, sel, wait}) => {
       }
     }
     const trick = q(sel.trick);
-    if (trick) {
+    // the trick's place may lie under the bidding box while nobody has played
+    if (trick && qa(sel.trickCards).length) {
       const area = box(trick);
       qa(sel.trickCards).forEach(within);
       for (const other of [...cards, ...qa(sel.seats), ...(bidbox ? [bidbox] : [])]) {
