@@ -34,7 +34,7 @@ READY = "#bidbox .bid-button:not([disabled]), #hand .card.legal:not([disabled]),
 def _answers(url: str) -> bool:
     try:
         with urllib.request.urlopen(f"{url}/api/info", timeout=2) as answer:
-            return bool(json.load(answer).get("protocol") == 2)
+            return bool(json.load(answer).get("protocol", 0) >= 2)
     except (OSError, urllib.error.URLError, ValueError):
         return False
 
@@ -72,9 +72,19 @@ def run_server(db: Path, port: int, timeout: float = 30.0) -> Iterator[str]:
             process.wait()
 
 
-def new_page(browser: Browser, viewport: dict[str, int], locale: str = "en-US") -> Page:
-    """A page in a context of its own: separate storage, as a separate browser."""
+def new_page(
+    browser: Browser, viewport: dict[str, int], locale: str = "en-US", pace: str | None = "instant"
+) -> Page:
+    """A page in a context of its own: separate storage, as a separate browser.
+
+    ``pace`` is the client's pace of play (``slow``, ``normal``, ``fast``, ``instant``:
+    no motion, a finished trick stays on show until the next card); ``None`` keeps the
+    client's default."""
     context = browser.new_context(viewport=viewport, locale=locale)
+    if pace is not None:
+        context.add_init_script(
+            f"if (!localStorage.getItem('tarneeb.pace')) localStorage.setItem('tarneeb.pace', {pace!r})"
+        )
     context.set_default_timeout(30_000)
     page = context.new_page()
     errors: list[str] = []
@@ -167,6 +177,8 @@ def play_until(page: Page, table: Table, condition: str, deals: int = 3) -> None
     for _ in range(deals):
         while True:
             page.wait_for_selector(READY)
+            # the trick on show has caught up with the table (the cards' motion is over)
+            page.wait_for_function("document.body.dataset.stage !== 'busy'")
             if page.evaluate(condition):
                 return
             if act_on_page(page, table) == "summary":

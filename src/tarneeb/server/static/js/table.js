@@ -7,7 +7,7 @@ import { h, mount } from "./dom.js";
 import { t, formatNumber } from "./i18n.js";
 import { api, loadSeat, saveSeat, forgetSeat, loadJson, saveJson, TableConnection } from "./net.js";
 import { SEATS } from "./cards.js";
-import { seatName, botName, seatLabel, toast, errorText, actionView, reasonText } from "./common.js";
+import { seatName, botName, seatLabel, toast, errorText, actionView, reasonText, copyText } from "./common.js";
 import { verifyDeal } from "./fair.js";
 import { rememberName, savedName, serverInfo } from "./home.js";
 import { tableModel, matchEndModel } from "./model.js";
@@ -85,6 +85,8 @@ export class TableView {
       seatBox: (seat) => this.root.querySelector(`.seat[data-seat="${seat}"]`),
       pace: () => this.pace,
       urgent: () => this.model.myTurn,
+      // scripts and tests read the trick on show once it caught up with the table
+      onBusy: (busy) => (document.body.dataset.stage = busy ? "busy" : "idle"),
       onCard: () => sound.play("card"),
       onTrick: () => sound.play("trick"),
     });
@@ -94,11 +96,11 @@ export class TableView {
 
   destroy() {
     document.title = t("web.app.title");
-    for (const key of ["version", "status", "phase", "deal", "toAct", "seat"]) delete document.body.dataset[key];
+    for (const key of ["version", "status", "phase", "deal", "toAct", "seat", "stage"]) delete document.body.dataset[key];
     clearInterval(this.tick);
     this.stage.stop();
     document.removeEventListener("keydown", this.onKey);
-    for (const id of ["deal-summary", "match-end", "score-sheet"]) document.getElementById(id)?.remove();
+    for (const id of ["deal-summary", "match-end", "score-sheet", "seat-link-dialog"]) document.getElementById(id)?.remove();
     if (this.conn) this.conn.close();
   }
 
@@ -109,6 +111,7 @@ export class TableView {
     this.inviteSeat = params.get("seat");
     this.invite = params.get("invite"); // the secret of a seat's invite link
     this.buildSkeleton();
+    await this.claimSeat();
     try {
       this.info = await serverInfo();
     } catch (_) {
@@ -126,6 +129,40 @@ export class TableView {
     }
     this.renderAll();
     this.connect();
+  }
+
+  /** A seat link (/t/ID#claim=SECRET) opened on this device: take the seat here. */
+  async claimSeat() {
+    const claim = /^#claim=(.+)$/.exec(location.hash);
+    if (!claim) return;
+    history.replaceState(null, "", `/t/${encodeURIComponent(this.id)}`); // the secret leaves the address bar
+    try {
+      const answer = await api("POST", `/api/tables/${encodeURIComponent(this.id)}/claim`, { claim: decodeURIComponent(claim[1]) });
+      saveSeat(this.id, { token: answer.token, seat: answer.seat });
+      this.saved = loadSeat(this.id);
+    } catch (err) {
+      toast(errorText(err), "error");
+    }
+  }
+
+  /** A link that moves this seat to another device (once). */
+  async seatLink() {
+    try {
+      const answer = await api("POST", `/api/tables/${encodeURIComponent(this.id)}/seat-link`, { token: this.saved?.token });
+      const url = new URL(answer.link, location.origin).href;
+      showDialog(
+        "seat-link-dialog",
+        t("web.table.seatLink"),
+        [
+          h("p", {}, t("web.table.seatLink.text")),
+          h("div", { class: "row" }, h("input", { readonly: true, class: "invite-url", id: "seat-link-url", value: url, "aria-label": t("web.table.seatLink") }), h("button", { type: "button", class: "ghost copy", onClick: (/** @type {Event} */ e) => copyText(url, /** @type {HTMLElement} */ (e.currentTarget)) }, t("web.common.copy"))),
+          h("div", { class: "actions" }, h("button", { type: "button", class: "primary", autofocus: true, onClick: () => closeDialog("seat-link-dialog") }, t("web.common.close"))),
+        ],
+        { fallback: () => this.focusTarget() },
+      );
+    } catch (err) {
+      toast(errorText(err), "error");
+    }
   }
 
   connect() {
@@ -179,8 +216,11 @@ export class TableView {
         this.renderBubbles();
         break;
       case "bye":
+        // the seat went to another device: this page watches from now on
         toast(t("web.error.moved"), "error");
         forgetSeat(this.id);
+        this.saved = null;
+        this.conn?.dropToken();
         break;
       default:
         break;
@@ -664,6 +704,7 @@ export class TableView {
           /** @type {HTMLElement | null} */ (this.root.querySelector("#sound-toggle"))?.focus();
         },
         leave: this.mySeat && this.saved?.token ? () => this.leave() : null,
+        seatLink: this.mySeat && this.saved?.token && (this.info?.protocol ?? 2) >= 3 && !this.model.over ? () => this.seatLink() : null,
         tableId: this.id,
       });
     }
