@@ -59,7 +59,7 @@ READY = "#bidbox .bid-button:not([disabled]), #hand .card.legal:not([disabled]),
 def _answers(url: str) -> bool:
     try:
         with urllib.request.urlopen(f"{url}/api/info", timeout=2) as answer:
-            return isinstance(json.load(answer).get("protocol"), int)
+            return bool(json.load(answer).get("protocol", 0) >= 2)
     except (OSError, urllib.error.URLError, ValueError):
         return False
 
@@ -145,15 +145,23 @@ def new_page(
     viewport: dict[str, int],
     locale: str = "en-US",
     reduced_motion: bool = False,
+    pace: str | None = "instant",
 ) -> Page:
     """A page in a context of its own: separate storage, as a separate browser.
 
     ``reduced_motion`` asks for ``prefers-reduced-motion: reduce``, as a player
-    who turned animations off: the page then has nothing to wait for between moves.
+    who turned animations off. ``pace`` is the client's pace of play (``slow``,
+    ``normal``, ``fast``, ``instant``: no motion, a finished trick stays on show
+    until the next card); ``None`` keeps the client's default.
     """
     context = browser.new_context(
         viewport=viewport, locale=locale, reduced_motion="reduce" if reduced_motion else None
     )
+    if pace is not None:
+        context.add_init_script(
+            "if (!localStorage.getItem('tarneeb.pace'))"
+            f" localStorage.setItem('tarneeb.pace', {pace!r})"
+        )
     context.set_default_timeout(30_000)
     page = context.new_page()
     errors: list[str] = []
@@ -246,6 +254,8 @@ def play_until(page: Page, table: Table, condition: str, deals: int = 3) -> None
     for _ in range(deals):
         while True:
             page.wait_for_selector(READY)
+            # the trick on show has caught up with the table (the cards' motion is over)
+            page.wait_for_function("document.body.dataset.stage !== 'busy'")
             if page.evaluate(condition):
                 return
             if act_on_page(page, table) == "summary":

@@ -50,3 +50,9 @@ test("every message the client asks for exists in every language", () => {
     assert.deepEqual(Object.keys(book).sort(), Object.keys(english).sort(), `${lang} has other keys than English`);
   }
 });
+
+test("a negative number keeps its minus in front in right-to-left text", () => {
+  useMessages("ar", {}, {});
+  assert.match(formatNumber(-12), /^\u2066\u200e?-12\u2069$/);
+  assert.equal(formatNumber(12), "12");
+});

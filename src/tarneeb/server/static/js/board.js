@@ -9,7 +9,7 @@
 // .seat[data-seat][data-rel] (.to-act .me .is-bot .away) with .seat-name, .chip.bid,
 // .away-countdown; #center; #trick(.current|.previous) .trick-card[data-seat][data-card]
 // (.winner) and #trick-note; #bidbox[role=group] .bid-button[data-action][data-strain]
-// (#bidbox .bid-row[data-level]); #auction-status #auction-list; #hand .card[data-card]
+// (#bidbox .bid-row[data-strain] in Egyptian, .bid-row[data-level] in Sol); #auction-status #auction-list; #hand .card[data-card]
 // (.legal | .illegal, disabled when not playable); #key-hints; #hint-button #hint-text;
 // #reactions .reaction[data-reaction]; .reaction-bubble[data-seat].
 
@@ -270,33 +270,45 @@ export function biddingBox(model, ui) {
   }
   if (box.bids.length) {
     if (box.strained) {
-      // one column a strain that can be bid now, in rank order; the level once per row,
-      // on its own only where suits have columns (Sol's "8" and "8 NT" say their level)
       const order = ["-", "C", "D", "H", "S", "NT"];
       const strains = order.filter((x) => box.bids.some((b) => (b.strain || "-") === x));
-      const levelColumn = strains.some((x) => x !== "-" && x !== "NT");
-      parts.push(
-        h(
-          "div",
-          { class: "bid-grid strained", dir: "ltr", role: "group", "aria-label": t("web.bidbox.bid"), style: { "grid-template-columns": `${levelColumn ? "auto " : ""}repeat(${strains.length}, minmax(2.6rem, auto))` } },
-          box.rows.map(({ level, bids }) =>
-            h(
-              "div",
-              { class: "bid-row", dataset: { level: String(level) } },
-              levelColumn ? h("span", { class: "level", "aria-hidden": "true", style: { "grid-column": "1" } }, formatNumber(level)) : null,
-              bids.map((b) => {
-                const strain = b.strain || "-";
-                const content = !levelColumn ? actionView(b.text) : strain === "NT" ? h("span", { class: "nt" }, t("web.strain.NT.short")) : strain === "-" ? formatNumber(level) : suitIcon(SUITS.indexOf(strain), 18);
-                const node = button(b, content);
-                node.dataset.strain = strain;
-                node.style.setProperty("grid-column", String(strains.indexOf(strain) + 1 + (levelColumn ? 1 : 0)));
-                node.setAttribute("aria-label", actionView(b.text).dataset.label || b.text);
-                return node;
-              }),
+      const suited = strains.some((x) => x !== "-" && x !== "NT");
+      /** @param {ActionJson} b @param {any} content @param {number} column */
+      const cell = (b, content, column) => {
+        const node = button(b, content);
+        node.dataset.strain = b.strain || "-";
+        node.style.setProperty("grid-column", String(column));
+        node.setAttribute("aria-label", actionView(b.text).dataset.label || b.text);
+        return node;
+      };
+      if (suited) {
+        // Egyptian: a row a strain, a column a level; each level written once, above its column
+        const levels = box.rows.map((r) => r.level);
+        parts.push(
+          h(
+            "div",
+            { class: "bid-grid strained by-strain", dir: "ltr", role: "group", "aria-label": t("web.bidbox.bid"), style: { "grid-template-columns": `auto repeat(${levels.length}, minmax(2.3rem, auto))` } },
+            h("div", { class: "bid-row head", "aria-hidden": "true" }, levels.map((level, i) => h("span", { class: "level", style: { "grid-column": String(i + 2) } }, formatNumber(level)))),
+            strains.map((strain) =>
+              h(
+                "div",
+                { class: "bid-row", dataset: { strain } },
+                h("span", { class: "strain", "aria-hidden": "true", style: { "grid-column": "1" } }, strain === "NT" ? t("web.strain.NT.short") : strain === "-" ? "" : suitIcon(SUITS.indexOf(strain), 16)),
+                box.bids.filter((b) => (b.strain || "-") === strain).map((b) => cell(b, strain === "NT" ? h("span", { class: "nt" }, formatNumber(/** @type {number} */ (b.level))) : strain === "-" ? formatNumber(/** @type {number} */ (b.level)) : [formatNumber(/** @type {number} */ (b.level)), suitIcon(SUITS.indexOf(strain), 13)], levels.indexOf(/** @type {number} */ (b.level)) + 2)),
+              ),
             ),
           ),
-        ),
-      );
+        );
+      } else {
+        // Sol: a row a level, its bid and its no-trump bid, each saying its level
+        parts.push(
+          h(
+            "div",
+            { class: "bid-grid strained by-level", dir: "ltr", role: "group", "aria-label": t("web.bidbox.bid"), style: { "grid-template-columns": `repeat(${strains.length}, minmax(2.6rem, auto))` } },
+            box.rows.map(({ level, bids }) => h("div", { class: "bid-row", dataset: { level: String(level) } }, bids.map((b) => cell(b, actionView(b.text), strains.indexOf(b.strain || "-") + 1)))),
+          ),
+        );
+      }
     } else {
       parts.push(h("div", { class: "bid-grid plain", dir: "ltr" }, box.bids.map((b) => button(b, actionView(b.text)))));
     }
@@ -359,11 +371,33 @@ export function renderTools(node, model, ui) {
   }
   if (ui.hintText) parts.push(h("p", { class: "hint-text", id: "hint-text", role: "status" }, ui.hintText));
   if (model.mySeat && ui.react && ui.reactions && ui.reactions.length) {
+    // a fixed set of emoji and phrases (no free text about the hand), behind one button
     parts.push(
       h(
-        "div",
-        { class: "reactions", id: "reactions", role: "group", "aria-label": t("web.react.title") },
-        ui.reactions.map((r) => h("button", { type: "button", class: "reaction ghost small", dataset: { reaction: r }, title: t(`web.react.${r}`), "aria-label": t(`web.react.${r}`), onClick: () => ui.react?.(r) }, reactionFace(r))),
+        "details",
+        { class: "reactions", id: "reactions" },
+        h("summary", { class: "button ghost small" }, t("web.react.title")),
+        h(
+          "div",
+          { class: "reaction-list", role: "group", "aria-label": t("web.react.title") },
+          ui.reactions.map((r) =>
+            h(
+              "button",
+              {
+                type: "button",
+                class: "reaction ghost small",
+                dataset: { reaction: r },
+                title: t(`web.react.${r}`),
+                "aria-label": t(`web.react.${r}`),
+                onClick: (/** @type {Event} */ e) => {
+                  ui.react?.(r);
+                  /** @type {HTMLDetailsElement | null} */ (/** @type {HTMLElement} */ (e.currentTarget).closest("details"))?.removeAttribute("open");
+                },
+              },
+              reactionFace(r),
+            ),
+          ),
+        ),
       ),
     );
   }

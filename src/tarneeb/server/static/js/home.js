@@ -112,6 +112,49 @@ export class HomeView {
     }
     this.render();
     this.loadTables();
+    this.loadMine();
+  }
+
+  /** The running tables where this browser holds a seat: the way back to a game. */
+  async loadMine() {
+    const tokens = [];
+    try {
+      for (let i = 0; i < localStorage.length; i++) {
+        const key = localStorage.key(i) || "";
+        if (!key.startsWith("tarneeb.seat.")) continue;
+        const saved = JSON.parse(localStorage.getItem(key) || "null");
+        if (saved?.token) tokens.push(saved.token);
+      }
+    } catch (_) {
+      return;
+    }
+    if (!tokens.length || !this.info?.levels) return;
+    let answer;
+    try {
+      answer = await api("POST", "/api/seats", { seats: tokens.slice(-20) });
+    } catch (_) {
+      return;
+    }
+    const node = this.root.querySelector("#my-tables");
+    const mine = answer?.seats || [];
+    if (!node || !mine.length) return;
+    node.hidden = false;
+    mount(
+      node,
+      h("h2", {}, t("web.home.mine.title")),
+      h(
+        "ul",
+        { class: "table-list" },
+        mine.map((/** @type {any} */ m) =>
+          h(
+            "li",
+            { class: "table-item", dataset: { table: m.table.id } },
+            h("span", {}, presetName(m.table.rules), " · ", seatName(m.seat), m.to_act ? h("strong", { class: "turn-now" }, ` · ${t("web.turn.you")}`) : null),
+            h("a", { class: "button primary small", href: `/t/${encodeURIComponent(m.table.id)}` }, t("web.home.mine.back")),
+          ),
+        ),
+      ),
+    );
   }
 
   async loadTables() {
@@ -127,7 +170,11 @@ export class HomeView {
 
   render() {
     const presets = this.info?.presets || [{ name: "classic", summary: "" }];
-    const bots = this.info?.bots || ["random", "heuristic", "search"];
+    // the bot levels (easy .. expert) when the server has them, else its bot kinds
+    const levels = this.info?.levels || [];
+    const bots = levels.length ? levels : this.info?.bots || ["random", "heuristic", "search"];
+    const botLabel = (/** @type {string} */ b) => (levels.length ? t(`web.level.${b}`) : botName(b));
+    const preferredBot = levels.length ? "medium" : "heuristic";
     const name = savedName();
     const quick = h(
       "form",
@@ -140,7 +187,7 @@ export class HomeView {
         { class: "row" },
         field(t("web.home.rules"), presetSelect("quick-rules", presets, "classic")),
         field(t("web.home.target"), h("input", { id: "quick-target", name: "target", type: "number", min: 1, max: 1000, value: 41 })),
-        field(t("web.home.bots"), h("select", { id: "quick-bot" }, bots.map((b) => h("option", { value: b, selected: b === "heuristic" }, botName(b))))),
+        field(t("web.home.bots"), h("select", { id: "quick-bot" }, bots.map((b) => h("option", { value: b, selected: b === preferredBot }, botLabel(b))))),
       ),
       h("button", { id: "quick-play", class: "primary big", type: "submit" }, t("web.home.quick.play")),
     );
@@ -167,7 +214,7 @@ export class HomeView {
             "label",
             { class: "seat-choice" },
             h("span", {}, seatName(seat) + (seat === "north" ? ` (${t("web.seat.partner")})` : "")),
-            h("select", { id: `seat-${seat}`, name: seat }, seatChoices.map((c) => h("option", { value: c }, c === "human" ? t("web.home.seat.human") : t("web.home.seat.bot", { bot: botName(c) })))),
+            h("select", { id: `seat-${seat}`, name: seat }, seatChoices.map((c) => h("option", { value: c }, c === "human" ? t("web.home.seat.human") : t("web.home.seat.bot", { bot: botLabel(c.replace(/^bot:/, "")) })))),
           ),
         ),
       ),
@@ -179,6 +226,7 @@ export class HomeView {
           h("select", { id: "create-timer" }, [["", t("web.home.timer.none")], ["15", "15 s"], ["30", "30 s"], ["60", "60 s"], ["120", "120 s"]].map(([v, label]) => h("option", { value: v }, label))),
         ),
         h("label", { class: "check" }, h("input", { type: "checkbox", id: "create-public", checked: false }), t("web.home.public")),
+        h("label", { class: "check" }, h("input", { type: "checkbox", id: "create-hints", checked: true }), t("web.home.hints")),
       ),
       h("details", { class: "options" }, h("summary", {}, t("web.home.options")), h("div", { class: "options-grid", id: "create-options" })),
       h("button", { id: "create-table", class: "primary", type: "submit" }, t("web.home.create.button")),
@@ -204,6 +252,7 @@ export class HomeView {
         { class: "home" },
         h("section", { class: "hero" }, h("h1", {}, t("web.home.title")), h("p", {}, t("web.home.subtitle"))),
         this.error ? h("p", { class: "error-box", role: "alert" }, this.error) : null,
+        h("section", { class: "panel", id: "my-tables", hidden: true }),
         h("div", { class: "home-grid" }, quick, create, open, learn),
       ),
     );
@@ -365,6 +414,8 @@ export class HomeView {
       public: form.querySelector("#create-public").checked,
       turn_seconds: timer ? Number(timer) : null,
     };
+    const hints = form.querySelector("#create-hints");
+    if (hints && this.info?.levels) body.hints = hints.checked; // a server of protocol 3 takes it
     if (Object.keys(options).length) body.options = options;
     await this.create(body, false);
   }

@@ -105,10 +105,16 @@ export function has(key) {
 }
 
 export function formatValue(value) {
-  if (typeof value === "number") return new Intl.NumberFormat(current, { numberingSystem: "latn" }).format(value);
+  if (typeof value === "number") return formatNumber(value);
   return String(value);
 }
 
+/**
+ * A number in Latin digits. A negative one is a left-to-right isolate (U+2066 .. U+2069),
+ * so that its minus stays in front of it in right-to-left text ("-12", not "12-").
+ * @param {number} value
+ */
 export function formatNumber(value) {
-  return new Intl.NumberFormat(current, { numberingSystem: "latn" }).format(value);
+  const text = new Intl.NumberFormat(current, { numberingSystem: "latn" }).format(value);
+  return value < 0 ? `\u2066${text}\u2069` : text;
 }

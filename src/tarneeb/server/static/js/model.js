@@ -83,7 +83,8 @@ export function trumpOf(m, options) {
   if (strain === "NT") return { letter: null, noTrump: true, pending: false };
   if (strain) return { letter: strain, noTrump: false, pending: false };
   if (fixed) return { letter: fixed, noTrump: false, pending: false };
-  return { letter: null, noTrump: false, pending: Boolean(m && m.contract) };
+  const pending = /** @type {any} */ (m)?.trump_pending;
+  return { letter: null, noTrump: false, pending: typeof pending === "boolean" ? pending : Boolean(m && m.contract) };
 }
 
 /**

@@ -86,7 +86,7 @@ export function stepsBetween(known, plays) {
  */
 export class TrickStage {
   /**
-   * @param {{paint: (cards: {seat: SeatName, card: string}[], winner: SeatName | null) => HTMLElement | null, seatBox: (seat: SeatName) => Element | null, pace: () => Pace, urgent?: () => boolean, onCard?: () => void, onTrick?: () => void}} hooks
+   * @param {{paint: (cards: {seat: SeatName, card: string}[], winner: SeatName | null) => HTMLElement | null, seatBox: (seat: SeatName) => Element | null, pace: () => Pace, urgent?: () => boolean, onBusy?: (busy: boolean) => void, onCard?: () => void, onTrick?: () => void}} hooks
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -180,6 +180,7 @@ export class TrickStage {
   pump() {
     if (this.running) return;
     const step = this.queue.shift();
+    this.hooks.onBusy?.(Boolean(step));
     if (!step) return;
     this.running = true;
     const pace = PACES[this.hooks.pace()] || PACES.normal;

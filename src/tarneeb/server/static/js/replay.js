@@ -202,7 +202,7 @@ export class ReplayView {
           { class: "replay-head" },
           h("a", { href: "#", class: "back" }, t("web.replay.backTable")),
           h("h1", {}, t("web.replay.title", { number: this.number })),
-          h("div", { class: "infobar" }, h("span", { class: "info-item" }, t("web.info.contract"), " ", contractView(this.replay.contract)), this.trump ? h("span", { class: "info-item" }, t("web.info.trump"), " ", suitIcon(SUITS.indexOf(this.trump), 16, suitName(this.trump))) : null, this.replay.text ? h("details", { class: "info-item" }, h("summary", {}, t("web.replay.text")), h("code", { class: "mono", dir: "ltr" }, this.replay.text)) : null),
+          h("div", { class: "infobar" }, this.replay.contract ? h("span", { class: "info-item" }, t("web.info.contract"), " ", contractView(this.replay.contract)) : null, this.trump ? h("span", { class: "info-item" }, t("web.info.trump"), " ", suitIcon(SUITS.indexOf(this.trump), 16, suitName(this.trump))) : null, this.replay.text ? h("details", { class: "info-item" }, h("summary", {}, t("web.replay.text")), h("code", { class: "mono", dir: "ltr" }, this.replay.text)) : null),
         ),
         h("div", { class: "board-grid replay-grid" }, seatsView, h("div", { class: "center" }, center, note)),
         controls,

@@ -5,34 +5,25 @@
 
 import { h, mount } from "./dom.js";
 import { t, formatNumber } from "./i18n.js";
-import { api, loadSeat, saveSeat, forgetSeat, loadJson, saveJson, TableConnection } from "./net.js";
+import { api, loadSeat, saveSeat, forgetSeat, TableConnection } from "./net.js";
 import { SEATS } from "./cards.js";
-import { seatName, botName, seatLabel, toast, errorText, actionView, reasonText } from "./common.js";
-import { verifyDeal } from "./fair.js";
+import { toast, errorText, actionView, reasonText } from "./common.js";
+import { DealBook } from "./deals.js";
 import { rememberName, savedName, serverInfo } from "./home.js";
 import { tableModel, matchEndModel } from "./model.js";
-import { renderInfobar, renderBoard, paintTrick, clock, reactionFace } from "./board.js";
+import { renderInfobar, renderBoard, paintTrick } from "./board.js";
 import { renderSide, renderChat, showSummary, showMatchEnd, showDialog, scoreSheet, closeDialog } from "./panels.js";
 import { keyCommand } from "./keys.js";
 import { TrickStage, playsOf, savedPace, savePace } from "./motion.js";
 import * as sound from "./sound.js";
 import { waitingRoom } from "./waiting.js";
+import { skeleton, renderBanner, renderBubbles, updateTimers, keepFocus, logLine, claimSeat, showSeatLink, moveFocus, focusTarget } from "./tablepage.js";
 
 /** @typedef {import("./wire").SeatName} SeatName */
 /** @typedef {import("./wire").StateJson} StateJson */
 /** @typedef {import("./wire").TableJson} TableJson */
 /** @typedef {import("./wire").ActionJson} ActionJson */
 /** @typedef {import("./model.js").TableModel} TableModel */
-
-/**
- * The cards a seat played in this deal, from the state's tricks.
- * @param {import("./wire").MatchJson} match
- * @param {SeatName} seat
- */
-function playedBy(match, seat) {
-  const tricks = [...(match.tricks || []), ...(match.trick ? [match.trick] : [])];
-  return tricks.flatMap((trick) => trick.cards.filter(([s]) => s === seat).map(([, card]) => card));
-}
 
 export class TableView {
   /** @param {HTMLElement} root @param {{go: (path: string) => void}} router @param {string} tableId */
@@ -53,10 +44,7 @@ export class TableView {
     /** @type {{kind: string, seat?: string, name?: string, text: string | (() => string)}[]} */
     this.log = [];
     this.lastSeq = 0; // events are taken once, however often they come (a new connection replays them)
-    /** @type {Map<number, any>} */
-    this.finished = new Map();
-    /** @type {Map<number, {state: string, commitment?: string}>} */
-    this.checks = new Map();
+    this.deals = new DealBook(tableId, () => this.checked());
     this.welcomed = false;
     this.settling = false; // a deal is over and its end is being shown
     /** @type {any} */
@@ -74,7 +62,6 @@ export class TableView {
     /** @type {any} */
     this.info = null;
     this.pace = savedPace();
-    this.store = loadJson(`tarneeb.deals.${tableId}`, {}); // number -> {dealer, commitment, hand}
     /** @type {TableModel} */
     this.model = tableModel({ state: null, table: null, mySeat: null });
     this.stage = new TrickStage({
@@ -85,6 +72,8 @@ export class TableView {
       seatBox: (seat) => this.root.querySelector(`.seat[data-seat="${seat}"]`),
       pace: () => this.pace,
       urgent: () => this.model.myTurn,
+      // scripts and tests read the trick on show once it caught up with the table
+      onBusy: (busy) => (document.body.dataset.stage = busy ? "busy" : "idle"),
       onCard: () => sound.play("card"),
       onTrick: () => sound.play("trick"),
     });
@@ -94,11 +83,11 @@ export class TableView {
 
   destroy() {
     document.title = t("web.app.title");
-    for (const key of ["version", "status", "phase", "deal", "toAct", "seat"]) delete document.body.dataset[key];
+    for (const key of ["version", "status", "phase", "deal", "toAct", "seat", "stage"]) delete document.body.dataset[key];
     clearInterval(this.tick);
     this.stage.stop();
     document.removeEventListener("keydown", this.onKey);
-    for (const id of ["deal-summary", "match-end", "score-sheet"]) document.getElementById(id)?.remove();
+    for (const id of ["deal-summary", "match-end", "score-sheet", "seat-link-dialog"]) document.getElementById(id)?.remove();
     if (this.conn) this.conn.close();
   }
 
@@ -109,6 +98,7 @@ export class TableView {
     this.inviteSeat = params.get("seat");
     this.invite = params.get("invite"); // the secret of a seat's invite link
     this.buildSkeleton();
+    await this.claimSeat();
     try {
       this.info = await serverInfo();
     } catch (_) {
@@ -126,6 +116,15 @@ export class TableView {
     }
     this.renderAll();
     this.connect();
+  }
+
+  /** A seat link (/t/ID#claim=SECRET) opened on this device: take the seat here. */
+  async claimSeat() {
+    if (await claimSeat(this.id)) this.saved = loadSeat(this.id);
+  }
+
+  async seatLink() {
+    await showSeatLink(this.id, this.saved?.token, () => this.focusTarget());
   }
 
   connect() {
@@ -156,12 +155,12 @@ export class TableView {
         if (frame.table) this.table = frame.table;
         const first = !this.welcomed;
         this.welcomed = true;
-        if (Array.isArray(frame.sheet)) for (const row of frame.sheet) this.finished.set(row.number, { ...(this.finished.get(row.number) || {}), number: row.number, contract: row.contract, row });
+        if (Array.isArray(frame.sheet)) for (const row of frame.sheet) this.deals.finish(row.number, { number: row.number, contract: row.contract, row });
         if (frame.events) this.takeEvents(frame.events, true);
         this.pending = null;
         this.applyState(frame.state);
+        this.deals.welcome(this.mySeat, /** @type {string} */ (this.table?.options?.dealing));
         if (first) this.loadDeals();
-        else this.recheck();
         break;
       }
       case "update":
@@ -179,8 +178,11 @@ export class TableView {
         this.renderBubbles();
         break;
       case "bye":
+        // the seat went to another device: this page watches from now on
         toast(t("web.error.moved"), "error");
         forgetSeat(this.id);
+        this.saved = null;
+        this.conn?.dropToken();
         break;
       default:
         break;
@@ -222,37 +224,14 @@ export class TableView {
         if (e.seq <= this.lastSeq) continue;
         this.lastSeq = e.seq;
       }
-      /** @param {() => string} text */
-      const info = (text) => this.log.push({ kind: "info", text });
+      const line = logLine(e);
+      if (line) this.log.push(line);
       switch (e.kind) {
-        case "chat":
-          this.log.push({ kind: "chat", seat: e.seat, name: e.name, text: e.text });
-          break;
-        case "joined":
-          info(() => (e.bot ? t("web.log.joinedBot", { seat: seatName(e.seat), bot: e.level ? t(`web.level.${e.level}`) : botName(e.bot) }) : t("web.log.joined", { seat: seatName(e.seat), name: e.name || "" })));
-          break;
-        case "left":
-          info(() => t("web.log.left", { seat: seatName(e.seat) }));
-          break;
-        case "takeover":
-          info(() => t("web.log.takeover", { seat: seatName(e.seat), bot: e.level ? t(`web.level.${e.level}`) : botName(e.bot) }));
-          break;
-        case "reclaim":
-          info(() => t("web.log.reclaim", { seat: seatName(e.seat) }));
-          break;
-        case "started":
-          info(() => t("web.log.started", { seat: seatName(e.first_dealer) }));
-          break;
-        case "action":
-          if (e.by === "timer") info(() => t("web.log.timer", { seat: seatName(e.seat), action: e.action.text }));
-          break;
         case "deal":
-          this.remember(e.number, { dealer: e.dealer, commitment: e.commitment });
+          this.deals.remember(e.number, { dealer: e.dealer, commitment: e.commitment });
           break;
         case "deal_end": {
-          this.finished.set(e.number, { ...(this.finished.get(e.number) || {}), ...e });
-          info(() => t("web.log.dealEnd", { number: e.number }));
-          this.check(e.number);
+          this.deals.finish(e.number, e);
           if (!replay) {
             ended = true;
             // the next deal's controls wait until this one's last trick and summary were seen
@@ -264,7 +243,6 @@ export class TableView {
         }
         case "match_end":
           this.matchEnd = e;
-          info(() => t("web.log.matchEnd"));
           break;
         case "rematch":
           this.goRematch(e.table);
@@ -275,17 +253,6 @@ export class TableView {
     }
     if (this.log.length > 200) this.log.splice(0, this.log.length - 200);
     return ended;
-  }
-
-  /** @param {number} number @param {any} data */
-  remember(number, data) {
-    if (!number) return;
-    const key = String(number);
-    this.store[key] = { ...(this.store[key] || {}), ...data };
-    // keep the last few deals: enough to check them after a reload
-    const keys = Object.keys(this.store).map(Number).sort((a, b) => a - b);
-    while (keys.length > 8) delete this.store[String(keys.shift())];
-    saveJson(`tarneeb.deals.${this.id}`, this.store);
   }
 
   /** @param {StateJson} state @param {any[]} [events] */
@@ -304,15 +271,7 @@ export class TableView {
       toAct: match?.to_act || "",
       seat: this.mySeat || "",
     });
-    if (match && match.deal_number) {
-      /** @type {any} */
-      const data = { dealer: match.dealer, commitment: match.commitment };
-      if (this.mySeat) {
-        const dealt = [...(match.hand || []), ...playedBy(match, this.mySeat)];
-        if (dealt.length === 13) data.hand = dealt;
-      }
-      this.remember(match.deal_number, data);
-    }
+    if (match) this.deals.see(match, this.mySeat);
     if (this.mySeat && this.saved && this.saved.seat !== this.mySeat) saveSeat(this.id, { seat: this.mySeat });
     if (before.deal !== (match?.deal_number ?? null)) this.hintText = null;
     this.model = this.buildModel();
@@ -351,10 +310,10 @@ export class TableView {
 
   /** @param {number} number */
   openSummary(number) {
-    const deal = this.finished.get(number);
+    const deal = this.deals.finished.get(number);
     if (!deal) return;
     closeDialog("score-sheet");
-    showSummary(number, deal, this.checks.get(number) || { state: "checking" }, this.model, {
+    showSummary(number, deal, this.deals.checks.get(number) || { state: "checking" }, this.model, {
       onClose: () => this.refocus(),
       fallback: () => this.focusTarget(),
     });
@@ -365,8 +324,8 @@ export class TableView {
   showEnd(lastNumber) {
     this.endShown = true;
     closeDialog("deal-summary");
-    const numbers = [...this.finished.keys()];
-    const last = this.finished.get(lastNumber ?? Math.max(0, ...numbers)) || null;
+    const numbers = [...this.deals.finished.keys()];
+    const last = this.deals.finished.get(lastNumber ?? Math.max(0, ...numbers)) || null;
     const rematch = /** @type {any} */ (this.state)?.rematch;
     const seated = Boolean(this.mySeat && this.saved?.token);
     let rematchState = null;
@@ -377,7 +336,7 @@ export class TableView {
     const voted = Boolean(this.mySeat && rematch?.votes?.[SEATS.indexOf(this.mySeat)] === true);
     showMatchEnd(matchEndModel(this.model, this.matchEnd), this.model, {
       lastDeal: last,
-      check: last ? this.checks.get(last.number) || { state: "checking" } : null,
+      check: last ? this.deals.checks.get(last.number) || { state: "checking" } : null,
       tableId: this.id,
       rematch: seated && rematch && !voted ? () => this.voteRematch() : null,
       rematchState,
@@ -402,9 +361,8 @@ export class TableView {
     try {
       const answer = await api("GET", `/api/tables/${encodeURIComponent(this.id)}/deals`);
       for (const d of answer.deals || []) {
-        this.finished.set(d.number, { ...d, ...(this.finished.get(d.number) || {}) });
-        this.remember(d.number, { dealer: this.store[String(d.number)]?.dealer || d.dealer });
-        this.check(d.number);
+        this.deals.remember(d.number, { dealer: this.deals.store[String(d.number)]?.dealer || d.dealer });
+        this.deals.finish(d.number, d, true);
       }
       this.render();
     } catch (_) {
@@ -412,36 +370,10 @@ export class TableView {
     }
   }
 
-  /** Check again what was checked before the seat was known (a reload checks after the welcome). */
-  recheck() {
-    for (const [number, check] of this.checks) {
-      if (check.state === "partial" && this.mySeat && this.store[String(number)]?.hand) {
-        this.checks.delete(number);
-        this.check(number);
-      }
-    }
-  }
-
-  /** @param {number} number */
-  async check(number) {
-    const deal = this.finished.get(number);
-    // the check waits for the welcome: it needs the seat, to check "and deals your hand"
-    if (!deal || !deal.seed || this.checks.has(number) || !this.welcomed) return;
-    const known = this.store[String(number)] || {};
-    const commitment = known.commitment || deal.commitment;
-    const dealer = known.dealer || deal.dealer;
-    this.checks.set(number, { state: "checking" });
-    try {
-      const result = await verifyDeal({ seed: deal.seed, commitment, dealer, dealing: /** @type {string} */ (this.table?.options?.dealing) || "4-4-5", mySeat: this.mySeat, myHand: known.hand });
-      let state = "ok";
-      if (!result.commitmentOk || result.handOk === false) state = "bad";
-      else if (result.handOk === null) state = "partial";
-      this.checks.set(number, { state, commitment });
-    } catch (err) {
-      this.checks.set(number, { state: "error" });
-    }
+  /** A deal's check is done: the lists and an open summary or match end show it. */
+  checked() {
     this.render();
-    if (this.summaryNumber === number && document.getElementById("deal-summary")) this.openSummary(number);
+    if (this.summaryNumber && document.getElementById("deal-summary")) this.openSummary(this.summaryNumber);
     if (document.getElementById("match-end")) this.showEnd();
   }
 
@@ -568,21 +500,13 @@ export class TableView {
     }
   }
 
-  /** Focus the next enabled card or bid in the direction seen on screen. @param {string} region @param {number} step @param {boolean} horizontal */
+  /** @param {string} region @param {number} step @param {boolean} horizontal */
   moveFocus(region, step, horizontal) {
-    const selector = region === "hand" ? "#hand .card:not([disabled])" : "#bidbox .bid-button:not([disabled])";
-    const items = /** @type {HTMLElement[]} */ ([...this.root.querySelectorAll(selector)]);
-    if (!items.length) return;
-    if (region === "hand") items.sort((a, b) => a.getBoundingClientRect().left - b.getBoundingClientRect().left);
-    let at = items.indexOf(/** @type {HTMLElement} */ (document.activeElement));
-    if (horizontal && document.documentElement.dir === "rtl" && at >= 0 && items[at].closest("[dir=ltr]") === null) step = -step;
-    at = at < 0 ? (step > 0 ? 0 : items.length - 1) : Math.max(0, Math.min(items.length - 1, at + step));
-    items[at].focus();
+    moveFocus(this.root, region, step, horizontal);
   }
 
-  /** Where focus goes when what had it is gone: a playable card, a bid, else the hand. */
   focusTarget() {
-    return /** @type {HTMLElement | null} */ (this.root.querySelector("#hand .card.legal:not([disabled]), #bidbox .bid-button:not([disabled])") || this.root.querySelector("#hand[tabindex]"));
+    return focusTarget(this.root);
   }
 
   refocus() {
@@ -592,39 +516,7 @@ export class TableView {
   // -- rendering ------------------------------------------------------------
 
   buildSkeleton() {
-    const chatValue = /** @type {HTMLInputElement | null} */ (this.root.querySelector("#chat-input"))?.value || "";
-    mount(
-      this.root,
-      h(
-        "div",
-        { class: "table-view" },
-        h(
-          "div",
-          { class: "play-area", id: "play-area" },
-          h("div", { id: "banner", class: "banner", role: "status", "aria-live": "polite", hidden: true }),
-          h("div", { id: "announce", class: "sr-only", "aria-live": "assertive" }),
-          h("div", { id: "infobar", class: "infobar", role: "region", "aria-label": t("web.info.title") }),
-          h("section", { id: "board", class: "board", "aria-label": t("web.table.board") }),
-        ),
-        h(
-          "aside",
-          { class: "side", id: "side", "aria-label": t("web.side.title") },
-          h("div", { id: "side-info" }),
-          h(
-            "section",
-            { class: "chat panel", "aria-labelledby": "chat-title" },
-            h("h2", { id: "chat-title" }, t("web.chat.title")),
-            h("ol", { id: "chat-log", class: "chat-log", "aria-live": "polite", tabindex: 0, "aria-labelledby": "chat-title" }),
-            h(
-              "form",
-              { id: "chat-form", class: "chat-form", onSubmit: (/** @type {Event} */ e) => this.sendChat(e) },
-              h("input", { id: "chat-input", maxlength: 300, autocomplete: "off", placeholder: t("web.chat.placeholder"), "aria-label": t("web.chat.placeholder"), value: chatValue }),
-              h("button", { type: "submit", class: "ghost", id: "chat-send" }, t("web.chat.send")),
-            ),
-          ),
-        ),
-      ),
-    );
+    skeleton(this.root, (e) => this.sendChat(e));
   }
 
   renderAll() {
@@ -646,8 +538,8 @@ export class TableView {
     const side = /** @type {HTMLElement | null} */ (this.root.querySelector("#side-info"));
     if (side) {
       renderSide(side, this.model, {
-        deals: [...this.finished.values()],
-        checks: this.checks,
+        deals: [...this.deals.finished.values()],
+        checks: this.deals.checks,
         lastTrickOpen: this.lastTrickOpen,
         onLastTrick: (open) => (this.lastTrickOpen = open),
         openSummary: (n) => this.openSummary(n),
@@ -664,6 +556,7 @@ export class TableView {
           /** @type {HTMLElement | null} */ (this.root.querySelector("#sound-toggle"))?.focus();
         },
         leave: this.mySeat && this.saved?.token ? () => this.leave() : null,
+        seatLink: this.mySeat && this.saved?.token && (this.info?.protocol ?? 2) >= 3 && !this.model.over ? () => this.seatLink() : null,
         tableId: this.id,
       });
     }
@@ -675,32 +568,12 @@ export class TableView {
   }
 
   openSheet() {
-    const deals = [...this.finished.values()].sort((a, b) => a.number - b.number);
+    const deals = [...this.deals.finished.values()].sort((a, b) => a.number - b.number);
     showDialog("score-sheet", t("web.sheet.title"), [scoreSheet(deals, this.model), h("div", { class: "actions" }, h("button", { type: "button", class: "primary", id: "sheet-close", autofocus: true, onClick: () => closeDialog("score-sheet") }, t("web.common.close")))], { className: "score-sheet-dialog", fallback: () => this.focusTarget() });
   }
 
   renderBanner() {
-    const node = /** @type {HTMLElement | null} */ (this.root.querySelector("#banner"));
-    if (!node) return;
-    const offline = this.status === "offline" || (this.status === "connecting" && this.state);
-    node.hidden = !offline;
-    node.className = `banner ${offline ? "offline" : ""}`;
-    if (offline) {
-      mount(
-        node,
-        h("strong", {}, t("web.banner.offline")),
-        " ",
-        this.status === "offline" ? t("web.banner.retry", { seconds: this.retrySeconds || 1 }) : t("web.banner.connecting"),
-        " ",
-        h("button", { type: "button", class: "ghost small", id: "retry-now", onClick: () => this.conn?.retryNow() }, t("web.banner.retryNow")),
-      );
-    }
-    const dot = document.getElementById("conn-dot");
-    if (dot) {
-      dot.dataset.status = this.status;
-      dot.title = t(`web.conn.${this.status}`);
-      dot.setAttribute("aria-label", t(`web.conn.${this.status}`));
-    }
+    renderBanner(this.root, this.status, this.retrySeconds, Boolean(this.state), () => this.conn?.retryNow());
   }
 
   renderBoard() {
@@ -754,51 +627,15 @@ export class TableView {
     });
     this.stage.repaint();
     this.renderBubbles();
-    // focus stays in play: on the same control, else the next playable card or bid
-    if (focusedKey) {
-      const again = /** @type {HTMLElement | null} */ (board.querySelector(`[data-key="${CSS.escape(focusedKey)}"]:not([disabled])`));
-      if (again) {
-        again.focus();
-        return;
-      }
-    }
-    if (inPlay && !document.querySelector("dialog[open]") && (focusedKey || document.activeElement === document.body)) {
-      const index = Number(active?.dataset?.index ?? 0);
-      const cards = /** @type {HTMLElement[]} */ ([...board.querySelectorAll("#hand .card")]);
-      const near = cards.slice(index).find((c) => !(/** @type {HTMLButtonElement} */ (c).disabled)) || cards.slice(0, index).reverse().find((c) => !(/** @type {HTMLButtonElement} */ (c).disabled));
-      (near || this.focusTarget())?.focus({ preventScroll: true });
-    }
+    keepFocus(board, active, inPlay, () => this.focusTarget());
   }
 
   renderBubbles() {
-    const center = this.root.querySelector("#center");
-    if (!center) return;
-    center.querySelectorAll(".reaction-bubble").forEach((n) => n.remove());
-    const now = Date.now();
-    for (const [seat, { reaction, until }] of this.bubbles) {
-      if (until < now) {
-        this.bubbles.delete(seat);
-        continue;
-      }
-      const s = this.model.seats.find((x) => x.seat === seat);
-      if (!s) continue;
-      center.appendChild(h("div", { class: ["reaction-bubble", `at-${s.rel}`], dataset: { seat }, role: "status" }, h("span", { class: "sr-only" }, `${seatLabel(s)}: ${t(`web.react.${reaction}`)}`), reactionFace(reaction)));
-    }
+    renderBubbles(this.root, this.bubbles, this.model);
   }
 
   updateTimers() {
-    const now = Date.now() / 1000 + this.clockOffset;
-    for (const node of /** @type {NodeListOf<HTMLElement>} */ (this.root.querySelectorAll(".timer"))) {
-      const left = Number(node.dataset.deadline) - now;
-      node.textContent = clock(left);
-      node.classList.toggle("urgent", left < 6);
-    }
-    for (const node of /** @type {NodeListOf<HTMLElement>} */ (this.root.querySelectorAll(".away-countdown"))) {
-      node.textContent = t("web.seat.awayCountdown", { time: clock(Number(node.dataset.deadline) - now) });
-    }
-    if (this.bubbles.size) {
-      const now2 = Date.now();
-      if ([...this.bubbles.values()].some((b) => b.until < now2)) this.renderBubbles();
-    }
+    updateTimers(this.root, Date.now() / 1000 + this.clockOffset);
+    if ([...this.bubbles.values()].some((b) => b.until < Date.now())) this.renderBubbles();
   }
 }
