@@ -214,6 +214,8 @@ def event_json(table: Table, event: Event) -> EventJson:
         body["action"] = action_json(int(event.secret["id"]))
     elif event.kind in (EventKind.JOINED, EventKind.TAKEOVER):
         body["level"] = level_of(body.get("bot"))
+    elif event.kind is EventKind.INVITED:
+        body["reserved"] = bool(body.get("reserved"))
     elif event.kind is EventKind.DEAL_END and table.match is not None:
         index = int(event.data["number"]) - 1
         if index < len(table.match.deals):
