@@ -99,8 +99,9 @@ def test_item2_every_trick_stays_on_screen_whole_before_it_goes(
 ) -> None:
     """ "Tricks cannot be followed: cards appear and vanish, a bot's winning trick
     is on screen 0.4-0.6 s, the last trick of a deal is never seen whole." The
-    test server's bots play at once: the page itself must hold each trick."""
-    page = new_page(browser, DESKTOP)
+    test server's bots play at once: the page itself must hold each trick, at the
+    client's default pace."""
+    page = new_page(browser, DESKTOP, pace=None)
     quick_play(page, server, name="Maya", target=1000)
     page.evaluate(SHOWN)
     table = Table({"south": page})

@@ -342,7 +342,7 @@ async ({deals, sel, wait}) => {
   const version = () => Number(document.body.dataset.version || 0);
   // finite animations (a card flying to the trick) end before a check; endless ones
   // (a pulsing turn marker) do not count
-  const settled = () => document.getAnimations().every(
+  const settled = () => document.body.dataset.stage !== "busy" && document.getAnimations().every(
     (a) => a.playState !== "running" || a.effect?.getComputedTiming().endTime === Infinity);
   const until = async (what, ok) => {
     const deadline = performance.now() + wait;
@@ -395,8 +395,8 @@ async ({deals, sel, wait}) => {
       }
     }
     const trick = q(sel.trick);
-    // the trick's place may lie under the bidding box while nobody has played
-    if (trick && qa(sel.trickCards).length) {
+    // the trick of this deal's play (in the auction, the box may stand over the last deal's)
+    if (trick && document.body.dataset.phase === "play" && qa(sel.trickCards).length) {
       const area = box(trick);
       qa(sel.trickCards).forEach(within);
       for (const other of [...cards, ...qa(sel.seats), ...(bidbox ? [bidbox] : [])]) {
