@@ -293,3 +293,34 @@ def test_the_seats_lookup_refuses_what_is_not_a_short_list_of_table_and_token(
         ):
             refused(client.post(seats, json=bad), 400, "malformed")
         refused(client.get(seats), 405, "malformed")
+
+
+def test_an_open_table_from_before_keeps_its_invited_seats_open() -> None:
+    """Before protocol 3 an open table's invites did not reserve: a stored one still does not
+    (while every invite of a private table did and does)."""
+    from tarneeb.seats import Seat
+    from tarneeb.server.seating import token_hash
+    from tarneeb.server.table import Table, TableConfig
+    from tarneeb.server.wire import EventKind
+
+    old = Table.new("old", TableConfig(public=True))
+    old.join("Layla", Seat.SOUTH)
+    old._record(  # an `invited` event as protocol 2 stored it
+        EventKind.INVITED,
+        {"seats": ["east", "north", "west"]},
+        {"invites": {name: token_hash(name + "-secret") for name in ("east", "north", "west")}},
+    )
+    restored = Table.restore("old", old.config, old.created, old.events)
+    assert not restored.reserved(Seat.NORTH)
+    assert restored.seat_of_token(restored.join("Eve", Seat.NORTH)) == Seat.NORTH
+    assert restored.seat_of_token(restored.join("Omar", invite="east-secret")) == Seat.EAST
+
+
+def test_no_invite_once_the_table_has_started(tmp_path: Path) -> None:
+    with server(tmp_path) as client:
+        solo = {"east": "bot:random", "north": "bot:random", "west": "bot:random"}
+        made = create(client, seats=solo)
+        answer = client.post(
+            f"/api/tables/{made['table']}/invite", json={"token": made["token"], "seats": "east"}
+        )
+        refused(answer, 409, "conflict")

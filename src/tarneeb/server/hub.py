@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
 import secrets
 import time
 from collections import OrderedDict
@@ -29,12 +28,11 @@ from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from tarneeb.actions import Action, Pass, format_action
 from tarneeb.bots.base import Bot
-from tarneeb.bots.registry import make_bot
 from tarneeb.seats import SEATS, Seat
 from tarneeb.server.analysis_pool import AnalysisPool
 from tarneeb.server.asks import Asks
+from tarneeb.server.clockwork import Clockwork
 from tarneeb.server.commits import DatabaseHealth, not_stored, retry, short_error
 from tarneeb.server.connection import CLOSE_BEHIND, MAX_BACKLOG, Connection, dumps
 from tarneeb.server.limits import Buckets
@@ -58,7 +56,6 @@ from tarneeb.server.table import (
     seat_name,
 )
 from tarneeb.server.wire import TableJson
-from tarneeb.view import View
 
 __all__ = ["CLOSE_BEHIND", "MAX_BACKLOG", "Connection", "Hub", "Settings"]
 
@@ -97,7 +94,7 @@ class _Live:
         return {c.seat for c in self.connections if c.seat is not None}
 
 
-class Hub(Asks):
+class Hub(Asks, Clockwork):
     """All tables of one server process."""
 
     def __init__(
@@ -475,52 +472,6 @@ class Hub(Asks):
                     await self._check_database()
                     self.db_health.stored()
 
-    # -- expiry -----------------------------------------------------------------------------
-
-    async def _expire_forever(self, ttl: float) -> None:
-        every = max(1.0, min(60.0, ttl / 4))
-        while True:
-            await asyncio.sleep(every)
-            await self.expire_idle()
-
-    async def expire_idle(self, now: float | None = None) -> list[str]:
-        """Expire every waiting table idle (no change, nobody connected) for the set time.
-
-        Its row stays, marked ``expired``; it leaves memory and a restart does not
-        bring it back. Returns the ids expired.
-        """
-        ttl = self.settings.waiting_table_ttl
-        if ttl is None:
-            return []
-        now = self._clock() if now is None else now
-        gone: list[str] = []
-        for live in list(self.live.values()):
-            if not self._idle(live, now, ttl):
-                continue
-            async with live.lock:
-                if not self._idle(live, now, ttl):
-                    continue
-                try:
-                    await self.store.run(self.store.expire, live.table.id)
-                except Exception as exc:
-                    self.db_health.failed(live.table.id, "its expiry", exc)
-                    continue
-                live.expired = True
-                self._drop(live)
-                gone.append(live.table.id)
-        if gone:
-            _log.info("expired %d idle waiting tables", len(gone))
-        return gone
-
-    @staticmethod
-    def _idle(live: _Live, now: float, ttl: float) -> bool:
-        return (
-            not live.expired
-            and live.table.status == "waiting"
-            and not live.connections
-            and now - live.idle_since >= ttl
-        )
-
     # -- connections ------------------------------------------------------------------------
 
     async def connect(self, conn: Connection, since: int | None) -> None:
@@ -635,77 +586,6 @@ class Hub(Asks):
                 frames[conn.seat] = text
             conn.push(text)
 
-    # -- bots and timers --------------------------------------------------------------------
-
-    def _watched(self, live: _Live) -> bool:
-        return bool(live.connections) or self.settings.bots_play_unwatched
-
-    def _schedule(self, live: _Live) -> None:
-        """Start the bot or the turn timer for whoever is to act now.
-
-        At a table nobody is connected to, neither starts (unless the settings
-        say bots play unwatched): :meth:`connect` starts them.
-        """
-        table = live.table
-        seat = table.to_act()
-        if live.timer is not None:
-            live.timer.cancel()
-            live.timer = None
-            table.turn_deadline = None
-        if seat is None or table.status != "playing" or not self._watched(live):
-            return
-        spec = table.controller(seat)
-        if spec is not None:
-            if live.task_version != table.version or live.task is None or live.task.done():
-                live.task_version = table.version
-                live.task = asyncio.create_task(self._bot_turn(live, seat, spec, table.version))
-        elif table.config.turn_seconds is not None:
-            seconds = table.config.turn_seconds
-            table.turn_deadline = time.time() + seconds
-            live.timer = asyncio.create_task(self._timer(live, seat, table.version, seconds))
-
-    def _bot(self, live: _Live, seat: Seat, spec: str) -> Bot:
-        bot = live.bots.get((seat, spec))
-        if bot is None:
-            bot = make_bot(spec, rng=random.Random(secrets.randbits(64)))
-            live.bots[(seat, spec)] = bot
-        return bot
-
-    async def _bot_turn(self, live: _Live, seat: Seat, spec: str, version: int) -> None:
-        if self.settings.bot_delay > 0:
-            await asyncio.sleep(self.settings.bot_delay)
-        await self._play_for(live, seat, spec, version, "bot")
-
-    async def _timer(self, live: _Live, seat: Seat, version: int, seconds: float) -> None:
-        await asyncio.sleep(seconds)
-        await self._play_for(live, seat, self.settings.timer_bot, version, "timer")
-
-    async def _play_for(self, live: _Live, seat: Seat, spec: str, version: int, by: str) -> None:
-        table = live.table
-        match = table.match
-        if match is None or table.version != version or match.to_act != seat:
-            return
-        if by == "bot" and table.controller(seat) != spec:
-            return  # the player reclaimed the seat while the bot waited
-        if not self._watched(live):
-            return  # everyone left while the bot waited: it acts when someone is back
-        view = match.view(seat)
-        bot = self._bot(live, seat, spec)
-        if by == "timer":
-            action = _safe_action(view, bot)
-        elif bot.slow:
-            action = await asyncio.to_thread(bot.act, view)
-        else:
-            action = bot.act(view)
-        ref = f"{by}-{version}"
-
-        def act(t: Table) -> int:
-            if by == "bot" and t.controller(seat) != spec:
-                raise ServerError(ErrorCode.CONFLICT, "the player is back in the seat")
-            return t.act(seat, version, format_action(action), ref, by)
-
-        await self._server_change(table.id, act, f"the {by}'s action")
-
 
 RESULTS_KEPT = 64
 """Results of finished tables kept in memory."""
@@ -719,8 +599,3 @@ def _retrieved(task: asyncio.Task[Any]) -> None:
 
 def _table(live: _Live) -> TableJson:
     return table_json(live.table, live.connected())
-
-
-def _safe_action(view: View, bot: Bot) -> Action:
-    """What the turn timer plays: a pass where one is legal, else the bot's choice."""
-    return Pass() if Pass() in view.legal_actions else bot.act(view)

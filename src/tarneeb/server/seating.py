@@ -77,6 +77,7 @@ class Seating:
     match: Match | None
     invites: dict[Seat, str]
     """The hash of each free seat's invite (seats of one invite share it)."""
+    keeping: set[Seat]
     new_invites: dict[Seat, str]
     seat_links: dict[Seat, str]
     """The hash of each seat's seat link, until it is claimed or replaced."""
@@ -115,8 +116,15 @@ class Seating:
         return self.config.public or not self.invites
 
     def reserved(self, seat: Seat) -> bool:
-        """Whether ``seat`` is free and kept for the holder of its invite."""
-        return seat in self.invites and not self.seats[seat].taken
+        """Whether ``seat`` is free and kept for the holder of its invite.
+
+        At a private table every invite keeps its seat; at an open one the
+        invites made since they reserve (an open table made before keeps its
+        seats open to anyone, as they were).
+        """
+        if seat not in self.invites or self.seats[seat].taken:
+            return False
+        return seat in self.keeping or not self.config.public
 
     def invite(self, groups: Iterable[Iterable[Seat]] | None = None) -> dict[Seat, str]:
         """Make invites before the start: one secret for each group of free human seats
@@ -148,7 +156,7 @@ class Seating:
         if made:
             self._record(
                 EventKind.INVITED,
-                {"seats": [seat_name(s) for s in made]},
+                {"seats": [seat_name(s) for s in made], "reserved": True},
                 {"invites": {seat_name(s): token_hash(secret) for s, secret in made.items()}},
             )
         self.new_invites = made

@@ -144,6 +144,9 @@ class Table(Seating):
         self.new_invites: dict[Seat, str] = {}
         """The secrets :meth:`invite` made last, for the answer that hands them out
         (kept in memory only, like :attr:`turn_deadline`; the log has their hashes)."""
+        self.keeping: set[Seat] = set()
+        """The seats whose invites keep them for their holders at an open table too
+        (every invite since protocol 3; an open table's invites of before did not)."""
         self.seat_links: dict[Seat, str] = {}
         self.away_deadlines: dict[Seat, float] = {}
         """Set by the hub: when a bot takes over each away player's seat (Unix time)."""
@@ -438,7 +441,10 @@ class Table(Seating):
             case EventKind.INVITED:
                 assert event.secret is not None
                 for name, digest in event.secret["invites"].items():
-                    self.invites[parse_seat_name(name)] = str(digest)
+                    seat = parse_seat_name(name)
+                    self.invites[seat] = str(digest)
+                    if data.get("reserved"):
+                        self.keeping.add(seat)
             case EventKind.TAKEOVER:
                 seat = parse_seat_name(data["seat"])
                 self.seats[seat] = replace(self.seats[seat], held_by=str(data["bot"]))

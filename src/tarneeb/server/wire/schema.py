@@ -251,6 +251,8 @@ class InvitedEvent(TypedDict):
     seq: int
     kind: Literal[EventKind.INVITED]
     seats: list[SeatName]
+    reserved: bool
+    """Whether the invites keep their seats (true since protocol 3)."""
 
 
 class LeftEvent(TypedDict):

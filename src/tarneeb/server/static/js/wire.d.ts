@@ -259,6 +259,8 @@ export interface InvitedEvent {
   seq: number;
   kind: "invited";
   seats: SeatName[];
+  /** Whether the invites keep their seats (true since protocol 3). */
+  reserved: boolean;
 }
 
 export interface LeftEvent {
