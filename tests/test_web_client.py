@@ -248,6 +248,23 @@ def test_one_player_plays_a_deal_against_bots_with_the_keyboard(
         # the double-dummy analysis: the table of tricks, and what the card shown cost
         expect(page.locator("#analysis .dd-table tbody tr")).to_have_count(4)
         expect(page.locator("#analysis-note")).to_be_visible()
+    # a replay opens at its start: every card still in the hands
+    page.reload()
+    expect(page.locator(".replay-hand .mini-card")).to_have_count(52)
+    expect(page.locator("#replay-slider")).to_have_value("0")
+
+    # back at the table, the match's end offers a rematch: the bots agree, and the same
+    # seat plays on at the new table (issue 23, item 7)
+    page.click("#replay .back")
+    end = page.locator("#match-end")
+    expect(end).to_be_visible()
+    old_table = page.url
+    page.click("#rematch")
+    expect(page).not_to_have_url(old_table)
+    expect(page).to_have_url(re.compile(r"/t/[\w-]+$"))
+    expect(page.locator("#board-grid")).to_be_visible()
+    expect(page.locator("body")).to_have_attribute("data-seat", "south")
+    expect(page.locator("#match-end")).to_have_count(0)
     assert not page_errors(page)
     page.context.close()
 

@@ -113,6 +113,23 @@ export class HomeView {
     this.render();
     this.loadTables();
     this.loadMine();
+    this.localSummaries();
+  }
+
+  /** The presets' summaries in the page's language (the list of /api/info has them in English). */
+  async localSummaries() {
+    if (language() === "en") return;
+    for (const node of /** @type {NodeListOf<HTMLElement>} */ (this.root.querySelectorAll(".preset-summary"))) {
+      try {
+        const rules = await rulesOf(node.dataset.preset || "");
+        if (!node.isConnected || rules.lang !== language()) continue;
+        node.textContent = rules.summary;
+        node.lang = rules.lang;
+        node.dir = rules.dir;
+      } catch (_) {
+        /* the English summary stays */
+      }
+    }
   }
 
   /** The running tables where this browser holds a seat: the way back to a game. */
@@ -243,7 +260,7 @@ export class HomeView {
       { class: "panel", id: "learn" },
       h("h2", {}, t("web.home.learn.title")),
       h("p", { class: "lead" }, t("web.home.learn.text")),
-      h("ul", { class: "preset-list" }, presets.map((p) => h("li", {}, h("a", { href: `/#rules/${encodeURIComponent(p.name)}`, class: "preset-link" }, presetName(p.name)), p.summary ? h("small", { lang: "en", dir: "ltr" }, p.summary) : null))),
+      h("ul", { class: "preset-list" }, presets.map((p) => h("li", {}, h("a", { href: `/#rules/${encodeURIComponent(p.name)}`, class: "preset-link" }, presetName(p.name)), p.summary ? h("small", { class: "preset-summary", dataset: { preset: p.name }, lang: "en", dir: "ltr" }, p.summary) : null))),
     );
     mount(
       this.root,

@@ -244,7 +244,7 @@ export class ReplayView {
       h(
         "table",
         { class: "dd-table", dir: "ltr" },
-        h("thead", {}, h("tr", {}, h("th", {}, ""), ["S", "E", "N", "W"].map((s) => h("th", { scope: "col" }, seatName(seatOf(s)))))),
+        h("thead", {}, h("tr", {}, h("td", {}, ""), ["S", "E", "N", "W"].map((s) => h("th", { scope: "col" }, seatName(seatOf(s)))))),
         h(
           "tbody",
           {},

@@ -31,6 +31,7 @@ export function skeleton(root, onChat) {
       h(
         "div",
         { class: "play-area", id: "play-area" },
+        h("h1", { class: "sr-only" }, t("web.table.board")),
         h("div", { id: "banner", class: "banner", role: "status", "aria-live": "polite", hidden: true }),
         h("div", { id: "announce", class: "sr-only", "aria-live": "assertive" }),
         h("div", { id: "infobar", class: "infobar", role: "region", "aria-label": t("web.info.title") }),
