@@ -1,8 +1,8 @@
 """Text for players in their languages: one catalogue format, complete in every language.
 
-The core's catalogue (tarneeb/i18n/LANG.json: the rules reference, preset
-summaries) and the browser's (server/static/i18n/LANG.json) are the same
-format, read by the same loader; every language has every message with the
+One catalogue (tarneeb/i18n/LANG.json: the rules reference, preset summaries,
+tarneeb play, and the browser's web.* block, served to the page as
+/i18n/LANG.json) in one format, read by one loader; every language has every message with the
 same placeholders; every option and reading of Rules, found at test time, has
 its messages; no player-facing text calls the sources "seeds".
 """
@@ -30,6 +30,7 @@ from tarneeb.i18n import (
     RIGHT_TO_LEFT,
     LanguageError,
     accept_language,
+    browser_catalogue,
     core_catalogue,
     fill,
     find_language,
@@ -42,15 +43,14 @@ from tarneeb.presets import PRESET_SUMMARIES, PRESETS
 from tarneeb.reference import SOURCES, describe_rules, option_sources, reference_markdown
 from tarneeb.summaries import preset_summary
 
-BROWSER = resources.files("tarneeb.server") / "static" / "i18n"
 OTHERS = [lang for lang in LANGUAGES if lang != DEFAULT_LANGUAGE]
 
 
 def catalogues() -> dict[str, dict[str, dict[str, str]]]:
-    """Both catalogues, by name then language."""
+    """The catalogue, and the part of it the browser reads, by name then language."""
     return {
         "core": {lang: dict(core_catalogue(lang)) for lang in LANGUAGES},
-        "browser": {lang: dict(read_catalogue(BROWSER, lang)) for lang in LANGUAGES},
+        "browser": {lang: dict(browser_catalogue(lang)) for lang in LANGUAGES},
     }
 
 
@@ -84,6 +84,12 @@ SAME_EVERYWHERE = {
     "summary",
     "describe.change",
     "game.value",
+    "web.app.title",
+    "web.app.name",
+    "web.home.title",
+    "web.home.seat.bot",
+    "web.preset.tarneeb61",
+    "web.seat.points",
 }
 # Words the language shares with English.
 SAME_WORD = {
@@ -97,6 +103,20 @@ SAME_WORD = {
     ("nl", "tui.status.contract"),
     ("nl", "tui.sheet.contract"),
     ("nl", "tui.seat.partner"),
+    ("es", "web.preset.original"),
+    ("es", "web.chat.title"),
+    ("nl", "web.chat.title"),
+    ("nl", "web.seat.west"),
+    ("nl", "web.seat.partner"),
+    ("nl", "web.info.contract"),
+    ("nl", "web.fair.details"),
+    ("nl", "web.banner.offline"),
+    ("nl", "web.conn.offline"),
+    ("es", "web.pace.normal"),
+    ("es", "web.sheet.total"),
+    ("nl", "web.level.expert"),
+    ("nl", "web.react.sorry"),
+    ("nl", "web.sheet.contract"),
 }
 
 
@@ -115,12 +135,22 @@ def test_no_core_message_is_left_in_english(lang: str) -> None:
 
 
 def test_catalogues_are_flat_json_objects_of_strings_in_utf8() -> None:
-    for folder in (resources.files("tarneeb.i18n"), BROWSER):
-        for lang in LANGUAGES:
-            raw = (folder / f"{lang}.json").read_bytes()
-            data = json.loads(raw.decode("utf-8"))
-            assert isinstance(data, dict) and data
-            assert all(isinstance(k, str) and isinstance(v, str) for k, v in data.items())
+    folder = resources.files("tarneeb.i18n")
+    for lang in LANGUAGES:
+        raw = (folder / f"{lang}.json").read_bytes()
+        data = json.loads(raw.decode("utf-8"))
+        assert isinstance(data, dict) and data
+        assert all(isinstance(k, str) and isinstance(v, str) for k, v in data.items())
+
+
+def test_there_is_one_catalogue() -> None:
+    """The browser's messages live in the package's catalogue (its web.* block), not
+    in a second set of files beside the page."""
+    static = ROOT / "src/tarneeb/server/static"
+    assert not list(static.rglob("*.json")), "a second catalogue beside the page"
+    english = browser_catalogue("en")
+    assert english["web.action.pass"] == "Pass" and english["strain.hearts"] == "hearts"
+    assert not [k for k in english if k.startswith(("tui.", "game.", "topic."))]
 
 
 def test_the_browser_offers_the_languages_the_core_has() -> None:
@@ -529,6 +559,22 @@ def test_cli_writes_arabic_as_utf8_to_a_stream_that_cannot_hold_it(
     assert raw.getvalue().decode("utf-8") == describe_rules(
         find_rules("egyptian"), "egyptian", "ar"
     ).replace("\n", stream.newlines or "\n")
+
+
+def test_server_serves_the_browser_its_messages_with_an_etag(tmp_path: Path) -> None:
+    pytest.importorskip("starlette")
+    from ws_support import server
+
+    with server(tmp_path) as client:
+        answer = client.get("/i18n/ar.json")
+        assert answer.status_code == 200
+        assert answer.json() == dict(browser_catalogue("ar"))
+        etag = answer.headers["etag"]
+        again = client.get("/i18n/ar.json", headers={"If-None-Match": etag})
+        assert again.status_code == 304 and again.content == b""
+        english = client.get("/i18n/en.json", headers={"If-None-Match": etag})
+        assert english.status_code == 200 and english.headers["etag"] != etag
+        assert client.get("/i18n/xx.json").status_code == 400
 
 
 def test_server_serves_the_reference_in_the_pages_language(tmp_path: Path) -> None:

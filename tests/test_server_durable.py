@@ -38,7 +38,7 @@ import ws_support  # noqa: F401 - skips without the server's dependencies
 from tarneeb.actions import format_action
 from tarneeb.seats import Seat
 from tarneeb.server import app as app_module
-from tarneeb.server import table as table_module
+from tarneeb.server import config as table_module
 from tarneeb.server.hub import Connection, Hub
 from tarneeb.server.protocol import events_json
 from tarneeb.server.results import RESULT_VERSION

@@ -453,15 +453,20 @@ def test_invites_are_stored_hashed_and_work_after_a_restart(tmp_path: Path) -> N
         assert joined.json()["seat"] == "west"
 
 
-def test_an_open_table_seats_anyone_and_takes_invites_too(tmp_path: Path) -> None:
-    """A public table is listed among the open tables: its free seats are anyone's."""
+def test_an_open_table_seats_anyone_but_keeps_reserved_seats(tmp_path: Path) -> None:
+    """A public table is listed among the open tables: its free seats are anyone's, except
+    those the host reserved for an invite."""
     with server(tmp_path) as client:
-        made = client.post("/api/tables", json={"name": "Layla", "public": True}).json()
+        body = {"name": "Layla", "public": True, "reserve": ["east"]}
+        made = client.post("/api/tables", json=body).json()
+        assert set(made["invites"]) == {"east"}
         table = made["table"]
         join = f"/api/tables/{table}/join"
-        assert client.post(join, json={"name": "Omar"}).json()["seat"] == "east"
-        north = invite_of(made["invites"]["north"])
-        assert client.post(join, json={"name": "Nour", "invite": north}).json()["seat"] == "north"
+        assert client.post(join, json={"name": "Omar"}).json()["seat"] == "north"
+        refused(client.post(join, json={"name": "Eve", "seat": "east"}), 403, "unauthorized")
+        east = invite_of(made["invites"]["east"])
+        assert client.post(join, json={"name": "Nour", "invite": east}).json()["seat"] == "east"
+        assert client.post(join, json={"name": "Sami"}).json()["seat"] == "west"
 
 
 def test_a_table_from_before_invites_keeps_open_seats() -> None:

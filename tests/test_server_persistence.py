@@ -53,6 +53,7 @@ from tarneeb.server.app import create_app  # noqa: E402
 from tarneeb.server.hub import Hub, Settings  # noqa: E402
 from tarneeb.server.store import Store  # noqa: E402
 from tarneeb.server.table import Table, TableConfig  # noqa: E402
+from tarneeb.server.wire import PROTOCOL_VERSION  # noqa: E402
 
 POSTGRES_ENV = "TARNEEB_TEST_POSTGRES_URL"
 NAMES = ("south", "east", "north", "west")
@@ -508,12 +509,26 @@ def _in_play(cards: int) -> Callable[[dict[str, Any]], bool]:
     return lambda match: match["phase"] == "play" and _cards_played(match) >= cards
 
 
+def _timeless(value: Any) -> Any:
+    """``value`` without the clock: the server's time left out, a deadline only said to be."""
+    if isinstance(value, dict):
+        return {
+            key: (item is not None) if key == "away_deadline" else _timeless(item)
+            for key, item in value.items()
+            if key != "server_time"
+        }
+    if isinstance(value, list):
+        return [_timeless(item) for item in value]
+    return value
+
+
 def _welcomes(client: TestClient, table_id: str, tokens: dict[str, str]) -> dict[str, Any]:
-    """Each seat's welcome (alone at the table) and a spectator's: what they are shown."""
+    """Each seat's welcome (alone at the table) and a spectator's: what they are shown
+    (the clock aside, see :func:`_timeless`)."""
     found: dict[str, Any] = {}
     for name, token in [*tokens.items(), ("spectator", None)]:
         with client.websocket_connect(f"/ws/{table_id}") as ws:
-            found[name] = Seated(ws, token).welcome
+            found[name] = _timeless(Seated(ws, token).welcome)
     return found
 
 
@@ -714,7 +729,7 @@ class Server:
         # Poll the port, at most 600 times; waiting on the process is the pause between tries.
         for _ in range(600):
             try:
-                if _http(self.base, "GET", "/api/info")["protocol"] == 2:
+                if _http(self.base, "GET", "/api/info")["protocol"] == PROTOCOL_VERSION:
                     return
             except (OSError, urllib.error.URLError, ValueError):
                 pass
@@ -853,10 +868,14 @@ def _new_table(server: Server, body: dict[str, Any]) -> dict[str, tuple[str, str
 
 
 def _without_presence(state: dict[str, Any]) -> dict[str, Any]:
-    """A state without who is connected (presence, not the table's state)."""
+    """A state without who is connected or away (presence, not the table's state), nor
+    the server's clock."""
     return {
-        **state,
-        "seats": [{k: v for k, v in seat.items() if k != "connected"} for seat in state["seats"]],
+        **{k: v for k, v in state.items() if k != "server_time"},
+        "seats": [
+            {k: v for k, v in seat.items() if k not in ("connected", "away_deadline")}
+            for seat in state["seats"]
+        ],
     }
 
 

@@ -195,7 +195,7 @@ def test_the_websocket_and_the_api_send_only_frames_of_the_schema(tmp_path: Path
     with server(tmp_path) as client:
         info = client.get("/api/info").json()
         check(info, wire.InfoBody)
-        assert info["protocol"] == wire.PROTOCOL_VERSION == 2
+        assert info["protocol"] == wire.PROTOCOL_VERSION == 3
         check(client.get("/api/rules/tarneeb400").json(), wire.RulesBody)
         setup = {"name": "S", "seats": bots, "options": {"target": 15}}  # a few deals
         made = client.post("/api/tables", json=setup).json()
@@ -324,7 +324,16 @@ def test_parse_reads_an_action_as_id_object_or_text(action: Any, expected: int |
         ),
         ('{"type": "act", "id": "a", "version": 0, "action": null}', "malformed", "action must be"),
         ('{"type": "act", "id": "a", "version": 0}', "malformed", "action is missing"),
-        ('{"type": "hello", "protocol": 1}', "malformed", "protocol 2"),
+        ('{"type": "hello", "protocol": 1}', "malformed", "protocol 3"),
+        ('{"type": "hello", "protocol": 4}', "malformed", "protocol 3"),
+        ('{"type": "hint", "seat": "north"}', "malformed", "unknown field"),
+        ('{"type": "react"}', "malformed", "reaction is missing"),
+        ('{"type": "react", "reaction": 3}', "malformed", "reaction must be a string"),
+        ('{"type": "react", "reaction": "I have the ace"}', "malformed", "no reaction"),
+        ('{"type": "react", "reaction": "clap", "to": "east"}', "malformed", "unknown field"),
+        ('{"type": "rematch"}', "malformed", "vote is missing"),
+        ('{"type": "rematch", "vote": "yes"}', "malformed", "vote must be true or false"),
+        ('{"type": "rematch", "vote": 1}', "malformed", "vote must be true or false"),
         ('{"type": "hello", "since": -1}', "malformed", "since"),
         ('{"type": "chat", "text": 1}', "malformed", "text must be a string"),
         ('{"type": "nap"}', "malformed", "unknown frame type"),

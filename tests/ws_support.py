@@ -50,6 +50,7 @@ __all__ = [
     "create_app",
     "legal_texts",
     "open_peer",
+    "play_until",
     "server",
 ]
 
@@ -179,7 +180,7 @@ class Peer:
             self.ws.send_text(frame if isinstance(frame, str) else json.dumps(frame))
 
     def hello(self, token: str | None = None, since: int | None = None) -> dict[str, Any]:
-        frame: dict[str, Any] = {"type": "hello", "protocol": 2}
+        frame: dict[str, Any] = {"type": "hello", "protocol": 3}
         if token is not None:
             frame["token"] = token
         if since is not None:
@@ -264,6 +265,23 @@ def choose(match: dict[str, Any], rng: random.Random) -> str:
             return "pass"
         return min(bids, key=lambda text: action_id(parse_action(text, phase)))
     return str(rng.choice(ordered[:3]))
+
+
+def play_until(
+    peer: Peer, rng: random.Random, done: Callable[[Peer], bool], limit: int = 20000
+) -> None:
+    """Act for ``peer``'s seat (with :func:`choose`) and read on, until ``done(peer)``."""
+    for _ in range(limit):
+        if done(peer):
+            return
+        if not peer.my_turn():
+            peer.next()
+            continue
+        ref = peer.act(choose(peer.match, rng))
+        answer = peer.until(lambda f, ref=ref: f.get("id") == ref)  # type: ignore[misc]
+        if answer["type"] == "ack":
+            peer.until_version(answer["version"])
+    raise AssertionError(f"{peer.label}: not done in {limit} frames")
 
 
 def legal_texts(match: dict[str, Any]) -> list[str]:

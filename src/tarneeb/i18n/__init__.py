@@ -1,12 +1,13 @@
 """The message catalogues: every text the package says to players, in their languages.
 
-One format for everything that speaks to players: a catalogue is a flat JSON
-object of ``"key": "message"`` pairs in UTF-8, one file a language named
-``LANG.json``, with ``{name}`` placeholders filled in by name. The core's
-messages (the rules reference, preset summaries) are ``tarneeb/i18n/LANG.json``;
-the browser's are ``tarneeb/server/static/i18n/LANG.json``, the same format
-read the same way (its ``t(key, params)`` fills the same placeholders).
-Standard library only.
+One catalogue for everything that speaks to players: a flat JSON object of
+``"key": "message"`` pairs in UTF-8, one file a language,
+``tarneeb/i18n/LANG.json``, with ``{name}`` placeholders filled in by name.
+The rules reference, the preset summaries and ``tarneeb play`` read it here;
+the browser client's own messages are its ``web.`` block, which the server
+hands the page with the shared words it needs (:func:`browser_catalogue`,
+``GET /i18n/LANG.json``); the page's ``t(key, params)`` fills the same
+placeholders the same way. Standard library only.
 
 >>> tr = translator("es")
 >>> tr("reference.title")
@@ -39,11 +40,13 @@ if TYPE_CHECKING:
         from importlib.abc import Traversable
 
 __all__ = [
+    "BROWSER_PREFIXES",
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
     "LanguageError",
     "Translator",
     "accept_language",
+    "browser_catalogue",
     "core_catalogue",
     "fill",
     "find_language",
@@ -151,6 +154,26 @@ def read_catalogue(folder: Traversable, lang: str) -> Mapping[str, str]:
 def core_catalogue(lang: str) -> Mapping[str, str]:
     """The core's messages (rules reference, preset summaries) in ``lang``."""
     return read_catalogue(resources.files(__name__), lang)
+
+
+#: The keys the browser client reads: its own ``web.`` block and the words it shares
+#: with the rest of the package (suit and strain names, the reasons of hints).
+BROWSER_PREFIXES: tuple[str, ...] = ("web.", "suit.", "strain.", "reason.")
+
+
+@cache
+def browser_catalogue(lang: str) -> Mapping[str, str]:
+    """The messages of ``lang`` the browser client reads (the keys of :data:`BROWSER_PREFIXES`).
+
+    >>> browser_catalogue("en")["web.action.pass"], browser_catalogue("en")["strain.hearts"]
+    ('Pass', 'hearts')
+    >>> "game.players" in browser_catalogue("en")
+    False
+
+    :raises LanguageError: for an unknown language.
+    """
+    messages = core_catalogue(find_language(lang))
+    return MappingProxyType({k: v for k, v in messages.items() if k.startswith(BROWSER_PREFIXES)})
 
 
 def translator(lang: str = DEFAULT_LANGUAGE) -> Translator:

@@ -4,12 +4,14 @@
 >>> app = create_app(Settings(db_url="sqlite://", bot_delay=0))
 >>> with TestClient(app) as client:
 ...     client.get("/api/info").json()["protocol"]
-2
+3
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
+import hashlib
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -49,14 +51,18 @@ from tarneeb.server.protocol import (
     error_frame,
     health_body,
     info_body,
+    invite_body,
     joined_body,
+    my_seats_body,
     pong_frame,
     ready_body,
     rules_body,
+    seat_link_body,
     table_json,
     tables_body,
 )
 from tarneeb.server.results import deals_result
+from tarneeb.server.seating import invite_groups
 from tarneeb.server.store import Store, default_db_url
 from tarneeb.server.table import (
     MAX_ACTION_ID,
@@ -67,13 +73,17 @@ from tarneeb.server.table import (
     parse_seat_name,
 )
 from tarneeb.server.wire import (
+    LEVELS,
     MAX_BODY,
     MAX_FRAME,
     Act,
     Chat,
     ErrorFrame,
     Hello,
+    Hint,
     Ping,
+    React,
+    Rematch,
     TableJson,
     loads,
     parse_frame,
@@ -86,6 +96,15 @@ CLOSE_POLICY = 1008
 CLOSE_ERROR = 1011
 RATE_STRIKES = 10
 """Rate-limited frames in a row after which a connection is closed."""
+
+
+@functools.cache
+def _browser_messages(lang: str) -> tuple[bytes, str]:
+    """The browser's catalogue of ``lang`` (a catalogue language) as JSON, and its ETag."""
+    from tarneeb.i18n import browser_catalogue
+
+    body = json.dumps(dict(browser_catalogue(lang)), ensure_ascii=False).encode()
+    return body, f'"{hashlib.sha256(body).hexdigest()[:20]}"'
 
 
 def _static_dir() -> Path:
@@ -199,6 +218,16 @@ def create_app(settings: Settings | None = None, *, metrics_route: bool = True) 
         )
 
     @api
+    async def messages(request: Request) -> Response:
+        from tarneeb.i18n import find_language
+
+        body, etag = _browser_messages(find_language(request.path_params["lang"]))
+        headers = {"ETag": etag, "Cache-Control": "no-cache"}
+        if etag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=headers)
+        return Response(body, media_type="application/json", headers=headers)
+
+    @api
     async def list_tables(_request: Request) -> Response:
         return JSONResponse(tables_body([live_json(t) for t in hub().tables()]))
 
@@ -207,8 +236,10 @@ def create_app(settings: Settings | None = None, *, metrics_route: bool = True) 
         data = await _body(request)
         seat = _seat_arg(data.pop("seat", None)) or Seat.SOUTH
         name = data.pop("name", None)
+        reserve = data.pop("reserve", None)
+        groups = None if reserve is None else invite_groups(reserve)
         config = TableConfig.from_dict(data)
-        table, token = await hub().create(config, name, seat, _client(request))
+        table, token = await hub().create(config, name, seat, _client(request), groups)
         log.info("table created", extra={"table": table.id, "rules": config.rules_name})
         return JSONResponse(created_body(table, seat, token, live_json(table)), status_code=201)
 
@@ -236,12 +267,14 @@ def create_app(settings: Settings | None = None, *, metrics_route: bool = True) 
     async def start(request: Request) -> Response:
         table_id = request.path_params["id"]
         data = await _body(request)
-        _only(data, "token", "bot")
+        _only(data, "token", "bot", "level")
         table = (await hub().open(table_id)).table
         table.seat_of_token(data.get("token"))
         bot = data.get("bot", "heuristic")
         if not isinstance(bot, str):
             raise ServerError(ErrorCode.MALFORMED, "bot must be a bot spec")
+        if "level" in data:
+            bot = _level(data["level"], "bot" in data)
         await hub().change(table_id, lambda t: t.start(bot))
         return JSONResponse(live_json((await hub().open(table_id)).table))
 
@@ -253,6 +286,36 @@ def create_app(settings: Settings | None = None, *, metrics_route: bool = True) 
         seat = (await hub().open(table_id)).table.seat_of_token(data.get("token"))
         await hub().change(table_id, lambda t: t.leave(seat))
         return JSONResponse(live_json((await hub().open(table_id)).table))
+
+    @api
+    async def invite(request: Request) -> Response:
+        table_id = request.path_params["id"]
+        data = await _body(request)
+        _only(data, "token", "seats")
+        groups = invite_groups([data.get("seats")])
+        made = await hub().invite(table_id, data.get("token"), groups)
+        return JSONResponse(invite_body((await hub().open(table_id)).table, made))
+
+    @api
+    async def seat_link(request: Request) -> Response:
+        table_id = request.path_params["id"]
+        data = await _body(request)
+        _only(data, "token")
+        seat, secret = await hub().seat_link(table_id, data.get("token"))
+        return JSONResponse(seat_link_body((await hub().open(table_id)).table, seat, secret))
+
+    @api
+    async def claim(request: Request) -> Response:
+        data = await _body(request)
+        _only(data, "claim")
+        seat, token = await hub().claim(request.path_params["id"], data.get("claim"))
+        return JSONResponse(joined_body(seat, token))
+
+    @api
+    async def my_seats(request: Request) -> Response:
+        data = await _body(request)
+        _only(data, "seats")
+        return JSONResponse(my_seats_body(hub().my_seats(data.get("seats"))))
 
     async def finished(table_id: str) -> dict[str, Any]:
         """The deals (and record) the API serves of a table: a finished table's stored
@@ -334,12 +397,17 @@ def create_app(settings: Settings | None = None, *, metrics_route: bool = True) 
         Route("/t/{id}", page),
         Route("/api/info", info),
         Route("/api/rules/{name}", rules),
+        Route("/i18n/{lang}.json", messages),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables", create, methods=["POST"]),
         Route("/api/tables/{id}", get_table),
         Route("/api/tables/{id}/join", join, methods=["POST"]),
         Route("/api/tables/{id}/start", start, methods=["POST"]),
         Route("/api/tables/{id}/leave", leave, methods=["POST"]),
+        Route("/api/tables/{id}/invite", invite, methods=["POST"]),
+        Route("/api/tables/{id}/seat-link", seat_link, methods=["POST"]),
+        Route("/api/tables/{id}/claim", claim, methods=["POST"]),
+        Route("/api/seats", my_seats, methods=["POST"]),
         Route("/api/tables/{id}/deals", deals),
         Route("/api/tables/{id}/deals/{number}", deal_replay),
         Route("/api/tables/{id}/record", record),
@@ -502,7 +570,7 @@ async def _dispatch(hub: Hub, conn: Connection, frame: object) -> None:
     if isinstance(frame, Hello):
         raise ServerError(ErrorCode.MALFORMED, "hello comes once, first")
     if seat is None:
-        what = "act" if isinstance(frame, Act) else "chat"
+        what = _WHAT.get(type(frame), "do that")
         raise ServerError(ErrorCode.UNAUTHORIZED, f"spectators cannot {what}: join a seat")
     if isinstance(frame, Act):
         await hub.change(
@@ -512,3 +580,33 @@ async def _dispatch(hub: Hub, conn: Connection, frame: object) -> None:
         )
     elif isinstance(frame, Chat):
         await hub.chat(conn.table_id, seat, frame.text)
+    elif isinstance(frame, Hint):
+        conn.push(await hub.hint(conn.table_id, seat))
+    elif isinstance(frame, React):
+        await hub.react(conn.table_id, seat, frame.reaction)
+    elif isinstance(frame, Rematch):
+        await hub.vote_rematch(conn.table_id, seat, frame.vote)
+
+
+_WHAT: dict[type, str] = {
+    Act: "act",
+    Chat: "chat",
+    Hint: "ask for hints",
+    React: "react",
+    Rematch: "vote a rematch",
+}
+
+
+def _level(level: object, with_bot: bool) -> str:
+    """The bot spec of a ``level`` of ``start`` (one of :data:`LEVELS` the server has).
+
+    :raises ServerError: ``malformed`` for another value, or with ``bot`` too.
+    """
+    from tarneeb.bots.registry import BOTS
+
+    if with_bot:
+        raise ServerError(ErrorCode.MALFORMED, "give a bot or a level, not both")
+    if not isinstance(level, str) or level not in LEVELS or level not in BOTS:
+        known = ", ".join(name for name in LEVELS if name in BOTS) or "none on this server"
+        raise ServerError(ErrorCode.MALFORMED, f"a level is one of: {known}")
+    return level

@@ -74,6 +74,14 @@ class Connection:
             return
         self.queue.put_nowait(frame if isinstance(frame, str) else dumps(frame))
 
+    async def bye(self, frame: Mapping[str, Any], code: int) -> None:
+        """Send ``frame`` after what waits, then close the socket with ``code`` (on purpose)."""
+        self.push(frame)
+        await self.close()
+        if self._abort is not None and not self.overflowed:
+            with contextlib.suppress(Exception):
+                await self._abort(code)
+
     async def close(self) -> None:
         self.queue.put_nowait(None)
         if self.writer is not None:

@@ -69,6 +69,7 @@ _STATUS = {
     ErrorCode.UNAUTHORIZED: 403,
     ErrorCode.NOT_FOUND: 404,
     ErrorCode.CONFLICT: 409,
+    ErrorCode.FORBIDDEN: 403,
     ErrorCode.TOO_LARGE: 413,
     ErrorCode.RATE_LIMITED: 429,
     ErrorCode.INTERNAL: 500,

@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
 import secrets
 import time
 from collections import OrderedDict
@@ -29,11 +28,11 @@ from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from tarneeb.actions import Action, Pass, format_action
 from tarneeb.bots.base import Bot
-from tarneeb.bots.registry import make_bot
 from tarneeb.seats import SEATS, Seat
 from tarneeb.server.analysis_pool import AnalysisPool
+from tarneeb.server.asks import Asks
+from tarneeb.server.clockwork import Clockwork
 from tarneeb.server.commits import DatabaseHealth, not_stored, retry, short_error
 from tarneeb.server.connection import CLOSE_BEHIND, MAX_BACKLOG, Connection, dumps
 from tarneeb.server.limits import Buckets
@@ -57,7 +56,6 @@ from tarneeb.server.table import (
     seat_name,
 )
 from tarneeb.server.wire import TableJson
-from tarneeb.view import View
 
 __all__ = ["CLOSE_BEHIND", "MAX_BACKLOG", "Connection", "Hub", "Settings"]
 
@@ -74,7 +72,8 @@ class _Live:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     spectators: int = 0
-    bots: dict[tuple[Seat, str], Bot] = field(default_factory=dict)
+    bots: dict[tuple[Seat | None, str], Bot] = field(default_factory=dict)
+    """The bots of the table by seat and spec (seat ``None``: the hint bot)."""
     task: asyncio.Task[None] | None = None
     task_version: int = -1
     timer: asyncio.Task[None] | None = None
@@ -87,12 +86,15 @@ class _Live:
     chat: Buckets[Seat] | None = None
     reclaimed: dict[Seat, float] = field(default_factory=dict)
     """When each seat's player last came back to a seat a bot held (the hub's clock)."""
+    limits: dict[str, Buckets[Seat]] = field(default_factory=dict)
+    """The per-seat limits of :mod:`.asks` (hints, reactions, seat links), by name."""
+    rematching: bool = False
 
     def connected(self) -> set[Seat]:
         return {c.seat for c in self.connections if c.seat is not None}
 
 
-class Hub:
+class Hub(Asks, Clockwork):
     """All tables of one server process."""
 
     def __init__(
@@ -179,9 +181,18 @@ class Hub:
     # -- tables -----------------------------------------------------------------------------
 
     async def create(
-        self, config: TableConfig, name: str | None, seat: Seat, client: str | None = None
+        self,
+        config: TableConfig,
+        name: str | None,
+        seat: Seat,
+        client: str | None = None,
+        reserve: Sequence[Sequence[Seat]] | None = None,
     ) -> tuple[Table, str | None]:
         """A new table with its creator in ``seat``; ``client`` is the creator's address.
+
+        ``reserve`` are the free seats to make invites for (each group one invite),
+        which keep those seats for their holders; by default every free human seat
+        of a private table, and none of a public one (its seats are anyone's).
 
         :raises ServerError: ``rate_limited`` past a client's limits, ``conflict``
             when the server is full, ``internal`` when it cannot be stored.
@@ -210,7 +221,18 @@ class Hub:
                 )
         table = Table.new(secrets.token_urlsafe(9), config)
         token = table.join(name if name is not None else "Player", seat)
-        table.invite()  # the secrets are in table.new_invites, for the creator's answer
+        if reserve is None and not config.public:
+            reserve = [[s] for s in SEATS if config.seats[s] == "human" and s != seat]
+        if reserve and table.match is None:
+            table.invite(reserve)  # the secrets are in table.new_invites, for the answer
+        await self._store_new(table, client)
+        return table, token
+
+    async def _store_new(self, table: Table, client: str | None = None) -> _Live:
+        """Store a new table and run it (``client``: the address that created it).
+
+        :raises ServerError: ``internal`` when it cannot be stored.
+        """
         await self._check_database()
         try:
             await self.store.run(self.store.create, table)
@@ -221,7 +243,7 @@ class Hub:
         live = self._new_live(table, client)
         self.live[table.id] = live
         self._schedule(live)
-        return table, token
+        return live
 
     def get(self, table_id: str) -> _Live:
         """A table, from memory or read and replayed at once (it blocks: the server
@@ -371,6 +393,7 @@ class Hub:
             await self._check_database()
             table = live.table
             start = table.seq
+            was_over = table.status == "finished"
             result = change(table)
             new = table.events[start:]
             if not new:
@@ -378,9 +401,9 @@ class Hub:
                     first[0].push(first[1](result))
                 return result
             try:
-                finished = (
+                finished = (  # stored once, as the match ends (a rematch vote adds events)
                     await asyncio.to_thread(table_result, table)
-                    if table.status == "finished"
+                    if table.status == "finished" and not was_over
                     else None
                 )
                 await self.store.commit(table.id, new, table.status, finished)
@@ -392,6 +415,7 @@ class Hub:
                     Table.restore, table.id, table.config, table.created, table.events[:start]
                 )
                 restored.turn_deadline = table.turn_deadline
+                restored.away_deadlines = table.away_deadlines
                 live.table = restored
                 raise not_stored(exc) from None
             self.db_health.stored()
@@ -448,52 +472,6 @@ class Hub:
                     await self._check_database()
                     self.db_health.stored()
 
-    # -- expiry -----------------------------------------------------------------------------
-
-    async def _expire_forever(self, ttl: float) -> None:
-        every = max(1.0, min(60.0, ttl / 4))
-        while True:
-            await asyncio.sleep(every)
-            await self.expire_idle()
-
-    async def expire_idle(self, now: float | None = None) -> list[str]:
-        """Expire every waiting table idle (no change, nobody connected) for the set time.
-
-        Its row stays, marked ``expired``; it leaves memory and a restart does not
-        bring it back. Returns the ids expired.
-        """
-        ttl = self.settings.waiting_table_ttl
-        if ttl is None:
-            return []
-        now = self._clock() if now is None else now
-        gone: list[str] = []
-        for live in list(self.live.values()):
-            if not self._idle(live, now, ttl):
-                continue
-            async with live.lock:
-                if not self._idle(live, now, ttl):
-                    continue
-                try:
-                    await self.store.run(self.store.expire, live.table.id)
-                except Exception as exc:
-                    self.db_health.failed(live.table.id, "its expiry", exc)
-                    continue
-                live.expired = True
-                self._drop(live)
-                gone.append(live.table.id)
-        if gone:
-            _log.info("expired %d idle waiting tables", len(gone))
-        return gone
-
-    @staticmethod
-    def _idle(live: _Live, now: float, ttl: float) -> bool:
-        return (
-            not live.expired
-            and live.table.status == "waiting"
-            and not live.connections
-            and now - live.idle_since >= ttl
-        )
-
     # -- connections ------------------------------------------------------------------------
 
     async def connect(self, conn: Connection, since: int | None) -> None:
@@ -522,6 +500,7 @@ class Hub:
             task = live.away.pop(seat, None)
             if task is not None:
                 task.cancel()
+            live.table.away_deadlines.pop(seat, None)
         async with live.lock:
             before = live.connected()
             self.live.setdefault(conn.table_id, live)
@@ -576,10 +555,13 @@ class Hub:
             return
         since = self._clock() - live.reclaimed.get(seat, float("-inf"))
         delay = max(table.config.takeover_seconds, self.settings.takeover_gap - since)
+        if table.seats[seat].held_by is None:
+            table.away_deadlines[seat] = time.time() + delay
 
         async def take_over() -> None:
             await asyncio.sleep(delay)
             if seat not in live.connected():
+                live.table.away_deadlines.pop(seat, None)
                 await self._server_change(
                     table.id, lambda t: t.take_over(seat, self.settings.timer_bot), "a takeover"
                 )
@@ -604,77 +586,6 @@ class Hub:
                 frames[conn.seat] = text
             conn.push(text)
 
-    # -- bots and timers --------------------------------------------------------------------
-
-    def _watched(self, live: _Live) -> bool:
-        return bool(live.connections) or self.settings.bots_play_unwatched
-
-    def _schedule(self, live: _Live) -> None:
-        """Start the bot or the turn timer for whoever is to act now.
-
-        At a table nobody is connected to, neither starts (unless the settings
-        say bots play unwatched): :meth:`connect` starts them.
-        """
-        table = live.table
-        seat = table.to_act()
-        if live.timer is not None:
-            live.timer.cancel()
-            live.timer = None
-            table.turn_deadline = None
-        if seat is None or table.status != "playing" or not self._watched(live):
-            return
-        spec = table.controller(seat)
-        if spec is not None:
-            if live.task_version != table.version or live.task is None or live.task.done():
-                live.task_version = table.version
-                live.task = asyncio.create_task(self._bot_turn(live, seat, spec, table.version))
-        elif table.config.turn_seconds is not None:
-            seconds = table.config.turn_seconds
-            table.turn_deadline = time.time() + seconds
-            live.timer = asyncio.create_task(self._timer(live, seat, table.version, seconds))
-
-    def _bot(self, live: _Live, seat: Seat, spec: str) -> Bot:
-        bot = live.bots.get((seat, spec))
-        if bot is None:
-            bot = make_bot(spec, rng=random.Random(secrets.randbits(64)))
-            live.bots[(seat, spec)] = bot
-        return bot
-
-    async def _bot_turn(self, live: _Live, seat: Seat, spec: str, version: int) -> None:
-        if self.settings.bot_delay > 0:
-            await asyncio.sleep(self.settings.bot_delay)
-        await self._play_for(live, seat, spec, version, "bot")
-
-    async def _timer(self, live: _Live, seat: Seat, version: int, seconds: float) -> None:
-        await asyncio.sleep(seconds)
-        await self._play_for(live, seat, self.settings.timer_bot, version, "timer")
-
-    async def _play_for(self, live: _Live, seat: Seat, spec: str, version: int, by: str) -> None:
-        table = live.table
-        match = table.match
-        if match is None or table.version != version or match.to_act != seat:
-            return
-        if by == "bot" and table.controller(seat) != spec:
-            return  # the player reclaimed the seat while the bot waited
-        if not self._watched(live):
-            return  # everyone left while the bot waited: it acts when someone is back
-        view = match.view(seat)
-        bot = self._bot(live, seat, spec)
-        if by == "timer":
-            action = _safe_action(view, bot)
-        elif bot.slow:
-            action = await asyncio.to_thread(bot.act, view)
-        else:
-            action = bot.act(view)
-        ref = f"{by}-{version}"
-
-        def act(t: Table) -> int:
-            if by == "bot" and t.controller(seat) != spec:
-                raise ServerError(ErrorCode.CONFLICT, "the player is back in the seat")
-            return t.act(seat, version, format_action(action), ref, by)
-
-        await self._server_change(table.id, act, f"the {by}'s action")
-
 
 RESULTS_KEPT = 64
 """Results of finished tables kept in memory."""
@@ -688,8 +599,3 @@ def _retrieved(task: asyncio.Task[Any]) -> None:
 
 def _table(live: _Live) -> TableJson:
     return table_json(live.table, live.connected())
-
-
-def _safe_action(view: View, bot: Bot) -> Action:
-    """What the turn timer plays: a pass where one is legal, else the bot's choice."""
-    return Pass() if Pass() in view.legal_actions else bot.act(view)

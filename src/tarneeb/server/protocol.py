@@ -24,19 +24,22 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from tarneeb._version import __version__
-from tarneeb.cards import Card, CardSet
+from tarneeb.actions import Strain
+from tarneeb.bots.base import Decision
+from tarneeb.cards import Card, CardSet, Suit
 from tarneeb.seats import SEATS, Seat
 from tarneeb.server.fairness import commitment
 from tarneeb.server.metrics import count_error
-from tarneeb.server.table import Event, Table, deal_end_data
+from tarneeb.server.sheet import deal_end_data, sheet_rows
+from tarneeb.server.states import state_json, states_json, table_json
+from tarneeb.server.table import Event, Table
 from tarneeb.server.wire import (
+    LEVELS,
     MAX_FRAME,
     PROTOCOL_VERSION,
+    REACTIONS,
     AckFrame,
     Act,
-    ActionJson,
-    AuctionJson,
-    CallJson,
     Chat,
     CreatedBody,
     DealsBody,
@@ -47,19 +50,27 @@ from tarneeb.server.wire import (
     EventKind,
     HealthBody,
     Hello,
+    HintAnswerFrame,
     InfoBody,
+    InnerReasonJson,
+    InviteBody,
     JoinedBody,
-    MatchJson,
+    MySeatJson,
+    MySeatsBody,
     Ping,
     PongFrame,
+    Reaction,
+    ReactionFrame,
     ReadyBody,
+    ReasonArg,
+    ReasonJson,
     ReplayBody,
     RulesBody,
-    SeatJson,
-    SeatKind,
+    SeatLinkBody,
     ServerError,
-    Side,
     StateJson,
+    StrainLetter,
+    SuitLetter,
     TableJson,
     TablesBody,
     UpdateFrame,
@@ -68,14 +79,13 @@ from tarneeb.server.wire import (
     call_json,
     contract_json,
     counts_card_points,
+    level_of,
     parse_frame,
     result_json,
     seat_name,
-    side_name,
     suit_letter,
     trick_json,
 )
-from tarneeb.view import View
 
 __all__ = [
     "MAX_FRAME",
@@ -94,15 +104,23 @@ __all__ = [
     "event_json",
     "events_json",
     "health_body",
+    "hint_frame",
     "info_body",
     "info_json",
+    "invite_body",
+    "invite_path",
     "joined_body",
+    "my_seat_json",
+    "my_seats_body",
     "new_reference",
     "parse_frame",
     "pong_frame",
+    "reaction_frame",
     "ready_body",
+    "reason_json",
     "replay_body",
     "rules_body",
+    "seat_link_body",
     "state_json",
     "states_json",
     "summary_of",
@@ -170,6 +188,7 @@ def welcome_frame(
         "table": table_json(table, connected),
         "state": state_json(table, seat, connected),
         "events": events_json(table, table.events[since:]) if replay else None,
+        "sheet": sheet_rows(table),
     }
 
 
@@ -193,6 +212,10 @@ def event_json(table: Table, event: Event) -> EventJson:
     body: dict[str, Any] = {"seq": event.seq, "kind": event.kind, **event.data}
     if event.kind is EventKind.ACTION and event.secret is not None:
         body["action"] = action_json(int(event.secret["id"]))
+    elif event.kind in (EventKind.JOINED, EventKind.TAKEOVER):
+        body["level"] = level_of(body.get("bot"))
+    elif event.kind is EventKind.INVITED:
+        body["reserved"] = bool(body.get("reserved"))
     elif event.kind is EventKind.DEAL_END and table.match is not None:
         index = int(event.data["number"]) - 1
         if index < len(table.match.deals):
@@ -202,145 +225,6 @@ def event_json(table: Table, event: Event) -> EventJson:
 
 def events_json(table: Table, events: Sequence[Event]) -> list[EventJson]:
     return [event_json(table, e) for e in events]
-
-
-# -- the table and its states -------------------------------------------------------------------
-
-
-def _seats_json(table: Table, connected: Collection[Seat]) -> list[SeatJson]:
-    seats: list[SeatJson] = []
-    for seat in SEATS:
-        state = table.seats[seat]
-        seats.append(
-            {
-                "seat": seat_name(seat),
-                "name": table.name_of(seat) if state.taken else None,
-                "kind": state.kind,
-                "bot": state.controller,
-                "taken": state.taken,
-                "connected": state.kind is SeatKind.BOT or seat in connected,
-                "held_by_bot": state.held_by is not None,
-            }
-        )
-    return seats
-
-
-def table_json(table: Table, connected: Collection[Seat] = ()) -> TableJson:
-    """The public facts of a table (``TABLE`` in the protocol)."""
-    match = table.match
-    return {
-        "id": table.id,
-        "status": table.status,
-        "rules": table.config.rules_name,
-        "options": table.rules.to_dict(),
-        "public": table.config.public,
-        "turn_seconds": table.config.turn_seconds,
-        "seats": _seats_json(table, connected),
-        "scores": [0, 0] if match is None else list(match.team_scores),
-        "created": table.created,
-    }
-
-
-def state_json(table: Table, seat: Seat | None, connected: Collection[Seat] = ()) -> StateJson:
-    """The table as ``seat`` may see it (``None``: a spectator)."""
-    return states_json(table, (seat,), connected)[seat]
-
-
-def _auction_json(view: View) -> AuctionJson:
-    calls: list[CallJson] = []
-    last: list[ActionJson | None] = [None, None, None, None]
-    for seat, action in view.history:
-        if isinstance(action, Card):
-            break
-        call = call_json(seat, action)
-        calls.append(call)
-        if call["action"]["kind"] != "trump":
-            last[seat] = call["action"]
-    return {"calls": calls, "last": last}
-
-
-def _sides(values: Sequence[int]) -> list[int]:
-    return [values[0] + values[2], values[1] + values[3]]
-
-
-def _match_json(table: Table, view: View, index: int) -> MatchJson:
-    """What every seat is shown alike of the deal under way (no hand, no legal actions)."""
-    match = table.match
-    assert match is not None
-    points = counts_card_points(table.rules)
-    tricks = [trick_json(trick, points) for trick in view.tricks]
-    card_points: list[int] | None = None
-    if points:
-        card_points = [0, 0, 0, 0]
-        for trick, done in zip(view.tricks, tricks, strict=True):
-            assert trick.winner is not None
-            card_points[trick.winner] += done["points"] or 0
-    return {
-        "deal_number": index + 1,
-        "dealer": seat_name(view.dealer),
-        "phase": view.phase.value,
-        "to_act": None if match.to_act is None else seat_name(match.to_act),
-        "hand": [],
-        "hand_sizes": list(view.hand_sizes),
-        "auction": _auction_json(view),
-        "contract": contract_json(view.contract),
-        "trump": suit_letter(view.trump),
-        "trick": None if view.current_trick is None else trick_json(view.current_trick, points),
-        "tricks": tricks,
-        "last_trick": tricks[-1] if tricks else None,
-        "tricks_taken": list(view.tricks_taken),
-        "side_tricks": _sides(view.tricks_taken),
-        "card_points": card_points,
-        "side_card_points": None if card_points is None else _sides(card_points),
-        "bids": list(view.bids),
-        "legal": [],
-        "scores": list(match.team_scores),
-        "seat_scores": list(match.seat_scores),
-        "target": table.rules.target,
-        "sets": [
-            {"winner": cast(Side, s.winner.name), "scores": list(s.team_scores)} for s in match.sets
-        ],
-        "commitment": commitment(table.seeds[index]),
-        "over": match.is_over(),
-        "winner": side_name(match.winner),
-        "individual": table.rules.is_individual,
-    }
-
-
-def states_json(
-    table: Table, seats: Iterable[Seat | None], connected: Collection[Seat] = ()
-) -> dict[Seat | None, StateJson]:
-    """The state of each of ``seats`` (``None``: a spectator), as :func:`state_json` builds it.
-
-    What every seat is shown alike is built once; each seat's own cards and
-    legal actions come from that seat's :class:`View`, a spectator gets none.
-    The states share their public parts: write them out, do not change them.
-    """
-    seats = list(dict.fromkeys(seats))
-    public: StateJson = {
-        "status": table.status,
-        "seats": _seats_json(table, connected),
-        "version": table.version,
-        "turn_deadline": table.turn_deadline,
-        "match": None,
-    }
-    match = table.match
-    if match is None:
-        return {seat: {**public} for seat in seats}
-    deal = match.deal
-    index = len(match.deals) - 1
-    common: MatchJson | None = None
-    states: dict[Seat | None, StateJson] = {}
-    for seat in seats:
-        view = deal.view(SEATS[0] if seat is None else seat)
-        if common is None:
-            common = _match_json(table, view, index)
-        own: MatchJson = {**common}
-        if seat is not None:
-            own["hand"] = [str(card) for card in view.hand]
-            own["legal"] = [action_json(a) for a in view.legal_actions]
-        states[seat] = {**public, "match": own}
-    return states
 
 
 # -- the JSON API's bodies -----------------------------------------------------------------------
@@ -369,6 +253,8 @@ def info_body(presets: Mapping[str, str], bots: list[str], solver: bool) -> Info
         "presets": [{"name": n, "summary": s} for n, s in presets.items()],
         "bots": bots,
         "solver": solver,
+        "levels": [level for level in LEVELS if level in bots],  # type: ignore[misc]
+        "reactions": list(REACTIONS),  # type: ignore[arg-type]
     }
 
 
@@ -404,7 +290,7 @@ def created_body(table: Table, seat: Seat, token: str | None, state: TableJson) 
         "seat": seat_name(seat),
         "token": token,
         "invites": {
-            seat_name(s): f"/t/{table.id}?seat={seat_name(s)}&invite={secret}"
+            seat_name(s): invite_path(table, [s], secret)
             for s, secret in table.new_invites.items()
             if not table.seats[s].taken
         },
@@ -469,3 +355,95 @@ def analysed(replay: ReplayBody, analysis: Any) -> ReplayBody:
     """A ``REPLAY`` asked for with ``?analysis=1``: the double-dummy analysis, or null
     when it cannot run."""
     return {**replay, "analysis": analysis}
+
+
+# -- hints, reactions, seats of a browser ----------------------------------------------------------
+
+
+def reason_json(reason: object) -> ReasonJson | None:
+    """A bot's reason as the catalogue message it names and that message's arguments.
+
+    A structured reason (:class:`tarneeb.bots.reasons.Reason`) travels as its
+    key and arguments, each card, suit and strain as such so that the client
+    says them in its own words, with its English text besides; a reason that
+    is only text has a null key; no reason is null.
+
+    >>> from tarneeb.bots.reasons import Reason
+    >>> reason_json(Reason("draw-trumps", count=2))["args"]
+    {'count': 2}
+    >>> reason_json("hold the ace")
+    {'key': None, 'args': {}, 'text': 'hold the ace'}
+    >>> reason_json("") is None
+    True
+    """
+    if not reason:
+        return None
+    name = getattr(reason, "name", "")
+    params = getattr(reason, "params", None)
+    if not name or not isinstance(params, Mapping):
+        return {"key": None, "args": {}, "text": str(reason)}
+    args = {str(key): _reason_arg(value) for key, value in params.items()}
+    return {"key": f"reason.{name}", "args": args, "text": str(reason)}
+
+
+def _reason_arg(value: object) -> ReasonArg:
+    if isinstance(value, Card):
+        return {"card": str(value)}
+    if isinstance(value, Suit):
+        return {"suit": cast(SuitLetter, value.letter)}
+    if isinstance(value, Strain):
+        return {"strain": cast(StrainLetter, value.letter)}
+    if isinstance(value, str) and hasattr(value, "params"):
+        inner = reason_json(value) or {"key": None, "args": {}, "text": ""}
+        return cast(InnerReasonJson, inner)
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (int, float)):
+        return value
+    return str(value)
+
+
+def hint_frame(version: int, decision: Decision) -> HintAnswerFrame:
+    """The answer to ``hint``: the bot's action for the state ``version``, and why."""
+    return {
+        "type": "hint",
+        "version": version,
+        "action": action_json(decision.action),
+        "reason": reason_json(decision.reason),
+    }
+
+
+def reaction_frame(seat: Seat, reaction: str) -> ReactionFrame:
+    return {"type": "reaction", "seat": seat_name(seat), "reaction": cast(Reaction, reaction)}
+
+
+def my_seat_json(table: Table, seat: Seat, connected: Collection[Seat]) -> MySeatJson:
+    """A running table where a browser's token holds ``seat`` (``POST /api/seats``)."""
+    return {
+        "seat": seat_name(seat),
+        "table": table_json(table, connected),
+        "to_act": table.to_act() == seat,
+    }
+
+
+def my_seats_body(seats: list[MySeatJson]) -> MySeatsBody:
+    return {"seats": seats}
+
+
+def invite_path(table: Table, seats: Sequence[Seat], secret: str) -> str:
+    """The link of an invite (for the first of its seats, where its holder is shown first)."""
+    return f"/t/{table.id}?seat={seat_name(seats[0])}&invite={secret}"
+
+
+def invite_body(table: Table, made: Mapping[Seat, str]) -> InviteBody:
+    """``POST .../invite``: the one invite made for these seats."""
+    seats = list(made)
+    return {
+        "seats": [seat_name(s) for s in seats],
+        "link": invite_path(table, seats, made[seats[0]]),
+    }
+
+
+def seat_link_body(table: Table, seat: Seat, secret: str) -> SeatLinkBody:
+    """``POST .../seat-link``: the link, its secret in the fragment (no server logs it)."""
+    return {"seat": seat_name(seat), "link": f"/t/{table.id}#claim={secret}"}

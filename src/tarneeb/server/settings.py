@@ -65,3 +65,15 @@ class Settings:
     """Analyses that may wait for a worker; past that a request gets 429 (try again)."""
     analysis_cache: int = 256
     """Analyses kept in memory (per table and deal)."""
+    hint_bot: str = "heuristic"
+    """The bot that answers ``hint`` (from the asking seat's view only)."""
+    hints_per_minute: float = 10.0
+    """Hints one seat of a table may ask a minute ..."""
+    hint_burst: float = 3.0
+    """... and at once."""
+    reactions_per_minute: float = 12.0
+    """Quick reactions one seat of a table may send a minute ..."""
+    reaction_burst: float = 3.0
+    """... and at once."""
+    links_per_minute: float = 5.0
+    """Seat links and invites one seat may make a minute (a burst of as many)."""

@@ -17,48 +17,41 @@ re-exported here.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import math
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any
 
 from tarneeb.actions import action_id, format_action, parse_action
-from tarneeb.bots.policy import remote_spec_allowed
-from tarneeb.bots.registry import make_bot
 from tarneeb.cards import Card
 from tarneeb.errors import TarneebError
 from tarneeb.match import Match
-from tarneeb.presets import find_rules
-from tarneeb.rules import Rules
 from tarneeb.seats import SEATS, Seat
+from tarneeb.server.config import MATCH_LIMITS, TURN_SECONDS, TableConfig, check_bot_spec
 from tarneeb.server.fairness import commitment, deck_from_seed, new_seed
+from tarneeb.server.seating import Seating, token_hash
+from tarneeb.server.sheet import deal_end_data
 from tarneeb.server.wire import MAX_ACTION_REF as MAX_ACTION_ID
 from tarneeb.server.wire import (
     MAX_CHAT,
     MAX_NAME,
-    MAX_TOKEN,
     ActedBy,
     ErrorCode,
     EventKind,
     SeatKind,
     ServerError,
     TableStatus,
-    contract_json,
-    counts_card_points,
     parse_seat_name,
-    result_json,
     seat_name,
-    trick_json,
 )
 
 __all__ = [
+    "MATCH_LIMITS",
     "MAX_ACTION_ID",
     "MAX_CHAT",
     "MAX_NAME",
+    "TURN_SECONDS",
     "ErrorCode",
     "Event",
     "SeatState",
@@ -71,152 +64,8 @@ __all__ = [
 ]
 
 
-def _token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
-
-
 def _now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-@dataclass(frozen=True)
-class TableConfig:
-    """How a table was set up; stored with it and never changed."""
-
-    rules_name: str = "classic"
-    options: Mapping[str, Any] = field(default_factory=dict)
-    seats: tuple[str, str, str, str] = ("human", "human", "human", "human")
-    """``"human"`` or ``"bot:SPEC"`` for each seat, South first."""
-    public: bool = True
-    turn_seconds: float | None = None
-    takeover_seconds: float = 30.0
-
-    @property
-    def rules(self) -> Rules:
-        base = find_rules(self.rules_name)
-        return base.replace(**dict(self.options)) if self.options else base
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "rules": self.rules_name,
-            "options": dict(self.options),
-            "seats": {seat_name(seat): kind for seat, kind in zip(SEATS, self.seats, strict=True)},
-            "public": self.public,
-            "turn_seconds": self.turn_seconds,
-            "takeover_seconds": self.takeover_seconds,
-        }
-
-    @classmethod
-    def load(cls, data: Mapping[str, Any]) -> TableConfig:
-        """A stored set-up: as :meth:`from_dict`, but so that every stored table loads: a
-        turn timer set before today's bounds (:data:`TURN_SECONDS`) is moved into them, and
-        a match longer than :data:`MATCH_LIMITS` allow keeps its length."""
-        turn = data.get("turn_seconds")
-        if isinstance(turn, (int, float)) and not isinstance(turn, bool) and math.isfinite(turn):
-            low, high = TURN_SECONDS
-            data = {**data, "turn_seconds": min(max(turn, low), high)}
-        return cls.from_dict(data, limits=False)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], limits: bool = True) -> TableConfig:
-        """Read and check a table's set-up (the body of ``POST /api/tables``).
-
-        ``limits``: hold the match to :data:`MATCH_LIMITS` (a table plays on the server).
-
-        :raises ServerError: ``malformed`` naming the bad key or value.
-        """
-        known = {"rules", "options", "seats", "public", "turn_seconds", "takeover_seconds"}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ServerError(ErrorCode.MALFORMED, f"unknown table setting {unknown[0]!r}")
-        rules_name = data.get("rules", "classic")
-        if not isinstance(rules_name, str):
-            raise ServerError(ErrorCode.MALFORMED, "rules must be a preset name")
-        rules_name = rules_name.strip().lower()  # as find_rules reads it: shown so
-        options = data.get("options", {}) or {}
-        if not isinstance(options, Mapping):
-            raise ServerError(ErrorCode.MALFORMED, "options must be an object of rule options")
-        seats_in = data.get("seats", {}) or {}
-        if not isinstance(seats_in, Mapping):
-            raise ServerError(
-                ErrorCode.MALFORMED, "seats must map seat names to 'human' or 'bot:SPEC'"
-            )
-        kinds = ["human"] * 4
-        for key, kind in seats_in.items():
-            seat = parse_seat_name(key)
-            kinds[seat] = _check_seat_kind(kind)
-        public = data.get("public", True)
-        if not isinstance(public, bool):
-            raise ServerError(ErrorCode.MALFORMED, "public must be true or false")
-        turn = data.get("turn_seconds")
-        if turn is not None:
-            turn = _seconds(turn, "turn_seconds", *TURN_SECONDS, "null or ")
-        takeover = _seconds(data.get("takeover_seconds", 30.0), "takeover_seconds", 0, 3600)
-        config = cls(
-            rules_name,
-            dict(options),
-            (kinds[0], kinds[1], kinds[2], kinds[3]),
-            public,
-            turn,
-            takeover,
-        )
-        try:
-            rules = config.rules
-        except TarneebError as exc:
-            raise ServerError(ErrorCode.MALFORMED, str(exc)) from None
-        except (TypeError, ValueError) as exc:
-            raise ServerError(ErrorCode.MALFORMED, f"bad rule option: {exc}") from None
-        for option, high in MATCH_LIMITS.items() if limits else ():
-            if getattr(rules, option) > high:
-                raise ServerError(
-                    ErrorCode.MALFORMED, f"{option} is at most {high} for a table of the server"
-                )
-        return config
-
-
-TURN_SECONDS = (5, 600)
-"""The shortest and longest turn timer, in seconds."""
-MATCH_LIMITS = {"target": 1000, "sets": 99}
-"""The longest match a table may play: a table plays on the server's time."""
-
-
-def _seconds(value: object, what: str, low: float, high: float, other: str = "") -> float:
-    """``value`` as a number of seconds from ``low`` to ``high`` (a finite JSON number).
-
-    >>> _seconds(30, "turn_seconds", 5, 600)
-    30.0
-    >>> _seconds(1e-9, "turn_seconds", 5, 600)
-    Traceback (most recent call last):
-    ...
-    tarneeb.server.wire.names.ServerError: turn_seconds must be a number of seconds from 5 to 600
-    """
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, float))
-        or not math.isfinite(value)
-        or not low <= value <= high
-    ):
-        raise ServerError(
-            ErrorCode.MALFORMED, f"{what} must be {other}a number of seconds from {low} to {high}"
-        )
-    return float(value)
-
-
-def _check_seat_kind(kind: object) -> str:
-    if kind == "human":
-        return "human"
-    if isinstance(kind, str) and kind.startswith("bot:"):
-        spec = ":".join(
-            part for part in kind[4:].strip().split(":") if part
-        )  # as make_bot reads it
-        if not remote_spec_allowed(spec):  # loading a file or module would run its code
-            raise ServerError(ErrorCode.MALFORMED, "a policy bot here is an installed entry point")
-        try:
-            make_bot(spec)
-        except TarneebError as exc:
-            raise ServerError(ErrorCode.MALFORMED, str(exc)) from None
-        return f"bot:{spec}"
-    raise ServerError(ErrorCode.MALFORMED, f"a seat is 'human' or 'bot:SPEC', not {kind!r}")
 
 
 @dataclass(frozen=True)
@@ -265,7 +114,7 @@ class SeatState:
         return self.bot if self.kind is SeatKind.BOT else self.held_by
 
 
-class Table:
+class Table(Seating):
     """One table: its set-up, seats, match and event log (see the module docs)."""
 
     def __init__(self, table_id: str, config: TableConfig, created: str) -> None:
@@ -295,6 +144,16 @@ class Table:
         self.new_invites: dict[Seat, str] = {}
         """The secrets :meth:`invite` made last, for the answer that hands them out
         (kept in memory only, like :attr:`turn_deadline`; the log has their hashes)."""
+        self.keeping: set[Seat] = set()
+        """The seats whose invites keep them for their holders at an open table too
+        (every invite since protocol 3; an open table's invites of before did not)."""
+        self.seat_links: dict[Seat, str] = {}
+        self.away_deadlines: dict[Seat, float] = {}
+        """Set by the hub: when a bot takes over each away player's seat (Unix time)."""
+        self.rematch_votes: dict[Seat, bool] = {}
+        """Each player's word on a rematch, once the match is over."""
+        self.rematch_table: str | None = None
+        """The table of the rematch, once every player agreed."""
 
     # -- making and restoring -----------------------------------------------------------
 
@@ -340,22 +199,6 @@ class Table:
             return TableStatus.WAITING
         return TableStatus.FINISHED if self.match.is_over() else TableStatus.PLAYING
 
-    def seat_of_token(self, token: object) -> Seat:
-        """The seat ``token`` proves (compared in constant time).
-
-        :raises ServerError: ``unauthorized`` when it proves none.
-        """
-        if not isinstance(token, str) or not 0 < len(token) <= MAX_TOKEN:
-            raise ServerError(ErrorCode.UNAUTHORIZED, "a seat token is required")
-        digest = _token_hash(token)
-        found: Seat | None = None
-        for seat, state in zip(SEATS, self.seats, strict=True):
-            if state.token_hash is not None and hmac.compare_digest(digest, state.token_hash):
-                found = seat
-        if found is None:
-            raise ServerError(ErrorCode.UNAUTHORIZED, "this token holds no seat at this table")
-        return found
-
     def controller(self, seat: Seat) -> str | None:
         return self.seats[seat].controller
 
@@ -370,55 +213,13 @@ class Table:
 
     # -- requests -------------------------------------------------------------------------
 
-    @property
-    def open_seats(self) -> bool:
-        """Whether anyone may take a free seat without its invite.
-
-        So at a public table (listed among the open tables), and at one made
-        before seats had invites; at a private table a free seat is taken
-        only with the secret of its invite.
-        """
-        return self.config.public or not self.invites
-
-    def invite(self) -> dict[Seat, str]:
-        """Make an invite for every free human seat (before the start); their secrets.
-
-        Each invite's secret reserves its seat at a private table; only its
-        hash is kept. Inviting again replaces the old invites of those seats.
-        """
-        if self.match is not None:
-            return {}
-        made = {s: secrets.token_urlsafe(18) for s in SEATS if not self.seats[s].taken}
-        if made:
-            self._record(
-                EventKind.INVITED,
-                {"seats": [seat_name(s) for s in made]},
-                {"invites": {seat_name(s): _token_hash(secret) for s, secret in made.items()}},
-            )
-        self.new_invites = made
-        return made
-
-    def seat_of_invite(self, invite: object) -> Seat:
-        """The seat ``invite`` (an invite's secret) is for (compared in constant time).
-
-        :raises ServerError: ``unauthorized`` when it is for none.
-        """
-        if not isinstance(invite, str) or not 0 < len(invite) <= MAX_TOKEN:
-            raise ServerError(ErrorCode.UNAUTHORIZED, "an invite is its link's secret, a string")
-        digest = _token_hash(invite)
-        found: Seat | None = None
-        for seat, known in self.invites.items():
-            if hmac.compare_digest(digest, known):
-                found = seat
-        if found is None:
-            raise ServerError(ErrorCode.UNAUTHORIZED, "this invite is for no seat at this table")
-        return found
-
     def join(self, name: object, seat: Seat | None = None, invite: object = None) -> str:
         """Take ``seat`` (or the first free human seat) as ``name``; returns the seat token.
 
-        With ``invite`` (an invite's secret), the seat is that invite's. At a
-        private table a seat is taken only so (see :attr:`open_seats`).
+        With ``invite`` (an invite's secret), the seat is that invite's (or
+        ``seat`` among its seats). A free seat with an invite is taken only so,
+        and at a private table every seat is (see :mod:`.seating`); without
+        ``seat``, a join takes the first free seat nobody's invite keeps.
 
         :raises ServerError: ``conflict`` when the seat is taken or the table has started;
             ``unauthorized`` for a bad invite, or none where one is needed.
@@ -426,31 +227,12 @@ class Table:
         if self.match is not None:
             raise ServerError(ErrorCode.CONFLICT, "the table has started: no seat is free")
         clean = _check_name(name)
-        if invite is not None:
-            invited = self.seat_of_invite(invite)
-            if seat is not None and seat != invited:
-                raise ServerError(
-                    ErrorCode.UNAUTHORIZED,
-                    f"this invite is for {seat_name(invited)}, not {seat_name(seat)}",
-                )
-            seat = invited
-        if seat is None:
-            free = [s for s in SEATS if not self.seats[s].taken]
-            if not free:
-                raise ServerError(ErrorCode.CONFLICT, "every seat is taken")
-            seat = free[0]
-        if self.seats[seat].taken:
-            raise ServerError(ErrorCode.CONFLICT, f"{seat_name(seat)} is taken")
-        if invite is None and not self.open_seats:
-            raise ServerError(
-                ErrorCode.UNAUTHORIZED,
-                "a seat at a private table is taken with its invite link; this link only watches",
-            )
+        seat = self._seat_to_join(seat, invite)
         token = secrets.token_urlsafe(24)
         self._record(
             EventKind.JOINED,
             {"seat": seat_name(seat), "name": clean, "bot": None},
-            {"token_hash": _token_hash(token)},
+            {"token_hash": token_hash(token)},
         )
         self._start_if_full()
         return token
@@ -469,7 +251,7 @@ class Table:
         """
         if self.match is not None:
             raise ServerError(ErrorCode.CONFLICT, "the table has already started")
-        spec = _check_seat_kind(f"bot:{bot}")[4:]
+        spec = check_bot_spec(bot)
         for seat in SEATS:
             if not self.seats[seat].taken:
                 self._record(EventKind.JOINED, {"seat": seat_name(seat), "name": None, "bot": spec})
@@ -555,6 +337,67 @@ class Table:
         if self.seats[seat].held_by is not None:
             self._record(EventKind.RECLAIM, {"seat": seat_name(seat)})
 
+    # -- after the match: a rematch --------------------------------------------------------
+
+    def vote_rematch(self, seat: Seat, vote: bool) -> bool:
+        """``seat``'s player wants a rematch (or no more); whether every player wants one now.
+
+        A bot seat always agrees; the same word twice is stored once.
+
+        :raises ServerError: ``conflict`` before the match is over, or once the rematch is
+            made; ``unauthorized`` for a bot's seat.
+        """
+        if self.match is None or not self.match.is_over():
+            raise ServerError(ErrorCode.CONFLICT, "a rematch is voted once the match is over")
+        if self.rematch_table is not None:
+            raise ServerError(ErrorCode.CONFLICT, "the rematch is made: it is its own table")
+        if self.seats[seat].kind is not SeatKind.HUMAN:
+            raise ServerError(ErrorCode.UNAUTHORIZED, "a bot's seat does not vote")
+        if self.rematch_votes.get(seat) is not vote:
+            self._record(EventKind.REMATCH_VOTE, {"seat": seat_name(seat), "vote": vote})
+        return self.rematch_agreed
+
+    @property
+    def rematch_agreed(self) -> bool:
+        """Whether every player said yes to a rematch not yet made."""
+        return self.rematch_table is None and all(
+            state.kind is SeatKind.BOT or self.rematch_votes.get(seat) is True
+            for seat, state in zip(SEATS, self.seats, strict=True)
+        )
+
+    def rematch_votes_json(self) -> list[bool | None]:
+        """Each seat's word on a rematch (a bot's seat: yes), by seat."""
+        return [
+            True if state.kind is SeatKind.BOT else self.rematch_votes.get(seat)
+            for seat, state in zip(SEATS, self.seats, strict=True)
+        ]
+
+    def rematch_of(self, table_id: str) -> Table:
+        """The rematch, a new table ``table_id``: the same set-up and seats, new deals.
+
+        Each player's seat token holds the same seat there (only its hash is
+        copied). Once it is stored, :meth:`made_rematch` tells this table.
+        """
+        new = Table(table_id, self.config, _now())
+        for seat, state in zip(SEATS, self.seats, strict=True):
+            if state.kind is SeatKind.BOT:
+                data = {"seat": seat_name(seat), "name": None, "bot": state.bot}
+                new._record(EventKind.JOINED, data)
+            else:
+                data = {"seat": seat_name(seat), "name": state.name, "bot": None}
+                new._record(EventKind.JOINED, data, {"token_hash": state.token_hash})
+        new._start_if_full()
+        return new
+
+    def made_rematch(self, table_id: str) -> None:
+        """Tell that the rematch every player agreed to is table ``table_id``.
+
+        :raises ServerError: ``conflict`` when they no longer all agree, or it was made.
+        """
+        if not self.rematch_agreed:
+            raise ServerError(ErrorCode.CONFLICT, "not every player wants a rematch")
+        self._record(EventKind.REMATCH, {"table": table_id})
+
     # -- the log ----------------------------------------------------------------------------
 
     def _record(
@@ -598,13 +441,23 @@ class Table:
             case EventKind.INVITED:
                 assert event.secret is not None
                 for name, digest in event.secret["invites"].items():
-                    self.invites[parse_seat_name(name)] = str(digest)
+                    seat = parse_seat_name(name)
+                    self.invites[seat] = str(digest)
+                    if data.get("reserved"):
+                        self.keeping.add(seat)
             case EventKind.TAKEOVER:
                 seat = parse_seat_name(data["seat"])
                 self.seats[seat] = replace(self.seats[seat], held_by=str(data["bot"]))
             case EventKind.RECLAIM:
                 seat = parse_seat_name(data["seat"])
                 self.seats[seat] = replace(self.seats[seat], held_by=None)
+            case EventKind.SEAT_LINK | EventKind.MOVED:
+                assert event.secret is not None
+                self._apply_seating(event.kind, parse_seat_name(data["seat"]), event.secret)
+            case EventKind.REMATCH_VOTE:
+                self.rematch_votes[parse_seat_name(data["seat"])] = bool(data["vote"])
+            case EventKind.REMATCH:
+                self.rematch_table = str(data["table"])
             case EventKind.DEAL | EventKind.DEAL_END | EventKind.MATCH_END | EventKind.CHAT:
                 pass  # they only tell: the state follows from the rest
 
@@ -648,36 +501,6 @@ class Table:
                     "scores": list(match.match_points if match.sets else match.team_scores),
                 },
             )
-
-
-def deal_end_data(table: Table, index: int) -> dict[str, Any]:
-    """What the ``deal_end`` event tells of deal ``index``: the result and the revealed seed."""
-    match = table.match
-    assert match is not None
-    deal = match.deals[index]
-    seed = table.seeds[index]
-    last = deal.tricks[-1] if deal.tricks else None
-    return {
-        "number": index + 1,
-        "dealer": seat_name(deal.dealer),
-        "seed": seed,
-        "commitment": commitment(seed),
-        "contract": contract_json(deal.contract),
-        "result": result_json(deal),
-        "tricks_taken": list(deal.tricks_taken),
-        "last_trick": None if last is None else trick_json(last, counts_card_points(table.rules)),
-        **_scores_after(match, index),
-    }
-
-
-def _scores_after(match: Match, index: int) -> dict[str, list[int]]:
-    """The scores right after deal ``index`` (a set it ended shows its final scores)."""
-    end = 0
-    for done in match.sets:
-        end += done.deals
-        if end == index + 1:
-            return {"scores": list(done.team_scores), "seat_scores": list(done.seat_scores)}
-    return {"scores": list(match.team_scores), "seat_scores": list(match.seat_scores)}
 
 
 def check_chat(text: object) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from typing import Any, Literal, cast
+from typing import Any, Literal, cast, get_args
 
 from tarneeb.actions import Strain
 from tarneeb.cards import Suit
@@ -11,8 +11,10 @@ from tarneeb.errors import TarneebError
 from tarneeb.rules import Count, Rules
 from tarneeb.seats import Seat, Team
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 """The version of this protocol; ``hello`` may name it, ``/api/info`` and ``welcome`` tell it."""
+PROTOCOLS = (2, 3)
+"""The versions a ``hello`` may name: version 3 only adds to 2, so a client of 2 still plays."""
 MAX_FRAME = 4096
 """The largest frame a client may send, in bytes."""
 MAX_BODY = 16384
@@ -27,6 +29,8 @@ MAX_ACTION_REF = 64
 """The longest ``id`` of an ``act`` frame, in characters."""
 MAX_TOKEN = 200
 """The longest seat token the server reads, in characters."""
+MAX_SEAT_LOOKUPS = 20
+"""The most seats one ``POST /api/seats`` may ask about."""
 
 
 # -- codes and names ------------------------------------------------------------------------
@@ -55,6 +59,7 @@ class ErrorCode(_Text):
     INTERNAL = "internal"
     NOT_FOUND = "not_found"
     CONFLICT = "conflict"
+    FORBIDDEN = "forbidden"
 
 
 class ServerError(TarneebError):
@@ -100,6 +105,10 @@ class EventKind(_Text):
     CHAT = "chat"
     TAKEOVER = "takeover"
     RECLAIM = "reclaim"
+    SEAT_LINK = "seat_link"
+    MOVED = "moved"
+    REMATCH_VOTE = "rematch_vote"
+    REMATCH = "rematch"
 
 
 class ActedBy(_Text):
@@ -115,6 +124,27 @@ Side = Literal["NS", "EW"]
 StrainLetter = Literal["C", "D", "H", "S", "NT"]
 SuitLetter = Literal["C", "D", "H", "S"]
 ThrowInReason = Literal["all-pass", "weak-hand", "low-total"]
+Level = Literal["easy", "medium", "hard", "expert"]
+Reaction = Literal[
+    "thumbs-up",
+    "clap",
+    "laugh",
+    "wow",
+    "sad",
+    "oops",
+    "good-luck",
+    "well-played",
+    "thanks",
+    "sorry",
+    "hurry-up",
+    "good-game",
+]
+Unit = Literal["tricks", "points"]
+
+LEVELS: tuple[str, ...] = get_args(Level)
+"""The bot levels people choose when filling seats (bot names of :mod:`tarneeb.bots`)."""
+REACTIONS: tuple[str, ...] = get_args(Reaction)
+"""The quick reactions a seat may send (no free text: the catalogue's ``reaction.ID`` says them)."""
 PhaseName = Literal["auction", "raise", "trump", "play", "scored", "thrown-in"]
 Play = tuple[SeatName, str]
 """A card played: ``["south", "AS"]`` (built as a list, as JSON reads it back)."""
@@ -157,3 +187,15 @@ def side_name(team: Team | None) -> Side | None:
 def counts_card_points(rules: Rules) -> bool:
     """Whether bids and scores count card points (Tarneeb 400), so tricks tell theirs."""
     return rules.count is Count.CARD_POINTS
+
+
+def level_of(spec: str | None) -> Level | None:
+    """The level a bot spec names (``"hard"`` for ``"hard"``), or ``None`` for another bot.
+
+    >>> level_of("expert"), level_of("heuristic:aggressive"), level_of(None)
+    ('expert', None, None)
+    """
+    if spec is None:
+        return None
+    name = spec.split(":", 1)[0].strip().lower()
+    return cast(Level, name) if name in LEVELS else None

@@ -27,6 +27,8 @@ from tarneeb.server.wire.names import (
     MAX_DEPTH,
     MAX_FRAME,
     PROTOCOL_VERSION,
+    PROTOCOLS,
+    REACTIONS,
     ErrorCode,
     Play,
     ServerError,
@@ -130,7 +132,22 @@ class Ping:
     pass
 
 
-Frame = Hello | Act | Chat | Ping
+@dataclass(frozen=True)
+class Hint:
+    pass
+
+
+@dataclass(frozen=True)
+class React:
+    reaction: str
+
+
+@dataclass(frozen=True)
+class Rematch:
+    vote: bool
+
+
+Frame = Hello | Act | Chat | Ping | Hint | React | Rematch
 
 _NONE = type(None)
 _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
@@ -138,9 +155,20 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "act": {"id": (str,), "version": (int,), "action": (int, str, dict)},
     "chat": {"text": (str,)},
     "ping": {},
+    "hint": {},
+    "react": {"reaction": (str,)},
+    "rematch": {"vote": (bool,)},
 }
-_REQUIRED = {"hello": (), "act": ("id", "version", "action"), "chat": ("text",), "ping": ()}
-_WHAT = {int: "an integer", str: "a string", dict: "an object"}
+_REQUIRED = {
+    "hello": (),
+    "act": ("id", "version", "action"),
+    "chat": ("text",),
+    "ping": (),
+    "hint": (),
+    "react": ("reaction",),
+    "rematch": ("vote",),
+}
+_WHAT = {int: "an integer", str: "a string", dict: "an object", bool: "true or false"}
 
 
 def _malformed(message: str) -> ServerError:
@@ -236,15 +264,19 @@ def parse_frame(text: str | bytes) -> Frame:
             continue
         if key not in fields:
             raise _malformed(f"{kind}: unknown field {key!r}")
-        if isinstance(value, bool) or not isinstance(value, fields[key]):
+        if (isinstance(value, bool) and bool not in fields[key]) or not isinstance(
+            value, fields[key]
+        ):
             what = " or ".join(_WHAT[t] for t in fields[key] if t is not _NONE)
             raise _malformed(f"{kind}: {key} must be {what}")
     for key in _REQUIRED[kind]:
         if key not in data:
             raise _malformed(f"{kind}: {key} is missing")
     if kind == "hello":
-        if data.get("protocol", PROTOCOL_VERSION) != PROTOCOL_VERSION:
-            raise _malformed(f"this server speaks protocol {PROTOCOL_VERSION}")
+        if data.get("protocol", PROTOCOL_VERSION) not in PROTOCOLS:
+            raise _malformed(
+                f"this server speaks protocol {PROTOCOL_VERSION} (and {PROTOCOLS[0]} to it)"
+            )
         since = data.get("since")
         if since is not None and since < 0:
             raise _malformed("hello: since must be 0 or more")
@@ -259,6 +291,14 @@ def parse_frame(text: str | bytes) -> Frame:
             raise ServerError(exc.code, exc.message, id=ref) from None
     if kind == "chat":
         return Chat(data["text"])
+    if kind == "react":
+        if data["reaction"] not in REACTIONS:
+            raise _malformed(f"react: no reaction {data['reaction'][:40]!r}")
+        return React(data["reaction"])
+    if kind == "rematch":
+        return Rematch(data["vote"])
+    if kind == "hint":
+        return Hint()
     return Ping()
 
 

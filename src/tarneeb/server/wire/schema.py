@@ -9,8 +9,10 @@ from tarneeb.server.wire.names import (
     ActedBy,
     ErrorCode,
     EventKind,
+    Level,
     PhaseName,
     Play,
+    Reaction,
     SeatKind,
     SeatName,
     Side,
@@ -18,6 +20,7 @@ from tarneeb.server.wire.names import (
     SuitLetter,
     TableStatus,
     ThrowInReason,
+    Unit,
 )
 
 # -- the game's objects -----------------------------------------------------------------------
@@ -101,6 +104,58 @@ class SeatJson(TypedDict):
     taken: bool
     connected: bool
     held_by_bot: bool
+    level: Level | None
+    """The level of the bot in the seat or holding it (``easy`` .. ``expert``), or null for
+    another bot or none: a client names a bot seat from its seat and level, in its words."""
+    reserved: bool
+    """A free seat kept for the holder of its invite: nobody else may take it."""
+    away_deadline: float | None
+    """While a seated player is away: the server's Unix time at which a bot takes the seat
+    over (compare with the state's ``server_time``); null otherwise."""
+
+
+class ProgressJson(TypedDict):
+    """How far a contract is: ``{"side": "NS", "taken": 5, "needed": 8}`` is "N-S 5 of 8"."""
+
+    seat: SeatName
+    """The declarer, or the bidder where every player bids alone."""
+    side: Side
+    taken: int
+    """Tricks (or card points, ``unit``) the declaring side, or the bidder, has taken."""
+    needed: int
+    """What the contract, or the bid, needs."""
+    unit: Unit
+
+
+class SheetRowJson(TypedDict):
+    """One finished deal on the score sheet."""
+
+    number: int
+    set: int
+    """The set the deal belongs to (from 1; always 1 where sets are not counted)."""
+    dealer: SeatName
+    contract: ContractJson | None
+    bids: list[int | None]
+    """Each player's own bid where every player bids alone (Syrian 400), else nulls."""
+    tricks: list[int]
+    """Tricks taken per seat."""
+    side_tricks: list[int]
+    card_points: list[int] | None
+    """Card points taken per side where the rules count them (Tarneeb 400), else null."""
+    result: ResultJson | None
+    scores: list[int]
+    """The running scores of the set after the deal, per side."""
+    seat_scores: list[int]
+    """... and per seat (the players' own where they score alone)."""
+
+
+class RematchJson(TypedDict):
+    """After the match: who wants a rematch (same seats and rules, new deals)."""
+
+    votes: list[bool | None]
+    """Per seat: true, false, or null for not yet (a bot seat always says true)."""
+    table: str | None
+    """The rematch's table once every player agreed; your seat token holds your seat there."""
 
 
 class MatchJson(TypedDict):
@@ -138,6 +193,15 @@ class MatchJson(TypedDict):
     over: bool
     winner: Side | None
     individual: bool
+    progress: list[ProgressJson]
+    """How far the contract is (one entry), or each player's bid (four); empty before."""
+    trump_pending: bool
+    """Whether the contract's trump is still to be named (a bid that names no suit, before
+    the declarer names it); ``trump`` is the contract's suit as soon as the bid names one."""
+    set_number: int
+    """The set under way (from 1)."""
+    sets_counted: bool
+    """Whether the match is played in sets (``sets`` of the rules above 1)."""
 
 
 class StateJson(TypedDict):
@@ -145,7 +209,11 @@ class StateJson(TypedDict):
     seats: list[SeatJson]
     version: int
     turn_deadline: float | None
+    server_time: float
+    """The server's Unix time when it built the state, for the deadlines in it."""
     match: MatchJson | None
+    rematch: RematchJson | None
+    """Null until the match is over."""
 
 
 class TableJson(TypedDict):
@@ -158,6 +226,10 @@ class TableJson(TypedDict):
     seats: list[SeatJson]
     scores: list[int]
     created: str
+    hints: bool
+    """Whether a seat may ask for a hint (the host's choice at creation)."""
+    custom: dict[str, Any]
+    """The options that differ from the preset's (``{"target": 31}``), shown as custom."""
 
 
 # -- events -----------------------------------------------------------------------------------
@@ -169,6 +241,8 @@ class JoinedEvent(TypedDict):
     seat: SeatName
     name: str | None
     bot: str | None
+    level: Level | None
+    """The bot's level, if its spec is one."""
 
 
 class InvitedEvent(TypedDict):
@@ -177,6 +251,8 @@ class InvitedEvent(TypedDict):
     seq: int
     kind: Literal[EventKind.INVITED]
     seats: list[SeatName]
+    reserved: bool
+    """Whether the invites keep their seats (true since protocol 3)."""
 
 
 class LeftEvent(TypedDict):
@@ -221,6 +297,8 @@ class DealEndEvent(TypedDict):
     last_trick: TrickJson | None
     scores: list[int]
     seat_scores: list[int]
+    row: SheetRowJson
+    """The deal's row of the score sheet."""
 
 
 class MatchEndEvent(TypedDict):
@@ -243,12 +321,44 @@ class TakeoverEvent(TypedDict):
     kind: Literal[EventKind.TAKEOVER]
     seat: SeatName
     bot: str
+    level: Level | None
 
 
 class ReclaimEvent(TypedDict):
     seq: int
     kind: Literal[EventKind.RECLAIM]
     seat: SeatName
+
+
+class SeatLinkEvent(TypedDict):
+    """A seat link was made for the seat (an earlier one of the seat no longer works)."""
+
+    seq: int
+    kind: Literal[EventKind.SEAT_LINK]
+    seat: SeatName
+
+
+class MovedEvent(TypedDict):
+    """The seat's player moved to another device by its seat link (the old token is void)."""
+
+    seq: int
+    kind: Literal[EventKind.MOVED]
+    seat: SeatName
+
+
+class RematchVoteEvent(TypedDict):
+    seq: int
+    kind: Literal[EventKind.REMATCH_VOTE]
+    seat: SeatName
+    vote: bool
+
+
+class RematchEvent(TypedDict):
+    """Every player wants a rematch: it is table ``table`` (each seat token holds its seat)."""
+
+    seq: int
+    kind: Literal[EventKind.REMATCH]
+    table: str
 
 
 EventJson = (
@@ -263,6 +373,10 @@ EventJson = (
     | ChatEvent
     | TakeoverEvent
     | ReclaimEvent
+    | SeatLinkEvent
+    | MovedEvent
+    | RematchVoteEvent
+    | RematchEvent
 )
 
 
@@ -313,7 +427,25 @@ class PingFrame(TypedDict):
     type: Literal["ping"]
 
 
-ClientFrame = HelloFrame | ActFrame | ChatFrame | PingFrame
+class HintFrame(TypedDict):
+    """Ask what the bot would do in your seat now (your turn, at a table with hints)."""
+
+    type: Literal["hint"]
+
+
+class ReactFrame(TypedDict):
+    type: Literal["react"]
+    reaction: Reaction
+
+
+class RematchFrame(TypedDict):
+    """After the match: whether you want a rematch."""
+
+    type: Literal["rematch"]
+    vote: bool
+
+
+ClientFrame = HelloFrame | ActFrame | ChatFrame | PingFrame | HintFrame | ReactFrame | RematchFrame
 
 
 class WelcomeFrame(TypedDict):
@@ -325,6 +457,8 @@ class WelcomeFrame(TypedDict):
     table: TableJson
     state: StateJson
     events: list[EventJson] | None
+    sheet: list[SheetRowJson]
+    """The score sheet: every finished deal of the match (each ``deal_end`` adds its row)."""
 
 
 class UpdateFrame(TypedDict):
@@ -360,7 +494,77 @@ class PongFrame(TypedDict):
     type: Literal["pong"]
 
 
-ServerFrame = WelcomeFrame | UpdateFrame | AckFrame | ErrorFrame | PongFrame
+class CardArg(TypedDict):
+    card: str
+
+
+class SuitArg(TypedDict):
+    suit: SuitLetter
+
+
+class StrainArg(TypedDict):
+    strain: StrainLetter
+
+
+class InnerReasonJson(TypedDict):
+    """A reason inside a reason: its arguments are of :data:`ReasonArg` too."""
+
+    key: str | None
+    args: dict[str, Any]
+    text: str
+
+
+ReasonArg = str | float | CardArg | SuitArg | StrainArg | InnerReasonJson
+"""An argument of a reason: a number, a text, a card, suit or strain (shown in the client's
+words), or another reason."""
+
+
+class ReasonJson(TypedDict):
+    """Why: a message of the catalogue (``reason.NAME``) and its arguments."""
+
+    key: str | None
+    """The catalogue key; null for a reason that is only its text, the same in every
+    language."""
+    args: dict[str, ReasonArg]
+    text: str
+    """The reason in English (what to show where the client lacks the key)."""
+
+
+class HintAnswerFrame(TypedDict):
+    """The answer to ``hint``, to the asker only: what the bot would do, and why."""
+
+    type: Literal["hint"]
+    version: int
+    """The state version it is for (stale once the table moved on)."""
+    action: ActionJson
+    reason: ReasonJson | None
+
+
+class ReactionFrame(TypedDict):
+    """A seat's quick reaction, to every connection of the table (not kept in the log)."""
+
+    type: Literal["reaction"]
+    seat: SeatName
+    reaction: Reaction
+
+
+class ByeFrame(TypedDict):
+    """The server closes this socket on purpose: ``moved``, the seat went to another device."""
+
+    type: Literal["bye"]
+    reason: Literal["moved"]
+
+
+ServerFrame = (
+    WelcomeFrame
+    | UpdateFrame
+    | AckFrame
+    | ErrorFrame
+    | PongFrame
+    | HintAnswerFrame
+    | ReactionFrame
+    | ByeFrame
+)
 
 
 # -- HTTP bodies -------------------------------------------------------------------------------
@@ -388,6 +592,9 @@ class InfoBody(TypedDict):
     presets: list[PresetJson]
     bots: list[str]
     solver: bool
+    levels: list[Level]
+    """The bot levels to fill seats with (``level`` of ``start``, ``bot:LEVEL`` of a seat)."""
+    reactions: list[Reaction]
 
 
 class RulesBody(TypedDict):
@@ -417,6 +624,34 @@ class CreatedBody(TypedDict):
 class JoinedBody(TypedDict):
     seat: SeatName
     token: str
+
+
+class InviteBody(TypedDict):
+    """``POST .../invite``: one invite for these free seats; its holder takes one of them."""
+
+    seats: list[SeatName]
+    link: str
+
+
+class SeatLinkBody(TypedDict):
+    """``POST .../seat-link``: a link that moves your seat to another device (once)."""
+
+    seat: SeatName
+    link: str
+    """``/t/ID#claim=SECRET``: the secret is in the fragment, which no server logs."""
+
+
+class MySeatJson(TypedDict):
+    seat: SeatName
+    table: TableJson
+    to_act: bool
+    """Whether it is this seat's turn."""
+
+
+class MySeatsBody(TypedDict):
+    """``POST /api/seats``: the tables still running where these tokens hold a seat."""
+
+    seats: list[MySeatJson]
 
 
 class DealSummaryJson(TypedDict):

@@ -1,3 +1,4 @@
+// @ts-check
 // The page: header, language switch, and which view the address shows.
 
 import { h, mount } from "./dom.js";
@@ -34,10 +35,10 @@ const router = {
 
 function renderHeader() {
   const skip = document.querySelector(".skip-link");
-  if (skip) skip.textContent = t("app.skip");
+  if (skip) skip.textContent = t("web.app.skip");
   const select = h(
     "select",
-    { id: "lang", "aria-label": t("app.language"), onChange: async (e) => { await setLanguage(e.target.value, true); renderHeader(); if (view && view.rerender) view.rerender(); else route(true); } },
+    { id: "lang", "aria-label": t("web.app.language"), onChange: async (e) => { await setLanguage(e.target.value, true); renderHeader(); if (view && view.rerender) view.rerender(); else route(true); } },
     LANGUAGES.map((l) => h("option", { value: l.code, selected: l.code === language(), lang: l.code }, l.name)),
   );
   mount(
@@ -45,10 +46,10 @@ function renderHeader() {
     h(
       "div",
       { class: "top-inner" },
-      h("a", { href: "/", class: "brand", id: "brand" }, h("span", { class: "brand-mark", "aria-hidden": "true" }, "♠"), h("span", {}, t("app.name"))),
-      h("nav", { class: "top-nav" }, h("a", { href: "/#rules/classic" }, t("nav.rules"))),
+      h("a", { href: "/", class: "brand", id: "brand" }, h("span", { class: "brand-mark", "aria-hidden": "true" }, "♠"), h("span", {}, t("web.app.name"))),
+      h("nav", { class: "top-nav" }, h("a", { href: "/#rules/classic" }, t("web.nav.rules"))),
       h("span", { id: "conn-dot", class: "conn-dot", role: "img", hidden: routeOf().name !== "table" }),
-      h("label", { class: "lang-switch" }, h("span", { class: "sr-only" }, t("app.language")), select),
+      h("label", { class: "lang-switch" }, h("span", { class: "sr-only" }, t("web.app.language")), select),
     ),
   );
 }
@@ -68,11 +69,19 @@ async function route(force = false) {
   await view.start();
 }
 
+// the header's height, for the table that fills the screen under it
+function watchHeader() {
+  const set = () => document.documentElement.style.setProperty("--top-h", `${header.getBoundingClientRect().height}px`);
+  set();
+  if (typeof ResizeObserver === "function") new ResizeObserver(set).observe(header);
+}
+
 async function main() {
   await setLanguage(chooseLanguage());
   window.addEventListener("popstate", () => route());
   window.addEventListener("hashchange", () => route());
   await route(true);
+  watchHeader();
   document.body.dataset.ready = "1";
 }
 

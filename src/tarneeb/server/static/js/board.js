@@ -1,342 +1,413 @@
-// The table seen from one seat: the seats around, the trick, the bidding box, the hand, the waiting room.
-// These are methods of TableView (table.js), kept apart to keep each file readable.
+// @ts-check
+// The table seen from one seat, drawn from the model (model.js): the infobar, the seats
+// around, the centre (the trick, the bidding box or the auction), the hand. Each region
+// has its render function; none keeps state of its own.
+//
+// Test ids and data attributes other code relies on (tests/test_web_client.py, the
+// Playwright suite): #infobar #deal-number #contract #trump[data-trump] #progress #bids
+// #score #score-ns #score-ew; #board-grid(.seated|.spectating, .bidding, .my-turn);
+// .seat[data-seat][data-rel] (.to-act .me .is-bot .away) with .seat-name, .chip.bid,
+// .away-countdown; #center; #trick(.current|.previous) .trick-card[data-seat][data-card]
+// (.winner) and #trick-note; #bidbox[role=group] .bid-button[data-action][data-strain]
+// (#bidbox .bid-row[data-strain] in Egyptian, .bid-row[data-level] in Sol); #auction-status #auction-list; #hand .card[data-card]
+// (.legal | .illegal, disabled when not playable); #key-hints; #hint-button #hint-text;
+// #reactions .reaction[data-reaction]; .reaction-bubble[data-seat].
 
-import { h } from "./dom.js";
+import { h, mount } from "./dom.js";
 import { t, formatNumber } from "./i18n.js";
-import { SEATS, SUITS, cardFace, cardBack, sortHand, suitIcon } from "./cards.js";
-import { seatName, botName, occupantName, cardLabel, actionView, copyText } from "./common.js";
-import { savedName } from "./home.js";
+import { SUITS, cardFace, cardBack, suitIcon } from "./cards.js";
+import { seatName, seatLabel, cardLabel, actionView, contractView, sideName, suitName, presetName } from "./common.js";
 
-const AUCTION_PHASES = new Set(["auction", "raise", "trump"]);
-/** @type {import("./wire").ActionKind[]} */
-const WORDS = ["pass", "double", "raise", "stand", "redeal"];
+/** @typedef {import("./model.js").TableModel} TableModel */
+/** @typedef {import("./model.js").SeatModel} SeatModel */
+/** @typedef {import("./wire").ActionJson} ActionJson */
+/** @typedef {import("./wire").SeatName} SeatName */
+/**
+ * What the regions may ask of the table.
+ * @typedef {{act: (action: ActionJson) => void, hint?: () => void, react?: (reaction: string) => void, reactions?: string[], hintText?: Node | string | null, now: () => number}} Handlers
+ */
 
-function status(view) {
-  return view.state?.status || view.table?.status;
+/** "N–S 5 of 8" (tricks or card points), or a bidder's own "South 2 of 4". @param {import("./model.js").Progress} p @param {boolean} individual */
+export function progressText(p, individual) {
+  const who = individual ? seatName(p.seat) : sideName(p.side);
+  const key = p.unit === "points" ? "web.progress.points" : "web.progress.tricks";
+  return t(key, { who, taken: formatNumber(p.taken), needed: formatNumber(p.needed) });
 }
 
-export function bidsSummary() {
-  const m = this.match;
-  const bids = this.currentBids();
-  const parts = SEATS.filter((s) => bids[s] !== undefined).map((s) => h("span", { class: "mini-bid", title: seatName(s) }, t(`seat.${s}.short`), " ", actionView(bids[s])));
-  return parts.length ? h("span", { class: "bids" }, parts) : h("span", { class: "muted" }, m?.phase === "auction" ? t("info.bidding") : t("contract.none"));
-}
-
-/** Each seat's last call of this deal (bids, passes, doubles), as the state gives it: seat -> text. */
-export function currentBids() {
-  const m = this.match;
-  /** @type {Record<string, string>} */
-  const out = {};
-  if (!m) return out;
-  (m.auction?.last || []).forEach((action, i) => {
-    if (action) out[SEATS[i]] = action.text;
-  });
-  return out;
-}
-
-export function waitingRoom() {
-  const seated = Boolean(this.mySeat && this.saved?.token);
-  const free = this.seats.filter((s) => !s.taken);
-  const invites = this.saved?.invites || {};
-  const origin = location.origin;
-  const seatsList = h(
-    "ul",
-    { class: "waiting-seats", id: "waiting-seats" },
-    this.seats.map((s) =>
-      h(
-        "li",
-        { class: ["waiting-seat", s.taken ? "taken" : "free"], dataset: { seat: s.seat } },
-        h("span", { class: "seat-compass" }, seatName(s.seat)),
-        h("span", {}, s.taken ? occupantName(s, s.seat) : t("table.freeSeat")),
-        s.kind === "bot" || s.bot ? h("span", { class: "badge bot" }, t("badge.bot")) : null,
-        s.seat === this.mySeat ? h("span", { class: "badge you" }, t("seat.you")) : null,
-      ),
-    ),
-  );
-  const parts = [h("h2", {}, t("table.waiting.title")), h("p", { class: "lead" }, t("table.waiting.text")), seatsList];
-  if (seated) {
-    const rows = Object.entries(invites)
-      .filter(([seat]) => !this.seatInfo(seat).taken)
-      .map(([seat, path]) =>
+/** The bar above the board: rules, deal, contract (or each player's bid), trump, progress, score. @param {HTMLElement} node @param {TableModel} model */
+export function renderInfobar(node, model) {
+  const m = model.match;
+  const custom = Object.keys(model.custom).length > 0;
+  const items = [h("span", { class: "info-item rules" }, presetName(model.rules), custom ? h("small", { class: "custom" }, ` (${t("web.info.custom")})`) : null)];
+  if (m) {
+    items.push(h("span", { class: "info-item", id: "deal-number" }, t("web.info.deal", { number: m.deal_number })));
+    if (model.individual) {
+      const bids = model.seats.filter((s) => s.bid !== null);
+      items.push(
         h(
-          "li",
-          { class: "invite", dataset: { seat } },
-          h("span", { class: "invite-seat" }, seatName(seat)),
-          h("input", { readonly: true, class: "invite-url", value: origin + path, "aria-label": t("home.invite.for", { seat: seatName(seat) }) }),
-          h("button", { type: "button", class: "ghost copy", onClick: (e) => copyText(origin + path, e.currentTarget) }, t("common.copy")),
+          "span",
+          { class: "info-item", id: "bids" },
+          h("span", { class: "label" }, t("web.info.bids")),
+          " ",
+          bids.length ? bids.map((s, i) => [i ? h("span", { class: "sep" }, "·") : null, h("span", { class: "own-bid", dataset: { seat: s.seat } }, seatName(s.seat), " ", h("b", {}, formatNumber(/** @type {number} */ (s.bid))))]) : h("span", { class: "muted" }, m.phase === "auction" ? t("web.info.bidding") : t("web.contract.none")),
         ),
       );
-    if (rows.length) parts.push(h("h3", {}, t("table.invites")), h("ul", { class: "invites", id: "invites" }, rows));
-    if (free.length) {
-      parts.push(
-        h(
-          "div",
-          { class: "row start-row" },
-          h("label", { class: "field" }, h("span", { class: "field-label" }, t("table.start.bot")), h("select", { id: "start-bot" }, ["heuristic", "random", "search"].map((b) => h("option", { value: b }, botName(b))))),
-          h("button", { type: "button", class: "primary", id: "start-bots", onClick: () => this.startWithBots() }, t("table.start.button")),
-        ),
-      );
+    } else {
+      items.push(h("span", { class: "info-item", id: "contract" }, h("span", { class: "label" }, t("web.info.contract")), " ", m.contract ? contractView(m.contract) : h("span", { class: "muted" }, m.phase === "auction" ? t("web.info.bidding") : t("web.contract.none"))));
     }
-  } else if (free.length && status(this) === "waiting" && !this.invite && this.table?.public === false) {
-    // A private table's seats are taken with their invite links: this link only watches.
-    parts.push(h("p", { class: "muted", id: "invite-only" }, t("table.watching.inviteOnly")));
-  } else if (free.length && status(this) === "waiting") {
-    // With an invite, its own seat only (the server seats the invite's secret there).
-    const offered = this.invite && this.inviteSeat ? free.filter((s) => s.seat === this.inviteSeat) : free;
-    // The room is rebuilt on every update (someone else joins): keep what was typed, and the focus.
-    const chosen = offered.find((s) => s.seat === this.joinSeat);
-    const preferred = chosen || offered.find((s) => s.seat === this.inviteSeat) || offered[0] || free[0];
-    const focused = document.activeElement && document.activeElement.id;
-    if (focused === "join-name" || focused === "join-seat") {
-      queueMicrotask(() => document.getElementById(focused)?.focus());
-    }
-    parts.push(
+    const trump = model.trump;
+    items.push(
       h(
-        "form",
-        { id: "join-form", class: "join-form", onSubmit: (e) => this.join(e) },
-        h("h3", {}, this.inviteSeat ? t("table.join.invited", { seat: seatName(preferred.seat) }) : t("table.join.title")),
-        h(
-          "div",
-          { class: "row" },
-          h("label", { class: "field" }, h("span", { class: "field-label" }, t("home.name")), h("input", { id: "join-name", maxlength: 40, value: this.joinName ?? savedName(), placeholder: t("home.name.placeholder"), autocomplete: "nickname", onInput: (e) => { this.joinName = e.target.value; } })),
-          h("label", { class: "field" }, h("span", { class: "field-label" }, t("table.join.seat")), h("select", { id: "join-seat", onChange: (e) => { this.joinSeat = e.target.value; } }, (offered.length ? offered : free).map((s) => h("option", { value: s.seat, selected: s.seat === preferred.seat }, seatName(s.seat))))),
-        ),
-        h("button", { type: "submit", class: "primary big", id: "join-button" }, t("table.join.button")),
+        "span",
+        { class: "info-item", id: "trump", dataset: { trump: trump.letter || "" } },
+        h("span", { class: "label" }, t("web.info.trump")),
+        " ",
+        trump.letter
+          ? h("span", { class: "trump-suit" }, suitIcon(SUITS.indexOf(trump.letter), 18), " ", suitName(trump.letter))
+          : h("span", { class: "muted" }, trump.noTrump ? suitName("NT") : trump.pending ? t("web.info.trumpPending") : t("web.info.noTrump")),
       ),
     );
-  } else if (!seated) {
-    parts.push(h("p", { class: "muted" }, t("table.watching")));
+    if (model.progress.length && !model.individual) {
+      items.push(h("span", { class: "info-item", id: "progress" }, progressText(model.progress[0], false)));
+    }
+    items.push(
+      h(
+        "span",
+        { class: "info-item score", id: "score" },
+        h("span", { class: "side-ns" }, sideName("NS"), " ", h("b", { id: "score-ns" }, formatNumber(model.scores[0] ?? 0))),
+        h("span", { class: "sep" }, "·"),
+        h("span", { class: "side-ew" }, sideName("EW"), " ", h("b", { id: "score-ew" }, formatNumber(model.scores[1] ?? 0))),
+        model.target !== null ? h("span", { class: "target" }, t("web.info.target", { target: formatNumber(model.target) })) : null,
+      ),
+    );
+  } else {
+    items.push(h("span", { class: "info-item" }, t(`web.status.${model.status}`)));
   }
-  return h("div", { class: "panel waiting", id: "waiting" }, parts);
+  mount(node, items);
 }
 
-export function gameBoard() {
-  const m = this.match;
-  const grid = h(
+/** The board's skeleton, built once per table view: the regions are filled by renderBoard. @param {HTMLElement} host */
+function skeleton(host) {
+  let grid = /** @type {HTMLElement | null} */ (host.querySelector("#board-grid"));
+  if (grid) return grid;
+  grid = h(
     "div",
-    { class: ["board-grid", this.mySeat ? "seated" : "spectating"], id: "board-grid" },
-    SEATS.map((seat) => this.seatBox(seat)),
-    h("div", { class: "center", id: "center" }, this.centerContent()),
-    this.handView(),
+    { class: "board-grid", id: "board-grid" },
+    ["bottom", "right", "top", "left"].map((rel) => h("div", { class: ["seat", `slot-${rel}`], dataset: { rel } })),
+    h("div", { class: "center", id: "center" }, h("div", { class: "trick current", id: "trick", role: "region", "aria-label": t("web.trick.current") }), h("div", { class: "center-panel", id: "center-panel" })),
+    h("div", { class: "hand-row", id: "hand-row" }, h("div", { class: "hand", id: "hand" }), h("div", { class: "play-tools", id: "play-tools" })),
   );
-  if (m.phase === "play" && this.myTurn()) grid.classList.add("my-turn");
-  if (grid.querySelector("#bidbox")) grid.classList.add("bidding");
+  mount(host, grid);
   return grid;
 }
 
-export function seatBox(seat) {
-  const m = this.match;
-  const info = this.seatInfo(seat);
-  const index = SEATS.indexOf(seat);
-  const rel = this.relOf(seat);
-  const isBot = info.kind === "bot" || Boolean(info.bot);
-  const bids = this.currentBids();
-  const toAct = m.to_act === seat && !m.over;
-  const partner = this.mySeat && (index + 2) % 4 === this.myIndex();
-  const me = seat === this.mySeat;
-  const role = me ? t("seat.you") : partner ? t("seat.partner") : this.mySeat ? t("seat.opponent") : null;
+/**
+ * Draw the board from the model (the trick is the stage's, motion.js).
+ * @param {HTMLElement} host
+ * @param {TableModel} model
+ * @param {Handlers} ui
+ */
+export function renderBoard(host, model, ui) {
+  const grid = skeleton(host);
+  grid.className = ["board-grid", model.mySeat ? "seated" : "spectating", model.bidding ? "bidding" : "", model.playing ? "my-turn" : "", model.box?.strained ? "strained" : ""].filter(Boolean).join(" ");
+  for (const seat of model.seats) {
+    const node = /** @type {HTMLElement} */ (grid.querySelector(`.seat.slot-${seat.rel}`));
+    renderSeat(node, seat, model, ui);
+  }
+  renderCenterPanel(/** @type {HTMLElement} */ (grid.querySelector("#center-panel")), model, ui);
+  renderHand(/** @type {HTMLElement} */ (grid.querySelector("#hand")), model, ui);
+  renderTools(/** @type {HTMLElement} */ (grid.querySelector("#play-tools")), model, ui);
+}
+
+/** "0:25" @param {number} seconds */
+export function clock(seconds) {
+  const left = Math.max(0, Math.round(seconds));
+  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+}
+
+/** @param {HTMLElement} node @param {SeatModel} s @param {TableModel} model @param {Handlers} ui */
+export function renderSeat(node, s, model, ui) {
+  node.className = ["seat", `slot-${s.rel}`, s.toAct ? "to-act" : "", s.role === "you" ? "me" : "", s.bot ? "is-bot" : "", s.away ? "away" : ""].filter(Boolean).join(" ");
+  node.dataset.seat = s.seat;
+  node.dataset.rel = s.rel;
+  node.setAttribute("role", "group");
+  node.setAttribute("aria-label", `${seatName(s.seat)}: ${seatLabel(s)}`);
+  const m = model.match;
   const meta = [];
-  if (m.dealer === seat) meta.push(h("span", { class: "chip dealer", title: t("seat.dealer") }, t("seat.dealer.short")));
-  if (bids[seat] !== undefined) meta.push(h("span", { class: "chip bid" }, actionView(bids[seat])));
-  if (m.phase === "play" || m.phase === "scored") meta.push(h("span", { class: "chip tricks", title: t("seat.tricks") }, t("seat.tricksCount", { count: m.tricks_taken?.[index] ?? 0 })));
-  if (this.isIndividual() && m.seat_scores) meta.push(h("span", { class: "chip points" }, t("seat.points", { points: formatNumber(m.seat_scores[index]) })));
-  const size = m.hand_sizes?.[index] ?? 0;
-  return h(
-    "div",
-    {
-      class: ["seat", `slot-${rel}`, toAct ? "to-act" : "", me ? "me" : "", isBot ? "is-bot" : "", info.connected === false && !isBot && !me ? "away" : ""],
-      dataset: { seat, rel },
-      "aria-label": `${seatName(seat)}: ${this.displayName(seat)}`,
-    },
-    !me && size ? h("div", { class: "backs", "aria-label": t("seat.cardsLeft", { count: size }) }, cardBack(), h("span", { class: "count" }, formatNumber(size))) : null,
+  if (s.dealer) meta.push(h("span", { class: "chip dealer", title: t("web.seat.dealer") }, t("web.seat.dealer.short")));
+  if (s.call !== null && !model.individual) meta.push(h("span", { class: "chip bid" }, actionView(s.call)));
+  if (model.individual && s.bid !== null) meta.push(h("span", { class: "chip bid own" }, t("web.seat.ownBid", { taken: formatNumber(s.tricks), bid: formatNumber(s.bid) })));
+  else if (m && (m.phase === "play" || m.phase === "scored")) meta.push(h("span", { class: "chip tricks", title: t("web.seat.tricks") }, t("web.seat.tricksCount", { count: s.tricks })));
+  if (model.individual && s.points !== null) meta.push(h("span", { class: "chip points" }, t("web.seat.points", { points: formatNumber(s.points) })));
+  const me = s.role === "you";
+  const role = s.role ? t(`web.seat.${s.role === "you" ? "you" : s.role}`) : null;
+  const deadline = model.turnDeadline;
+  /** @type {(Node | null)[]} */
+  const parts = [
+    !me && s.handSize ? h("div", { class: "backs", role: "img", "aria-label": t("web.seat.cardsLeft", { count: s.handSize }) }, cardBack(), h("span", { class: "count", "aria-hidden": "true" }, formatNumber(s.handSize))) : null,
     h(
       "div",
       { class: "seat-info" },
       h(
         "div",
         { class: "seat-head" },
-        h("span", { class: "seat-name" }, this.displayName(seat)),
-        isBot && info.held_by_bot ? h("span", { class: "badge bot", title: info.held_by_bot ? t("badge.holding") : botName(info.bot) }, info.held_by_bot ? t("badge.holding.short") : t("badge.bot")) : null,
-        info.connected === false && !isBot && !me ? h("span", { class: "badge away" }, t("badge.away")) : null,
+        h("span", { class: "seat-name" }, seatLabel(s)),
+        s.bot && s.held ? h("span", { class: "badge bot", title: t("web.badge.holding") }, t("web.badge.holding.short")) : null,
+        s.away ? h("span", { class: "badge away" }, t("web.badge.away")) : null,
       ),
-      h("div", { class: "seat-sub" }, h("span", { class: "compass" }, seatName(seat)), role ? h("span", { class: "role" }, role) : null),
+      h("div", { class: "seat-sub" }, h("span", { class: "compass" }, seatName(s.seat)), role ? h("span", { class: "role" }, role) : null),
+      s.away && s.awayDeadline !== null ? h("div", { class: "away-countdown", dataset: { deadline: String(s.awayDeadline) }, role: "timer" }, t("web.seat.awayCountdown", { time: clock(s.awayDeadline - ui.now()) })) : null,
       meta.length ? h("div", { class: "seat-meta" }, meta) : null,
     ),
-    toAct ? h("div", { class: "turn", dataset: { seat } }, h("span", { class: "turn-label" }, me ? t("turn.you") : t("turn.thinking")), me && m.phase === "play" ? h("span", { class: "keys-hint" }, t("hand.keys")) : null, this.state.turn_deadline ? h("span", { class: "timer", dataset: { deadline: this.state.turn_deadline } }, this.timerText()) : null) : null,
+    s.toAct
+      ? h(
+          "div",
+          { class: "turn", dataset: { seat: s.seat } },
+          h("span", { class: "turn-label" }, me ? t("web.turn.you") : t("web.turn.thinking")),
+          deadline ? h("span", { class: "timer", role: "timer", dataset: { deadline: String(deadline) } }, clock(deadline - ui.now())) : null,
+        )
+      : null,
+  ];
+  mount(node, parts);
+}
+
+/**
+ * Draw the trick: the cards on show at their seats, the winner marked, "Won by" under them.
+ * @param {HTMLElement} node
+ * @param {{seat: SeatName, card: string}[]} cards
+ * @param {SeatName | null} winner
+ * @param {TableModel} model
+ */
+export function paintTrick(node, cards, winner, model) {
+  const previous = winner !== null;
+  node.className = ["trick", previous ? "previous" : "current"].join(" ");
+  node.setAttribute("aria-label", previous ? t("web.trick.last") : t("web.trick.current"));
+  const rel = (/** @type {SeatName} */ seat) => model.seats.find((s) => s.seat === seat)?.rel || "bottom";
+  const label = (/** @type {SeatName} */ seat) => seatLabel(/** @type {SeatModel} */ (model.seats.find((s) => s.seat === seat)));
+  const lead = !cards.length && model.phase === "play" && model.toAct ? t("web.trick.lead", { name: label(model.toAct) }) : "";
+  mount(
+    node,
+    h(
+      "div",
+      { class: "trick-area" },
+      cards.map(({ seat, card }, order) =>
+        h(
+          "div",
+          { class: ["trick-card", `at-${rel(seat)}`, winner === seat ? "winner" : ""], dataset: { seat, card }, style: { "z-index": String(order + 1) } },
+          h("div", { class: "card face", "aria-label": cardLabel(card), role: "img" }, cardFace(card)),
+          h("span", { class: "played-by" }, label(seat)),
+        ),
+      ),
+      lead ? h("p", { class: "trick-lead muted" }, lead) : null,
+    ),
+    h("p", { class: "trick-note", id: "trick-note", "aria-live": "polite" }, previous ? t("web.trick.wonBy", { name: label(winner) }) : ""),
   );
+  return node;
 }
 
-export function timerText() {
-  const deadline = this.state?.turn_deadline;
-  if (!deadline) return "";
-  const left = Math.max(0, Math.round(deadline - Date.now() / 1000));
-  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
-}
-
-export function updateTimers() {
-  for (const node of this.root.querySelectorAll(".timer")) {
-    node.textContent = this.timerText();
-    const left = (this.state?.turn_deadline || 0) - Date.now() / 1000;
-    node.classList.toggle("urgent", left < 6);
+/** The centre's panel: the bidding box on your turn, else who is bidding and the calls. @param {HTMLElement} node @param {TableModel} model @param {Handlers} ui */
+export function renderCenterPanel(node, model, ui) {
+  const m = model.match;
+  node.hidden = false;
+  if (!m || model.over) {
+    mount(node);
+    node.hidden = true;
+    return;
+  }
+  if (model.box) mount(node, biddingBox(model, ui));
+  else if (m.phase === "auction" || m.phase === "raise" || m.phase === "trump") mount(node, auctionStatus(model));
+  else if (m.phase === "thrown-in") mount(node, h("p", { class: "notice" }, t("web.table.thrownIn")));
+  else {
+    mount(node);
+    node.hidden = true;
   }
 }
 
-export function centerContent() {
-  const m = this.match;
-  const parts = [];
-  if (this.summary !== null && this.finished.has(this.summary)) parts.push(this.dealSummary(this.summary));
-  if (m.over || this.state.status === "finished") {
-    parts.push(this.matchEndView());
-    return parts;
-  }
-  if (AUCTION_PHASES.has(m.phase)) {
-    if (this.myTurn()) parts.push(this.biddingBox());
-    else parts.push(this.auctionStatus());
-  } else if (m.phase === "play") {
-    parts.push(this.trickView());
-  } else if (m.phase === "thrown_in" || m.phase === "thrown-in") {
-    parts.push(h("p", { class: "notice" }, t("table.thrownIn")));
-  }
-  return parts;
+/** @param {TableModel} model */
+function auctionStatus(model) {
+  const m = /** @type {import("./wire").MatchJson} */ (model.match);
+  const who = model.seats.find((s) => s.seat === m.to_act);
+  const key = m.phase === "trump" ? "web.auction.waitTrump" : m.phase === "raise" ? "web.auction.waitRaise" : "web.auction.wait";
+  return h("div", { class: "auction-status", id: "auction-status" }, h("p", {}, t(key, { name: who ? seatLabel(who) : "" })), auctionList(model));
 }
 
-export function auctionStatus() {
-  const m = this.match;
-  const who = m.to_act ? this.displayName(m.to_act) : "";
-  const key = m.phase === "trump" ? "auction.waitTrump" : m.phase === "raise" ? "auction.waitRaise" : "auction.wait";
-  return h("div", { class: "auction-status", id: "auction-status" }, h("p", {}, t(key, { name: who })), this.auctionList());
-}
-
-export function auctionList() {
-  const m = this.match;
-  const calls = m.auction?.calls || [];
+/** @param {TableModel} model */
+function auctionList(model) {
+  const calls = model.match?.auction?.calls || [];
   if (!calls.length) return null;
   return h(
     "ol",
-    { class: "auction-list", id: "auction-list", "aria-label": t("auction.history") },
-    calls.map(({ seat, action }) => h("li", { dataset: { seat } }, h("span", { class: "who" }, this.displayName(seat)), " ", actionView(action.text))),
+    { class: "auction-list", id: "auction-list", "aria-label": t("web.auction.history") },
+    calls.map(({ seat, action }) => {
+      const s = /** @type {SeatModel} */ (model.seats.find((x) => x.seat === seat));
+      return h("li", { dataset: { seat } }, h("span", { class: "who" }, seatLabel(s)), " ", actionView(action.text));
+    }),
   );
 }
 
-export function biddingBox() {
-  const m = this.match;
-  const legal = m.legal || [];
-  const words = legal.filter((a) => WORDS.includes(a.kind));
-  const trumps = legal.filter((a) => a.kind === "trump");
-  const bids = legal.filter((a) => a.kind === "bid");
-  const disabled = Boolean(this.pending);
-  /** @param {import("./wire").ActionJson} action */
+/** The bidding box: a level once per row, the strains as columns (no-trump its own). @param {TableModel} model @param {Handlers} ui */
+export function biddingBox(model, ui) {
+  const box = /** @type {NonNullable<TableModel["box"]>} */ (model.box);
+  const m = /** @type {import("./wire").MatchJson} */ (model.match);
+  const buffer = model.bidBuffer;
+  /** @param {ActionJson} action @param {any} content @param {string} [extra] */
   const button = (action, content, extra = "") =>
     h(
       "button",
       {
         type: "button",
-        class: ["bid-button", extra, this.bidBuffer && action.text.toUpperCase().startsWith(this.bidBuffer) ? "match" : ""],
+        class: ["bid-button", extra, buffer && action.text.toUpperCase().startsWith(buffer) ? "match" : ""],
         dataset: { action: action.text, key: `act:${action.text}` },
-        disabled,
-        onClick: () => this.act(action),
+        disabled: model.pending,
+        onClick: () => ui.act(action),
       },
       content,
     );
-  const title = m.phase === "trump" ? t("bidbox.trump") : m.phase === "raise" ? t("bidbox.raise") : t("bidbox.bid");
-  const parts = [h("h2", { class: "bidbox-title" }, title)];
-  if (trumps.length) {
-    parts.push(
-      h(
-        "div",
-        { class: "trump-choices" },
-        trumps.map((a) => button(a, [suitIcon(SUITS.indexOf(a.suit), 34), h("span", {}, t(`suit.${a.suit}`))], "trump-button")),
-      ),
-    );
+  const title = m.phase === "trump" ? t("web.bidbox.trump") : m.phase === "raise" ? t("web.bidbox.raise") : t("web.bidbox.bid");
+  const parts = [h("h2", { class: "bidbox-title", id: "bidbox-title" }, title)];
+  if (box.trumps.length) {
+    parts.push(h("div", { class: "trump-choices" }, box.trumps.map((a) => button(a, [suitIcon(SUITS.indexOf(/** @type {string} */ (a.suit)), 30), h("span", {}, suitName(/** @type {string} */ (a.suit)))], "trump-button"))));
   }
-  if (bids.length) {
-    // rows by level; strains (Egyptian, Sol) as columns
-    const levels = new Map();
-    for (const b of bids) {
-      if (!levels.has(b.level)) levels.set(b.level, []);
-      levels.get(b.level).push(b);
-    }
-    const strained = bids.some((b) => b.strain);
-    parts.push(
-      h(
-        "div",
-        { class: ["bid-grid", strained ? "strained" : "plain"], dir: "ltr" },
-        strained
-          ? [...levels.entries()].map(([level, row]) =>
+  if (box.bids.length) {
+    if (box.strained) {
+      const order = ["-", "C", "D", "H", "S", "NT"];
+      const strains = order.filter((x) => box.bids.some((b) => (b.strain || "-") === x));
+      const suited = strains.some((x) => x !== "-" && x !== "NT");
+      /** @param {ActionJson} b @param {any} content @param {number} column */
+      const cell = (b, content, column) => {
+        const node = button(b, content);
+        node.dataset.strain = b.strain || "-";
+        node.style.setProperty("grid-column", String(column));
+        node.setAttribute("aria-label", actionView(b.text).dataset.label || b.text);
+        return node;
+      };
+      if (suited) {
+        // Egyptian: a row a strain, a column a level; each level written once, above its column
+        const levels = box.rows.map((r) => r.level);
+        parts.push(
+          h(
+            "div",
+            { class: "bid-grid strained by-strain", dir: "ltr", role: "group", "aria-label": t("web.bidbox.bid"), style: { "grid-template-columns": `auto repeat(${levels.length}, minmax(2.3rem, auto))` } },
+            h("div", { class: "bid-row head", "aria-hidden": "true" }, levels.map((level, i) => h("span", { class: "level", style: { "grid-column": String(i + 2) } }, formatNumber(level)))),
+            strains.map((strain) =>
               h(
                 "div",
-                { class: "bid-row" },
-                h("span", { class: "level" }, level),
-                row.map((b) => {
-                  const strain = b.strain || "-";
-                  const node = button(b, strain === "NT" ? h("span", { class: "nt" }, t("strain.NT.short")) : strain === "-" ? String(level) : suitIcon(SUITS.indexOf(strain), 18));
-                  node.dataset.strain = strain;
-                  node.setAttribute("aria-label", actionView(b.text).dataset.label || b.text);
-                  return node;
-                }),
+                { class: "bid-row", dataset: { strain } },
+                h("span", { class: "strain", "aria-hidden": "true", style: { "grid-column": "1" } }, strain === "NT" ? t("web.strain.NT.short") : strain === "-" ? "" : suitIcon(SUITS.indexOf(strain), 16)),
+                box.bids.filter((b) => (b.strain || "-") === strain).map((b) => cell(b, strain === "NT" ? h("span", { class: "nt" }, formatNumber(/** @type {number} */ (b.level))) : strain === "-" ? formatNumber(/** @type {number} */ (b.level)) : [formatNumber(/** @type {number} */ (b.level)), suitIcon(SUITS.indexOf(strain), 13)], levels.indexOf(/** @type {number} */ (b.level)) + 2)),
               ),
-            )
-          : bids.map((b) => button(b, actionView(b.text))),
-      ),
-    );
+            ),
+          ),
+        );
+      } else {
+        // Sol: a row a level, its bid and its no-trump bid, each saying its level
+        parts.push(
+          h(
+            "div",
+            { class: "bid-grid strained by-level", dir: "ltr", role: "group", "aria-label": t("web.bidbox.bid"), style: { "grid-template-columns": `repeat(${strains.length}, minmax(2.6rem, auto))` } },
+            box.rows.map(({ level, bids }) => h("div", { class: "bid-row", dataset: { level: String(level) } }, bids.map((b) => cell(b, actionView(b.text), strains.indexOf(b.strain || "-") + 1)))),
+          ),
+        );
+      }
+    } else {
+      parts.push(h("div", { class: "bid-grid plain", dir: "ltr" }, box.bids.map((b) => button(b, actionView(b.text)))));
+    }
   }
-  if (words.length) parts.push(h("div", { class: "bid-words" }, words.map((w) => button(w, t(`action.${w.kind}`), `word-${w.kind}`))));
-  parts.push(h("p", { class: "hint keys" }, this.bidBuffer ? t("bidbox.typed", { text: this.bidBuffer }) : t("bidbox.keys")));
-  return h("div", { class: "bidbox panel", id: "bidbox", role: "group", "aria-label": title }, parts, this.auctionList());
+  if (box.words.length) parts.push(h("div", { class: "bid-words" }, box.words.map((w) => button(w, t(`web.action.${w.kind}`), `word-${w.kind}`))));
+  parts.push(keyHints(model));
+  return h("div", { class: ["bidbox", "panel", box.strained ? "strained" : ""], id: "bidbox", role: "group", "aria-labelledby": "bidbox-title" }, parts, auctionList(model));
 }
 
-export function trickView() {
-  const m = this.match;
-  let cards = m.trick?.cards || [];
-  let previous = false;
-  let winner = null;
-  if (!cards.length && m.last_trick && (m.last_trick.cards || []).length) {
-    cards = m.last_trick.cards;
-    previous = true;
-    winner = m.last_trick.winner;
+/** The keys that work now, for this phase and these rules. @param {TableModel} model */
+export function keyHints(model) {
+  if (model.bidBuffer) return h("p", { class: "hint keys", id: "key-hints" }, t("web.bidbox.typed", { text: model.bidBuffer }));
+  return h("p", { class: "hint keys", id: "key-hints" }, model.keys.map((key, i) => [i ? " · " : "", t(key)]));
+}
+
+/** Your hand: playable cards raised, the others darkened (opaque) and disabled. @param {HTMLElement} node @param {TableModel} model @param {Handlers} ui */
+export function renderHand(node, model, ui) {
+  if (!model.mySeat) {
+    node.className = "hand spectator";
+    node.removeAttribute("role");
+    mount(node, h("p", { class: "muted" }, t("web.table.watching")));
+    return;
   }
-  return h(
-    "div",
-    { class: ["trick", previous ? "previous" : "current"], id: "trick", "aria-label": previous ? t("trick.last") : t("trick.current") },
-    cards.map(([seat, card], order) =>
+  const legal = new Map((model.match?.legal || []).filter((a) => a.kind === "card").map((a) => [a.text, a]));
+  node.className = ["hand", model.playing ? "playing" : ""].filter(Boolean).join(" ");
+  node.setAttribute("role", "group");
+  node.setAttribute("aria-label", t("web.hand.label"));
+  node.tabIndex = -1;
+  node.style.setProperty("--n", String(model.hand.length));
+  mount(
+    node,
+    model.hand.map(({ card, legal: ok }, i) =>
       h(
-        "div",
-        { class: ["trick-card", `at-${this.relOf(seat)}`, winner === seat ? "winner" : ""], dataset: { seat, card }, style: { "z-index": String(order + 1) } },
-        h("div", { class: "card face", "aria-label": cardLabel(card), role: "img" }, cardFace(card)),
-        h("span", { class: "played-by" }, this.displayName(seat)),
-      ),
-    ),
-    previous && winner ? h("p", { class: "trick-note" }, t("trick.wonBy", { name: this.displayName(winner) })) : null,
-    !cards.length ? h("p", { class: "trick-note muted" }, m.to_act ? t("trick.lead", { name: this.displayName(m.to_act) }) : "") : null,
-  );
-}
-
-export function handView() {
-  const m = this.match;
-  if (!this.mySeat) return h("div", { class: "hand spectator", id: "hand" }, h("p", { class: "muted" }, t("table.watching")));
-  const cards = sortHand(m.hand || [], this.trumpLetter());
-  /** @type {Map<string, import("./wire").ActionJson>} */
-  const legal = new Map((m.legal || []).filter((a) => a.kind === "card" && m.phase === "play").map((a) => [a.text, a]));
-  const playing = m.phase === "play" && this.myTurn();
-  return h(
-    "div",
-    { class: ["hand", playing ? "playing" : ""], id: "hand", role: "group", "aria-label": t("hand.label"), style: { "--n": String(cards.length) } },
-    cards.map((card, i) => {
-      const ok = playing && legal.has(card);
-      return h(
         "button",
         {
           type: "button",
-          class: ["card", "face", ok ? "legal" : "", playing && !ok ? "illegal" : ""],
-          dataset: { card, key: `card:${card}`, suit: card.slice(-1) },
+          class: ["card", "face", ok ? "legal" : "", model.playing && !ok ? "illegal" : ""],
+          dataset: { card, key: `card:${card}`, suit: card.slice(-1), index: String(i) },
           style: { "--i": String(i) },
-          disabled: !ok || Boolean(this.pending),
+          disabled: !ok || model.pending,
           "aria-label": cardLabel(card),
           title: cardLabel(card),
-          onClick: () => this.act(legal.get(card)),
+          onClick: () => {
+            const action = legal.get(card);
+            if (action) ui.act(action);
+          },
         },
         cardFace(card),
-      );
-    }),
+      ),
+    ),
   );
+}
+
+/** Beside the hand: the key hints while playing, the hint button, the quick reactions. @param {HTMLElement} node @param {TableModel} model @param {Handlers} ui */
+export function renderTools(node, model, ui) {
+  const parts = [];
+  if (model.playing) parts.push(keyHints(model));
+  if (model.hints && model.myTurn && ui.hint) {
+    parts.push(h("button", { type: "button", class: "ghost small", id: "hint-button", onClick: () => ui.hint?.() }, t("web.hint.ask")));
+  }
+  if (ui.hintText) parts.push(h("p", { class: "hint-text", id: "hint-text", role: "status" }, ui.hintText));
+  if (model.mySeat && ui.react && ui.reactions && ui.reactions.length) {
+    // a fixed set of emoji and phrases (no free text about the hand), behind one button
+    parts.push(
+      h(
+        "details",
+        { class: "reactions", id: "reactions" },
+        h("summary", { class: "button ghost small" }, t("web.react.title")),
+        h(
+          "div",
+          { class: "reaction-list", role: "group", "aria-label": t("web.react.title") },
+          ui.reactions.map((r) =>
+            h(
+              "button",
+              {
+                type: "button",
+                class: "reaction ghost small",
+                dataset: { reaction: r },
+                title: t(`web.react.${r}`),
+                "aria-label": t(`web.react.${r}`),
+                onClick: (/** @type {Event} */ e) => {
+                  ui.react?.(r);
+                  /** @type {HTMLDetailsElement | null} */ (/** @type {HTMLElement} */ (e.currentTarget).closest("details"))?.removeAttribute("open");
+                },
+              },
+              reactionFace(r),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+  mount(node, parts);
+}
+
+const EMOJI = { "thumbs-up": "👍", clap: "👏", laugh: "😄", wow: "😮", sad: "😢", oops: "😬" };
+
+/** How a reaction looks: an emoji, or its phrase. @param {string} reaction */
+export function reactionFace(reaction) {
+  const emoji = /** @type {Record<string, string>} */ (EMOJI)[reaction];
+  return emoji ? h("span", { "aria-hidden": "true" }, emoji) : h("span", {}, t(`web.react.${reaction}`));
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Cards as the protocol writes them ("AS", "TH", "2C") and their faces, drawn in SVG.
 
 import { svg } from "./dom.js";
@@ -5,6 +6,7 @@ import { svg } from "./dom.js";
 export const RANKS = "23456789TJQKA";
 export const SUITS = "CDHS"; // clubs 0, diamonds 1, hearts 2, spades 3
 export const SUIT_NAMES = ["clubs", "diamonds", "hearts", "spades"];
+/** @type {import("./wire").SeatName[]} */
 export const SEATS = ["south", "east", "north", "west"];
 
 /** Card number (suit * 13 + rank) of a card text, or -1. */

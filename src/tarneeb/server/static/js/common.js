@@ -1,43 +1,70 @@
+// @ts-check
 // Pieces shared by the views: names of seats, presets, bids and actions in the current language.
 
 import { h } from "./dom.js";
-import { t, has } from "./i18n.js";
+import { t, has, language } from "./i18n.js";
 import { SEATS, SUITS, suitIcon, isCard, cardId, RANKS } from "./cards.js";
 
 export { SEATS };
 
 export function seatName(seat) {
-  return t(`seat.${seat}`);
+  return t(`web.seat.${seat}`);
 }
 
 /** How a seat's occupant is called: a bot in the page's language, a player by their name. */
 export function occupantName(info, seat) {
   if (!info) return seatName(seat);
-  if (info.kind === "bot") return t("bot.named", { bot: botName(info.bot) });
+  if (info.kind === "bot") return t("web.bot.named", { bot: botName(info.bot) });
   if (info.name) return info.name;
-  if (info.bot) return t("bot.named", { bot: botName(info.bot) });
+  if (info.bot) return t("web.bot.named", { bot: botName(info.bot) });
   return seatName(seat);
 }
 
+/**
+ * How a seat is called at the table: its player's name; a bot by its seat and level
+ * ("East bot (hard)"), so that four bots are four names; a free seat as free.
+ * @param {{seat: string, name: string | null, bot: boolean, level: string | null, botKind?: string | null}} s
+ */
+export function seatLabel(s) {
+  if (!s) return "";
+  if (s.name && !s.bot) return s.name;
+  if (s.bot) {
+    const seat = seatName(s.seat);
+    if (s.level && has(`web.level.${s.level}`)) return t("web.bot.seatLevel", { seat, level: t(`web.level.${s.level}`) });
+    if (s.botKind && has(`web.bot.${s.botKind}`)) return t("web.bot.seatLevel", { seat, level: t(`web.bot.${s.botKind}`) });
+    return t("web.bot.seat", { seat });
+  }
+  return s.name || seatName(s.seat);
+}
+
 export function presetName(name) {
-  return has(`preset.${name}`) ? t(`preset.${name}`) : name;
+  return has(`web.preset.${name}`) ? t(`web.preset.${name}`) : name;
 }
 
 export function botName(spec) {
   if (!spec) return "";
   const base = String(spec).replace(/^bot:/, "").split(/[:(]/)[0];
-  return has(`bot.${base}`) ? t(`bot.${base}`) : base;
+  return has(`web.bot.${base}`) ? t(`web.bot.${base}`) : base;
 }
 
+const STRAIN_WORDS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades", NT: "no-trump" };
+
+/** A suit or strain letter as a word inside a sentence ("hearts"): the shared catalogue's strain names. */
+export function strainWord(letter) {
+  return t(`strain.${STRAIN_WORDS[letter] || letter}`);
+}
+
+/** A suit or strain letter as a name on its own ("Hearts"). */
 export function suitName(letter) {
-  return t(`suit.${letter}`);
+  const word = strainWord(letter);
+  return word.charAt(0).toLocaleUpperCase(language()) + word.slice(1);
 }
 
 /** A card as words for screen readers: "Ace of spades". */
 export function cardLabel(text) {
   const id = cardId(text);
   if (id < 0) return text;
-  return t("card.label", { rank: t(`rank.${RANKS[id % 13]}`), suit: t(`suit.${SUITS[Math.floor(id / 13)]}`) });
+  return t("web.card.label", { rank: t(`web.rank.${RANKS[id % 13]}`), suit: strainWord(SUITS[Math.floor(id / 13)]) });
 }
 
 const WORDS = ["pass", "double", "raise", "stand", "redeal"];
@@ -50,7 +77,7 @@ const WORDS = ["pass", "double", "raise", "stand", "redeal"];
 export function actionView(action, { card = false, size = 14 } = {}) {
   const a = String(action);
   const lower = a.toLowerCase();
-  if (WORDS.includes(lower)) return h("span", { class: `act act-${lower}` }, t(`action.${lower}`));
+  if (WORDS.includes(lower)) return h("span", { class: `act act-${lower}` }, t(`web.action.${lower}`));
   if (card && isCard(a)) {
     const id = cardId(a);
     const rank = id % 13 === 8 ? "10" : RANKS[id % 13];
@@ -64,13 +91,13 @@ export function actionView(action, { card = false, size = 14 } = {}) {
   if (m) {
     const level = m[1];
     const strain = m[2] ? m[2].toUpperCase() : null;
-    const label = strain ? t("bid.label.strain", { level, strain: strain === "NT" ? t("strain.NT") : suitName(strain) }) : t("bid.label", { level });
+    const label = strain ? t("web.bid.label.strain", { level, strain: suitName(strain) }) : t("web.bid.label", { level });
     return h(
       "span",
       { class: "act act-bid", dir: "ltr", dataset: { label } },
       h("span", { class: "sr-only" }, label),
       h("span", { "aria-hidden": "true" }, level),
-      strain === "NT" ? h("span", { class: "nt", "aria-hidden": "true" }, t("strain.NT.short")) : strain ? suitIcon(SUITS.indexOf(strain), size) : null,
+      strain === "NT" ? h("span", { class: "nt", "aria-hidden": "true" }, t("web.strain.NT.short")) : strain ? suitIcon(SUITS.indexOf(strain), size) : null,
     );
   }
   return h("span", { class: "act" }, a);
@@ -78,16 +105,39 @@ export function actionView(action, { card = false, size = 14 } = {}) {
 
 /** A contract ({seat, level, strain, multiplier} or text) for people. */
 export function contractView(contract) {
-  if (!contract) return h("span", { class: "muted" }, t("contract.none"));
+  if (!contract) return h("span", { class: "muted" }, t("web.contract.none"));
   if (typeof contract === "string") return h("span", {}, contract);
   const bid = `${contract.level}${contract.strain || ""}`;
-  const parts = [actionView(bid, { size: 15 }), " ", t("contract.by", { seat: seatName(contract.seat) })];
+  const parts = [actionView(bid, { size: 15 }), " ", t("web.contract.by", { seat: seatName(contract.seat) })];
   if (contract.multiplier && contract.multiplier > 1) parts.push(" ", h("span", { class: "mult" }, `×${contract.multiplier}`));
   return h("span", { class: "contract" }, parts);
 }
 
+/**
+ * A reason from the server (a hint's why) in words: its catalogue message `reason.NAME`
+ * with its arguments, cards, suits and inner reasons written out.
+ * @param {{key: string, args?: Record<string, any>}} reason
+ * @returns {string}
+ */
+export function reasonText(reason) {
+  if (!reason || !reason.key) return "";
+  const key = reason.key.startsWith("reason.") ? reason.key : `reason.${reason.key}`;
+  /** @type {Record<string, string>} */
+  const params = {};
+  for (const [name, value] of Object.entries(reason.args || {})) {
+    if (value && typeof value === "object") {
+      if ("card" in value) params[name] = cardLabel(value.card);
+      else if ("suit" in value) params[name] = strainWord(value.suit);
+      else if ("strain" in value) params[name] = strainWord(value.strain);
+      else if ("key" in value) params[name] = reasonText(value);
+      else params[name] = String(value);
+    } else params[name] = value;
+  }
+  return has(key) ? t(key, params) : "";
+}
+
 export function sideName(side) {
-  return t(`side.${side}`);
+  return t(`web.side.${side}`);
 }
 
 /** "copied" feedback on a button after writing `text` to the clipboard. */
@@ -110,7 +160,7 @@ export async function copyText(text, button) {
   }
   if (button) {
     const before = button.textContent;
-    button.textContent = ok ? t("common.copied") : t("common.copyFailed");
+    button.textContent = ok ? t("web.common.copied") : t("web.common.copyFailed");
     setTimeout(() => (button.textContent = before), 1500);
   }
   return ok;
@@ -131,11 +181,11 @@ export function toast(text, kind = "info") {
 }
 
 export function errorText(err) {
-  if (err && err.code && has(`error.${err.code}`)) {
+  if (err && err.code && has(`web.error.${err.code}`)) {
     // an internal error's reference finds its details in the server's log
-    return t(`error.${err.code}`) + (err.code === "internal" && err.reference ? ` (${err.reference})` : "");
+    return t(`web.error.${err.code}`) + (err.code === "internal" && err.reference ? ` (${err.reference})` : "");
   }
-  return t("error.generic", { message: (err && err.message) || String(err) });
+  return t("web.error.generic", { message: (err && err.message) || String(err) });
 }
 
 /** A very small reader for the rules reference (headings, lists, paragraphs). */

@@ -1,3 +1,4 @@
+// @ts-check
 // Small DOM helpers: h() builds elements, svg() builds SVG elements.
 
 const SVG_NS = "http://www.w3.org/2000/svg";

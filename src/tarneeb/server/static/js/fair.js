@@ -1,3 +1,4 @@
+// @ts-check
 // The fair-shuffle check of docs/protocol.md: recompute the deck from the revealed seed.
 
 import { cardText, SEATS } from "./cards.js";
@@ -67,7 +68,7 @@ export function sha256Plain(bytes) {
 /** The deck a seed gives: card numbers sorted by sha256(seed + ":" + card), ties by card. */
 export async function deckFromSeed(seed) {
   const keyed = await Promise.all(
-    Array.from({ length: 52 }, async (_, card) => [await sha256Hex(`${seed}:${card}`), card]),
+    Array.from({ length: 52 }, async (_, card) => /** @type {[string, number]} */ ([await sha256Hex(`${seed}:${card}`), card])),
   );
   keyed.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : x[1] - y[1]));
   return keyed.map(([, card]) => card);

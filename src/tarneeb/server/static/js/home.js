@@ -1,3 +1,4 @@
+// @ts-check
 // The home page: quick play, a private table with invites, open tables, how to play.
 
 import { h, mount } from "./dom.js";
@@ -53,6 +54,7 @@ function presetSelect(id, presets, value) {
 }
 
 // Rule options offered on top of a preset, with their kinds (names as in `tarneeb rules NAME --json`).
+/** @type {[string, any][]} */
 const EXTRA_OPTIONS = [
   ["dealing", ["4-4-5", "one-at-a-time", "13-at-once"]],
   ["bid_once", "bool"],
@@ -67,14 +69,14 @@ const EXTRA_OPTIONS = [
 function optionControl(name, kind, value) {
   const id = `opt-${name}`;
   if (kind === "bool") {
-    return h("label", { class: "check" }, h("input", { type: "checkbox", id, name, checked: Boolean(value) }), t(`option.${name}`));
+    return h("label", { class: "check" }, h("input", { type: "checkbox", id, name, checked: Boolean(value) }), t(`web.option.${name}`));
   }
   if (kind === "int") {
-    return field(t(`option.${name}`), h("input", { type: "number", id, name, min: 1, max: 99, value: value ?? 1 }));
+    return field(t(`web.option.${name}`), h("input", { type: "number", id, name, min: 1, max: 99, value: value ?? 1 }));
   }
   return field(
-    t(`option.${name}`),
-    h("select", { id, name }, kind.map((v) => h("option", { value: v, selected: v === value }, t(`option.${name}.${v}`)))),
+    t(`web.option.${name}`),
+    h("select", { id, name }, kind.map((v) => h("option", { value: v, selected: v === value }, t(`web.option.${name}.${v}`)))),
   );
 }
 
@@ -110,6 +112,66 @@ export class HomeView {
     }
     this.render();
     this.loadTables();
+    this.loadMine();
+    this.localSummaries();
+  }
+
+  /** The presets' summaries in the page's language (the list of /api/info has them in English). */
+  async localSummaries() {
+    if (language() === "en") return;
+    for (const node of /** @type {NodeListOf<HTMLElement>} */ (this.root.querySelectorAll(".preset-summary"))) {
+      try {
+        const rules = await rulesOf(node.dataset.preset || "");
+        if (!node.isConnected || rules.lang !== language()) continue;
+        node.textContent = rules.summary;
+        node.lang = rules.lang;
+        node.dir = rules.dir;
+      } catch (_) {
+        /* the English summary stays */
+      }
+    }
+  }
+
+  /** The running tables where this browser holds a seat: the way back to a game. */
+  async loadMine() {
+    const tokens = [];
+    try {
+      for (let i = 0; i < localStorage.length; i++) {
+        const key = localStorage.key(i) || "";
+        if (!key.startsWith("tarneeb.seat.")) continue;
+        const saved = JSON.parse(localStorage.getItem(key) || "null");
+        if (saved?.token) tokens.push(saved.token);
+      }
+    } catch (_) {
+      return;
+    }
+    if (!tokens.length || !this.info?.levels) return;
+    let answer;
+    try {
+      answer = await api("POST", "/api/seats", { seats: tokens.slice(-20) });
+    } catch (_) {
+      return;
+    }
+    const node = this.root.querySelector("#my-tables");
+    const mine = answer?.seats || [];
+    if (!node || !mine.length) return;
+    node.hidden = false;
+    mount(
+      node,
+      h("h2", {}, t("web.home.mine.title")),
+      h(
+        "ul",
+        { class: "table-list" },
+        mine.map((/** @type {any} */ m) =>
+          h(
+            "li",
+            { class: "table-item", dataset: { table: m.table.id } },
+            h("span", {}, presetName(m.table.rules), " · ", seatName(m.seat), m.to_act ? h("strong", { class: "turn-now" }, ` · ${t("web.turn.you")}`) : null),
+            h("a", { class: "button primary small", href: `/t/${encodeURIComponent(m.table.id)}` }, t("web.home.mine.back")),
+          ),
+        ),
+      ),
+    );
   }
 
   async loadTables() {
@@ -125,47 +187,51 @@ export class HomeView {
 
   render() {
     const presets = this.info?.presets || [{ name: "classic", summary: "" }];
-    const bots = this.info?.bots || ["random", "heuristic", "search"];
+    // the bot levels (easy .. expert) when the server has them, else its bot kinds
+    const levels = this.info?.levels || [];
+    const bots = levels.length ? levels : this.info?.bots || ["random", "heuristic", "search"];
+    const botLabel = (/** @type {string} */ b) => (levels.length ? t(`web.level.${b}`) : botName(b));
+    const preferredBot = levels.length ? "medium" : "heuristic";
     const name = savedName();
     const quick = h(
       "form",
       { id: "quick", class: "panel", onSubmit: (e) => this.quickPlay(e) },
-      h("h2", {}, t("home.quick.title")),
-      h("p", { class: "lead" }, t("home.quick.text")),
-      field(t("home.name"), h("input", { id: "quick-name", name: "name", value: name, maxlength: 40, autocomplete: "nickname", placeholder: t("home.name.placeholder") })),
+      h("h2", {}, t("web.home.quick.title")),
+      h("p", { class: "lead" }, t("web.home.quick.text")),
+      field(t("web.home.name"), h("input", { id: "quick-name", name: "name", value: name, maxlength: 40, autocomplete: "nickname", placeholder: t("web.home.name.placeholder") })),
       h(
         "div",
         { class: "row" },
-        field(t("home.rules"), presetSelect("quick-rules", presets, "classic")),
-        field(t("home.target"), h("input", { id: "quick-target", name: "target", type: "number", min: 1, max: 1000, value: 41 })),
-        field(t("home.bots"), h("select", { id: "quick-bot" }, bots.map((b) => h("option", { value: b, selected: b === "heuristic" }, botName(b))))),
+        field(t("web.home.rules"), presetSelect("quick-rules", presets, "classic")),
+        field(t("web.home.target"), h("input", { id: "quick-target", name: "target", type: "number", min: 1, max: 1000, value: 41 })),
+        field(t("web.home.bots"), h("select", { id: "quick-bot" }, bots.map((b) => h("option", { value: b, selected: b === preferredBot }, botLabel(b))))),
       ),
-      h("button", { id: "quick-play", class: "primary big", type: "submit" }, t("home.quick.play")),
+      h("button", { id: "quick-play", class: "primary big", type: "submit" }, t("web.home.quick.play")),
     );
     const seatChoices = ["human", ...bots.map((b) => `bot:${b}`)];
     const create = h(
       "form",
       { id: "create", class: "panel", onSubmit: (e) => this.createTable(e) },
-      h("h2", {}, t("home.create.title")),
-      h("p", { class: "lead" }, t("home.create.text")),
-      field(t("home.name"), h("input", { id: "create-name", value: name, maxlength: 40, autocomplete: "nickname", placeholder: t("home.name.placeholder") })),
+      h("h2", {}, t("web.home.create.title")),
+      h("p", { class: "lead" }, t("web.home.create.text")),
+      field(t("web.home.name"), h("input", { id: "create-name", value: name, maxlength: 40, autocomplete: "nickname", placeholder: t("web.home.name.placeholder") })),
       h(
         "div",
         { class: "row" },
-        field(t("home.rules"), presetSelect("create-rules", presets, "classic")),
-        field(t("home.target"), h("input", { id: "create-target", type: "number", min: 1, max: 1000, value: 41 })),
+        field(t("web.home.rules"), presetSelect("create-rules", presets, "classic")),
+        field(t("web.home.target"), h("input", { id: "create-target", type: "number", min: 1, max: 1000, value: 41 })),
       ),
       h(
         "fieldset",
         { class: "seats" },
-        h("legend", {}, t("home.seats")),
-        h("div", { class: "seat-choice" }, h("span", {}, seatName("south")), h("strong", {}, t("home.seat.you"))),
+        h("legend", {}, t("web.home.seats")),
+        h("div", { class: "seat-choice" }, h("span", {}, seatName("south")), h("strong", {}, t("web.home.seat.you"))),
         ["east", "north", "west"].map((seat) =>
           h(
             "label",
             { class: "seat-choice" },
-            h("span", {}, seatName(seat) + (seat === "north" ? ` (${t("seat.partner")})` : "")),
-            h("select", { id: `seat-${seat}`, name: seat }, seatChoices.map((c) => h("option", { value: c }, c === "human" ? t("home.seat.human") : t("home.seat.bot", { bot: botName(c) })))),
+            h("span", {}, seatName(seat) + (seat === "north" ? ` (${t("web.seat.partner")})` : "")),
+            h("select", { id: `seat-${seat}`, name: seat }, seatChoices.map((c) => h("option", { value: c }, c === "human" ? t("web.home.seat.human") : t("web.home.seat.bot", { bot: botLabel(c.replace(/^bot:/, "")) })))),
           ),
         ),
       ),
@@ -173,35 +239,37 @@ export class HomeView {
         "div",
         { class: "row" },
         field(
-          t("home.timer"),
-          h("select", { id: "create-timer" }, [["", t("home.timer.none")], ["15", "15 s"], ["30", "30 s"], ["60", "60 s"], ["120", "120 s"]].map(([v, label]) => h("option", { value: v }, label))),
+          t("web.home.timer"),
+          h("select", { id: "create-timer" }, [["", t("web.home.timer.none")], ["15", "15 s"], ["30", "30 s"], ["60", "60 s"], ["120", "120 s"]].map(([v, label]) => h("option", { value: v }, label))),
         ),
-        h("label", { class: "check" }, h("input", { type: "checkbox", id: "create-public", checked: false }), t("home.public")),
+        h("label", { class: "check" }, h("input", { type: "checkbox", id: "create-public", checked: false }), t("web.home.public")),
+        h("label", { class: "check" }, h("input", { type: "checkbox", id: "create-hints", checked: true }), t("web.home.hints")),
       ),
-      h("details", { class: "options" }, h("summary", {}, t("home.options")), h("div", { class: "options-grid", id: "create-options" })),
-      h("button", { id: "create-table", class: "primary", type: "submit" }, t("home.create.button")),
+      h("details", { class: "options" }, h("summary", {}, t("web.home.options")), h("div", { class: "options-grid", id: "create-options" })),
+      h("button", { id: "create-table", class: "primary", type: "submit" }, t("web.home.create.button")),
       h("div", { id: "created" }),
     );
     const open = h(
       "section",
       { class: "panel", id: "open" },
-      h("div", { class: "panel-head" }, h("h2", {}, t("home.open.title")), h("button", { type: "button", class: "ghost", id: "refresh-tables", onClick: () => this.loadTables() }, t("home.open.refresh"))),
+      h("div", { class: "panel-head" }, h("h2", {}, t("web.home.open.title")), h("button", { type: "button", class: "ghost", id: "refresh-tables", onClick: () => this.loadTables() }, t("web.home.open.refresh"))),
       h("div", { id: "open-tables" }),
     );
     const learn = h(
       "section",
       { class: "panel", id: "learn" },
-      h("h2", {}, t("home.learn.title")),
-      h("p", { class: "lead" }, t("home.learn.text")),
-      h("ul", { class: "preset-list" }, presets.map((p) => h("li", {}, h("a", { href: `/#rules/${encodeURIComponent(p.name)}`, class: "preset-link" }, presetName(p.name)), p.summary ? h("small", { lang: "en", dir: "ltr" }, p.summary) : null))),
+      h("h2", {}, t("web.home.learn.title")),
+      h("p", { class: "lead" }, t("web.home.learn.text")),
+      h("ul", { class: "preset-list" }, presets.map((p) => h("li", {}, h("a", { href: `/#rules/${encodeURIComponent(p.name)}`, class: "preset-link" }, presetName(p.name)), p.summary ? h("small", { class: "preset-summary", dataset: { preset: p.name }, lang: "en", dir: "ltr" }, p.summary) : null))),
     );
     mount(
       this.root,
       h(
         "div",
         { class: "home" },
-        h("section", { class: "hero" }, h("h1", {}, t("home.title")), h("p", {}, t("home.subtitle"))),
+        h("section", { class: "hero" }, h("h1", {}, t("web.home.title")), h("p", {}, t("web.home.subtitle"))),
         this.error ? h("p", { class: "error-box", role: "alert" }, this.error) : null,
+        h("section", { class: "panel", id: "my-tables", hidden: true }),
         h("div", { class: "home-grid" }, quick, create, open, learn),
       ),
     );
@@ -244,11 +312,11 @@ export class HomeView {
       return;
     }
     if (this.tables === null) {
-      mount(box, h("p", { class: "muted" }, t("common.loading")));
+      mount(box, h("p", { class: "muted" }, t("web.common.loading")));
       return;
     }
     if (!this.tables.length) {
-      mount(box, h("p", { class: "muted", id: "no-tables" }, t("home.open.none")));
+      mount(box, h("p", { class: "muted", id: "no-tables" }, t("web.home.open.none")));
       return;
     }
     mount(
@@ -259,17 +327,17 @@ export class HomeView {
         this.tables.map((table) => {
           const free = (table.seats || []).filter((s) => !s.taken);
           const names = (table.seats || []).map((s) =>
-            h("span", { class: ["seat-pill", s.taken ? "" : "free"] }, s.taken ? occupantName(s, s.seat) : t("table.freeSeat")),
+            h("span", { class: ["seat-pill", s.taken ? "" : "free"] }, s.taken ? occupantName(s, s.seat) : t("web.table.freeSeat")),
           );
           return h(
             "li",
             { class: "table-item", dataset: { table: table.id } },
-            h("div", {}, h("strong", {}, presetName(table.rules)), " ", h("span", { class: "muted" }, t(`status.${table.status}`)), h("div", { class: "seat-pills" }, names)),
+            h("div", {}, h("strong", {}, presetName(table.rules)), " ", h("span", { class: "muted" }, t(`web.status.${table.status}`)), h("div", { class: "seat-pills" }, names)),
             h(
               "div",
               { class: "actions" },
-              table.status === "waiting" && free.length ? h("a", { class: "button primary join-link", href: `/t/${table.id}?seat=${free[0].seat}` }, t("home.open.join")) : null,
-              h("a", { class: "button ghost watch-link", href: `/t/${table.id}` }, t("home.open.watch")),
+              table.status === "waiting" && free.length ? h("a", { class: "button primary join-link", href: `/t/${table.id}?seat=${free[0].seat}` }, t("web.home.open.join")) : null,
+              h("a", { class: "button ghost watch-link", href: `/t/${table.id}` }, t("web.home.open.watch")),
             ),
           );
         }),
@@ -287,8 +355,8 @@ export class HomeView {
         "li",
         { class: "invite", dataset: { seat } },
         h("span", { class: "invite-seat" }, seatName(seat)),
-        h("input", { readonly: true, value: origin + path, class: "invite-url", "aria-label": t("home.invite.for", { seat: seatName(seat) }), onFocus: (e) => e.target.select() }),
-        h("button", { type: "button", class: "ghost copy", onClick: (e) => copyText(origin + path, e.currentTarget) }, t("common.copy")),
+        h("input", { readonly: true, value: origin + path, class: "invite-url", "aria-label": t("web.home.invite.for", { seat: seatName(seat) }), onFocus: (e) => e.target.select() }),
+        h("button", { type: "button", class: "ghost copy", onClick: (e) => copyText(origin + path, e.currentTarget) }, t("web.common.copy")),
       ),
     );
     if (answer.spectate) {
@@ -296,9 +364,9 @@ export class HomeView {
         h(
           "li",
           { class: "invite", dataset: { seat: "spectate" } },
-          h("span", { class: "invite-seat" }, t("home.invite.watch")),
-          h("input", { readonly: true, value: origin + answer.spectate, class: "invite-url", "aria-label": t("home.invite.watch"), onFocus: (e) => e.target.select() }),
-          h("button", { type: "button", class: "ghost copy", onClick: (e) => copyText(origin + answer.spectate, e.currentTarget) }, t("common.copy")),
+          h("span", { class: "invite-seat" }, t("web.home.invite.watch")),
+          h("input", { readonly: true, value: origin + answer.spectate, class: "invite-url", "aria-label": t("web.home.invite.watch"), onFocus: (e) => e.target.select() }),
+          h("button", { type: "button", class: "ghost copy", onClick: (e) => copyText(origin + answer.spectate, e.currentTarget) }, t("web.common.copy")),
         ),
       );
     }
@@ -307,17 +375,17 @@ export class HomeView {
       h(
         "div",
         { class: "created", role: "status" },
-        h("h3", {}, t("home.created")),
-        rows.length > 1 ? h("p", {}, t("home.invite.text")) : null,
+        h("h3", {}, t("web.home.created")),
+        rows.length > 1 ? h("p", {}, t("web.home.invite.text")) : null,
         h("ul", { class: "invites", id: "invites" }, rows),
-        h("a", { class: "button primary", id: "go-table", href: `/t/${answer.table}` }, t("home.goTable")),
+        h("a", { class: "button primary", id: "go-table", href: `/t/${answer.table}` }, t("web.home.goTable")),
       ),
     );
   }
 
   playerName(id) {
     const input = this.root.querySelector(id);
-    const name = (input?.value || "").trim() || t("home.defaultName");
+    const name = (input?.value || "").trim() || t("web.home.defaultName");
     rememberName(name);
     return name;
   }
@@ -363,6 +431,8 @@ export class HomeView {
       public: form.querySelector("#create-public").checked,
       turn_seconds: timer ? Number(timer) : null,
     };
+    const hints = form.querySelector("#create-hints");
+    if (hints && this.info?.levels) body.hints = hints.checked; // a server of protocol 3 takes it
     if (Object.keys(options).length) body.options = options;
     await this.create(body, false);
   }
@@ -398,7 +468,7 @@ export class RulesView {
   destroy() {}
 
   async start() {
-    mount(this.root, h("p", { class: "muted" }, t("common.loading")));
+    mount(this.root, h("p", { class: "muted" }, t("web.common.loading")));
     let info = null;
     try {
       info = await serverInfo();
@@ -417,7 +487,7 @@ export class RulesView {
   render() {
     const nav = h(
       "nav",
-      { class: "preset-nav", "aria-label": t("home.learn.title") },
+      { class: "preset-nav", "aria-label": t("web.home.learn.title") },
       this.presets.map((p) => h("a", { href: `/#rules/${encodeURIComponent(p.name)}`, class: p.name === this.name ? "current" : "", "aria-current": p.name === this.name ? "page" : null }, presetName(p.name))),
     );
     mount(
@@ -425,8 +495,8 @@ export class RulesView {
       h(
         "article",
         { class: "rules-page panel", id: "rules-page" },
-        h("a", { href: "/", class: "back" }, t("common.back")),
-        h("h1", {}, t("rules.title", { name: presetName(this.name) })),
+        h("a", { href: "/", class: "back" }, t("web.common.back")),
+        h("h1", {}, t("web.rules.title", { name: presetName(this.name) })),
         nav,
         this.error ? h("p", { class: "error-box" }, this.error) : null,
         this.rules ? h("div", { class: "reference", lang: this.rules.lang, dir: this.rules.dir }, renderReference(this.rules.reference)) : null,

@@ -1,4 +1,6 @@
-// Messages: every string people read comes from i18n/LANG.json.
+// @ts-check
+// Messages: every string people read comes from the package's one catalogue,
+// served as /i18n/LANG.json (its web.* block and the shared suit and strain names).
 
 export const LANGUAGES = [
   { code: "en", name: "English", dir: "ltr" },
@@ -34,18 +36,37 @@ export function chooseLanguage() {
   return pick([query, saved, ...(navigator.languages || []), navigator.language]);
 }
 
+/** @type {Map<string, Record<string, string>>} */
+const loaded = new Map();
+
+/** @param {string} code @returns {Promise<Record<string, string>>} */
 async function load(code) {
-  const answer = await fetch(`/static/i18n/${code}.json`);
+  const known = loaded.get(code);
+  if (known) return known;
+  const answer = await fetch(`/i18n/${code}.json`);
   if (!answer.ok) throw new Error(`messages ${code}: HTTP ${answer.status}`);
-  return answer.json();
+  const table = await answer.json();
+  loaded.set(code, table);
+  return table;
+}
+
+/**
+ * Use these messages for `code` (English ones as the fallback), without loading anything.
+ * @param {string} code
+ * @param {Record<string, string>} table
+ * @param {Record<string, string>} [english]
+ */
+export function useMessages(code, table, english = table) {
+  messages = table;
+  fallback = english;
+  current = code;
 }
 
 /** Load the messages of `code` and set lang/dir on the document. */
 export async function setLanguage(code, remember = false) {
   code = pick([code]);
-  if (!Object.keys(fallback).length) fallback = await load("en");
-  messages = code === "en" ? fallback : await load(code);
-  current = code;
+  const english = await load("en");
+  useMessages(code, code === "en" ? english : await load(code), english);
   const info = LANGUAGES.find((l) => l.code === code);
   document.documentElement.lang = code;
   document.documentElement.dir = info.dir;
@@ -56,7 +77,7 @@ export async function setLanguage(code, remember = false) {
       /* private mode: the choice lasts for this page */
     }
   }
-  document.title = t("app.title");
+  document.title = t("web.app.title");
   return code;
 }
 
@@ -84,10 +105,16 @@ export function has(key) {
 }
 
 export function formatValue(value) {
-  if (typeof value === "number") return new Intl.NumberFormat(current, { numberingSystem: "latn" }).format(value);
+  if (typeof value === "number") return formatNumber(value);
   return String(value);
 }
 
+/**
+ * A number in Latin digits. A negative one is a left-to-right isolate (U+2066 .. U+2069),
+ * so that its minus stays in front of it in right-to-left text ("-12", not "12-").
+ * @param {number} value
+ */
 export function formatNumber(value) {
-  return new Intl.NumberFormat(current, { numberingSystem: "latn" }).format(value);
+  const text = new Intl.NumberFormat(current, { numberingSystem: "latn" }).format(value);
+  return value < 0 ? `\u2066${text}\u2069` : text;
 }

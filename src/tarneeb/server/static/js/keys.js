@@ -1,112 +1,87 @@
-// Keyboard play: arrows and Enter for cards, typed numbers (and P, X, R, S) for bids.
-// These are methods of TableView (table.js), kept apart to keep each file readable.
+// @ts-check
+// Keyboard play as a pure function: a key press and the model -> a command for the table.
+// Letters are read by their position on the keyboard (KeyboardEvent.code: "KeyP" is P on
+// a Latin, Arabic or Russian layout alike), digits from the top row or the keypad.
 
-import { t, isRtl } from "./i18n.js";
-import { toast } from "./common.js";
+/** @typedef {import("./wire").ActionJson} ActionJson */
+/** @typedef {import("./model.js").TableModel} TableModel */
+/**
+ * @typedef {{type: "act", action: ActionJson}
+ *   | {type: "buffer", value: string}
+ *   | {type: "refuse", text: string}
+ *   | {type: "focus", region: "hand" | "bidbox", step: number, horizontal: boolean}
+ *   | {type: "toggle-last"}
+ *   | {type: "close-dialog"}} Command
+ */
 
-export function keydown(event) {
-  const target = event.target;
-  if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT" || target.isContentEditable)) return;
-  if (event.ctrlKey || event.metaKey || event.altKey) return;
-  const m = this.match;
-  if (!m) return;
-  const key = event.key;
-  if (key === "l" || key === "L") {
-    const details = this.root.querySelector("#last-trick");
-    if (details) {
-      details.open = !details.open;
-      this.lastTrickOpen = details.open;
-    }
-    event.preventDefault();
-    return;
-  }
-  if (key === "Escape" && this.summary !== null) {
-    this.summary = null;
-    this.renderBoard();
-    return;
-  }
-  if (!this.myTurn()) return;
-  if (m.phase === "play") {
-    if (key === "ArrowLeft" || key === "ArrowRight") {
-      this.moveCardFocus(key === "ArrowRight" ? 1 : -1);
-      event.preventDefault();
-    }
-    return;
-  }
+/**
+ * The Latin letter or digit at a key's position, whatever the layout; null for other keys.
+ * @param {{code?: string, key?: string}} event
+ */
+export function keyLetter(event) {
+  const code = event.code || "";
+  let m = /^Key([A-Z])$/.exec(code);
+  if (m) return m[1];
+  m = /^(?:Digit|Numpad)([0-9])$/.exec(code);
+  if (m) return m[1];
+  // no code (some virtual keyboards): a Latin character still works
+  const key = event.key || "";
+  return /^[a-zA-Z0-9]$/.test(key) ? key.toUpperCase() : null;
+}
+
+const WORD_KEYS = /** @type {const} */ ({ P: "pass", X: "double", R: "raise", S: "stand", Z: "redeal" });
+
+/**
+ * What a key press does now.
+ * @param {TableModel} model
+ * @param {{code?: string, key?: string, ctrlKey?: boolean, metaKey?: boolean, altKey?: boolean}} event
+ * @param {{dialogOpen?: boolean}} [context]
+ * @returns {Command | null}
+ */
+export function keyCommand(model, event, context = {}) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return null;
+  const key = event.key || "";
+  const m = model.match;
+  if (!m) return null;
+  const letter = keyLetter(event);
+  if (key === "Escape" && context.dialogOpen) return { type: "close-dialog" };
+  if (letter === "L") return { type: "toggle-last" };
+  if (!model.myTurn || model.pending) return null;
   const legal = m.legal || [];
-  const upper = legal.map((a) => a.text.toUpperCase());
-  const actIf = (action) => {
-    const i = upper.indexOf(action);
-    if (i >= 0) {
-      this.act(legal[i]);
-      return true;
-    }
-    return false;
+  const arrows = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"];
+  if (model.phase === "play") {
+    if (key === "ArrowLeft" || key === "ArrowRight") return { type: "focus", region: "hand", step: key === "ArrowRight" ? 1 : -1, horizontal: true };
+    return null;
+  }
+  if (arrows.includes(key)) {
+    return { type: "focus", region: "bidbox", step: key === "ArrowRight" || key === "ArrowDown" ? 1 : -1, horizontal: key === "ArrowLeft" || key === "ArrowRight" };
+  }
+  const buffer = model.bidBuffer;
+  /** @param {string} text */
+  const find = (text) => legal.find((a) => a.text.toUpperCase() === text) || null;
+  /** @param {string} text @returns {Command} */
+  const actOr = (text) => {
+    const action = find(text);
+    return action ? { type: "act", action } : { type: "refuse", text };
   };
-  if (key === "ArrowLeft" || key === "ArrowRight" || key === "ArrowUp" || key === "ArrowDown") {
-    this.moveBidFocus(key === "ArrowRight" || key === "ArrowDown" ? 1 : -1, key.startsWith("ArrowL") || key.startsWith("ArrowR"));
-    event.preventDefault();
-    return;
-  }
-  if (/^[0-9]$/.test(key)) {
-    this.bidBuffer += key;
-    event.preventDefault();
+  if (letter && /^[0-9]$/.test(letter)) {
+    const typed = buffer + letter;
+    const upper = legal.map((a) => a.text.toUpperCase());
+    const exact = find(typed);
     // a complete bid that no longer one extends: take it at once
-    const longer = upper.some((a) => a !== this.bidBuffer && a.startsWith(this.bidBuffer));
-    if (!longer && actIf(this.bidBuffer)) return;
-    if (!upper.some((a) => a.startsWith(this.bidBuffer))) this.bidBuffer = key;
-    this.renderBoard();
-    return;
+    if (exact && !upper.some((a) => a !== typed && a.startsWith(typed))) return { type: "act", action: exact };
+    if (!upper.some((a) => a.startsWith(typed))) return { type: "buffer", value: upper.some((a) => a.startsWith(letter)) ? letter : "" };
+    return { type: "buffer", value: typed };
   }
-  const k = key.toUpperCase();
-  if (this.bidBuffer && /^[CDHSN]$/.test(k)) {
-    const text = this.bidBuffer + (k === "N" ? "NT" : k);
-    event.preventDefault();
-    if (!actIf(text)) toast(t("bidbox.notLegal", { text }), "error");
-    return;
+  if (buffer && letter && /^[CDHSN]$/.test(letter)) return actOr(buffer + (letter === "N" ? "NT" : letter));
+  if (model.phase === "trump" && letter && /^[CDHS]$/.test(letter)) return actOr(letter);
+  if (key === "Enter" && buffer) return actOr(buffer);
+  if (key === "Backspace" && buffer) return { type: "buffer", value: buffer.slice(0, -1) };
+  if (key === "Escape" && buffer) return { type: "buffer", value: "" };
+  if (!buffer && letter && letter in WORD_KEYS) {
+    const kind = WORD_KEYS[/** @type {keyof typeof WORD_KEYS} */ (letter)];
+    const action = legal.find((a) => a.kind === kind);
+    if (action) return { type: "act", action };
   }
-  if (m.phase === "trump" && /^[CDHS]$/.test(k)) {
-    event.preventDefault();
-    actIf(k);
-    return;
-  }
-  if (key === "Enter" && this.bidBuffer) {
-    event.preventDefault();
-    if (!actIf(this.bidBuffer)) toast(t("bidbox.notLegal", { text: this.bidBuffer }), "error");
-    return;
-  }
-  if (key === "Backspace" && this.bidBuffer) {
-    this.bidBuffer = this.bidBuffer.slice(0, -1);
-    this.renderBoard();
-    event.preventDefault();
-    return;
-  }
-  if (key === "Escape" && this.bidBuffer) {
-    this.bidBuffer = "";
-    this.renderBoard();
-    return;
-  }
-  const words = { P: "PASS", X: "DOUBLE", R: "RAISE", S: "STAND", Z: "REDEAL" };
-  if (!this.bidBuffer && words[k] && actIf(words[k])) event.preventDefault();
-}
-
-/** Focus the next enabled card in the direction seen on screen. */
-export function moveCardFocus(step) {
-  const cards = [...this.root.querySelectorAll("#hand .card:not([disabled])")];
-  if (!cards.length) return;
-  cards.sort((a, b) => a.getBoundingClientRect().left - b.getBoundingClientRect().left);
-  const at = cards.indexOf(document.activeElement);
-  let next;
-  if (at < 0) next = step > 0 ? 0 : cards.length - 1;
-  else next = Math.max(0, Math.min(cards.length - 1, at + step));
-  cards[next].focus();
-}
-
-export function moveBidFocus(step, horizontal) {
-  const buttons = [...this.root.querySelectorAll("#bidbox .bid-button:not([disabled])")];
-  if (!buttons.length) return;
-  let at = buttons.indexOf(document.activeElement);
-  if (horizontal && isRtl() && at >= 0 && buttons[at].closest("[dir=ltr]") === null) step = -step;
-  at = at < 0 ? 0 : Math.max(0, Math.min(buttons.length - 1, at + step));
-  buttons[at].focus();
+  return null;
 }

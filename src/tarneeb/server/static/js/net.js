@@ -1,3 +1,4 @@
+// @ts-check
 // The server: JSON API calls, saved seats, and the table's WebSocket with reconnection.
 
 export class ApiError extends Error {
@@ -92,8 +93,9 @@ function newId() {
  * "offline" (with the seconds until the next try).
  */
 export class TableConnection {
-  constructor(tableId, { token, onFrame, onStatus }) {
+  constructor(tableId, { token, onFrame, onStatus, protocol }) {
     this.tableId = tableId;
+    this.protocol = typeof protocol === "number" ? protocol : 2; // the server's, from /api/info
     this.token = token || null;
     this.onFrame = onFrame;
     this.onStatus = onStatus;
@@ -130,7 +132,7 @@ export class TableConnection {
     this.ws = ws;
     this.welcomed = false;
     ws.addEventListener("open", () => {
-      const hello = { type: "hello", protocol: 2 };
+      const hello = { type: "hello", protocol: this.protocol };
       if (this.token) hello.token = this.token;
       if (this.seq !== null) hello.since = this.seq;
       ws.send(JSON.stringify(hello));

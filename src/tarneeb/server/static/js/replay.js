@@ -1,12 +1,13 @@
+// @ts-check
 // Replay of a finished deal, step by step, with the double-dummy analysis when the server has it.
 
 import { h, mount } from "./dom.js";
 import { t, formatNumber } from "./i18n.js";
-import { api } from "./net.js";
+import { api, loadSeat } from "./net.js";
+import { relOf, botOf } from "./model.js";
 import { SEATS, SUITS, cardFace, sortHand, suitLetter, suitIcon } from "./cards.js";
-import { seatName, occupantName, actionView, contractView, cardLabel, errorText } from "./common.js";
+import { seatName, seatLabel, actionView, contractView, cardLabel, errorText, suitName } from "./common.js";
 
-const REL = ["bottom", "right", "top", "left"];
 const SHORT = { S: "south", E: "east", N: "north", W: "west" };
 
 function seatOf(value) {
@@ -31,7 +32,7 @@ export class ReplayView {
 
   async start() {
     document.addEventListener("keydown", this.onKey);
-    mount(this.root, h("p", { class: "muted notice" }, t("common.loading")));
+    mount(this.root, h("p", { class: "muted notice" }, t("web.common.loading")));
     try {
       this.table = await api("GET", `/api/tables/${encodeURIComponent(this.id)}`);
     } catch (_) {
@@ -52,7 +53,8 @@ export class ReplayView {
       this.error = errorText(err);
     }
     if (this.replay) this.prepare();
-    this.step = this.steps ? this.steps.length : 0;
+    // a replay opens at its start: the deal as dealt, before the first call
+    this.step = 0;
     this.render();
   }
 
@@ -62,12 +64,12 @@ export class ReplayView {
       h(
         "section",
         { class: "panel replay-list", id: "replay-list" },
-        h("a", { href: "#", class: "back" }, t("replay.backTable")),
-        h("h1", {}, t("replay.listTitle")),
+        h("a", { href: "#", class: "back" }, t("web.replay.backTable")),
+        h("h1", {}, t("web.replay.listTitle")),
         this.error ? h("p", { class: "error-box" }, this.error) : null,
         (this.deals || []).length
-          ? h("ol", {}, this.deals.map((d) => h("li", {}, h("a", { href: `#replay/${d.number}` }, t("replay.dealN", { number: d.number })), " ", d.contract ? contractView(d.contract) : null)))
-          : h("p", { class: "muted" }, t("replay.none")),
+          ? h("ol", {}, this.deals.map((d) => h("li", {}, h("a", { href: `#replay/${d.number}` }, t("web.replay.dealN", { number: d.number })), " ", d.contract ? contractView(d.contract) : null)))
+          : h("p", { class: "muted" }, t("web.replay.none")),
       ),
     );
   }
@@ -80,6 +82,7 @@ export class ReplayView {
     for (const [seat, cards] of Object.entries(r.hands || {})) hands[seatOf(seat)] = (cards || []).map(String);
     this.hands = hands;
     // One step per action: the calls of the auction, then every card, each trick's winner told by the server.
+    /** @type {{seat: import("./wire").SeatName, action: string, card: boolean, trick?: import("./wire").TrickJson | null}[]} */
     const calls = (r.auction || []).map(({ seat, action }) => ({ seat, action: action.text, card: false }));
     const cards = (r.tricks || []).flatMap((trick) => trick.cards.map(([seat, card], i) => ({ seat, action: card, card: true, trick: i === trick.cards.length - 1 ? trick : null })));
     this.cardStart = calls.length;
@@ -137,7 +140,7 @@ export class ReplayView {
 
   render() {
     if (!this.replay) {
-      mount(this.root, h("section", { class: "panel" }, h("a", { href: "#", class: "back" }, t("replay.backTable")), h("p", { class: "error-box" }, this.error || t("replay.none"))));
+      mount(this.root, h("section", { class: "panel" }, h("a", { href: "#", class: "back" }, t("web.replay.backTable")), h("p", { class: "error-box" }, this.error || t("web.replay.none"))));
       return;
     }
     const pos = this.position(this.step);
@@ -151,8 +154,12 @@ export class ReplayView {
         note = h(
           "div",
           { class: ["analysis-note", a.cost > 0 ? "costly" : "fine"], id: "analysis-note" },
-          a.cost > 0 ? t("replay.cost", { count: a.cost }) : t("replay.best"),
-          a.best && a.best.length ? h("span", { class: "best" }, " ", t("replay.bestCards"), " ", a.best.map((c) => actionView(c, { card: true, size: 12 }))) : null,
+          h("span", { class: "who" }, t("web.replay.played", { name: this.nameOf(current.seat) })),
+          " ",
+          actionView(current.action, { card: true, size: 12 }),
+          " ",
+          h("span", {}, a.cost > 0 ? t("web.replay.lost", { count: formatNumber(a.cost) }) : t("web.replay.best")),
+          a.cost > 0 && a.best && a.best.length ? [" ", h("span", { class: "best" }, h("span", {}, t("web.replay.bestCards")), a.best.map((/** @type {string} */ c) => actionView(c, { card: true, size: 12 })))] : null,
         );
       }
     }
@@ -160,8 +167,8 @@ export class ReplayView {
       const cards = sortHand(pos.remaining[seat], this.trump);
       return h(
         "div",
-        { class: ["replay-hand", `slot-${REL[i]}`, current && current.seat === seat ? "active" : ""], dataset: { seat } },
-        h("div", { class: "seat-head" }, h("span", { class: "seat-name" }, this.nameOf(seat)), h("span", { class: "chip tricks" }, t("seat.tricksCount", { count: pos.taken[i] }))),
+        { class: ["replay-hand", `slot-${this.relOf(seat)}`, current && current.seat === seat ? "active" : ""], dataset: { seat } },
+        h("div", { class: "seat-head" }, h("span", { class: "seat-name" }, this.nameOf(seat)), h("span", { class: "chip tricks" }, t("web.seat.tricksCount", { count: pos.taken[i] }))),
         h("div", { class: "mini-hand" }, cards.map((c) => h("span", { class: "mini-card", "aria-label": cardLabel(c) }, actionView(c, { card: true, size: 12 })))),
       );
     });
@@ -169,7 +176,7 @@ export class ReplayView {
     const center = h(
       "div",
       { class: ["trick", pos.trick.length ? "current" : "previous"], id: "replay-trick" },
-      trickCards.map(([seat, card]) => h("div", { class: ["trick-card", `at-${REL[SEATS.indexOf(seat)]}`] }, h("div", { class: "card face", role: "img", "aria-label": cardLabel(card) }, cardFace(card)), h("span", { class: "played-by" }, this.nameOf(seat)))),
+      trickCards.map(([seat, card]) => h("div", { class: ["trick-card", `at-${this.relOf(/** @type {import("./wire").SeatName} */ (seat))}`] }, h("div", { class: "card face", role: "img", "aria-label": cardLabel(card) }, cardFace(card)), h("span", { class: "played-by" }, this.nameOf(seat)))),
     );
     const auction = h(
       "ol",
@@ -178,12 +185,12 @@ export class ReplayView {
     );
     const controls = h(
       "div",
-      { class: "replay-controls", role: "group", "aria-label": t("replay.controls") },
-      h("button", { type: "button", id: "replay-first", class: "ghost", onClick: () => this.go(0), "aria-label": t("replay.first") }, "⏮"),
-      h("button", { type: "button", id: "replay-prev", class: "ghost", onClick: () => this.go(this.step - 1), "aria-label": t("replay.prev") }, t("replay.prev")),
-      h("span", { class: "step", id: "replay-step" }, t("replay.step", { step: formatNumber(this.step), total: formatNumber(this.steps.length) })),
-      h("button", { type: "button", id: "replay-next", class: "primary", onClick: () => this.go(this.step + 1), "aria-label": t("replay.next") }, t("replay.next")),
-      h("button", { type: "button", id: "replay-last", class: "ghost", onClick: () => this.go(this.steps.length), "aria-label": t("replay.last") }, "⏭"),
+      { class: "replay-controls", role: "group", "aria-label": t("web.replay.controls") },
+      h("button", { type: "button", id: "replay-first", class: "ghost", onClick: () => this.go(0), "aria-label": t("web.replay.first") }, h("span", { class: "flip", "aria-hidden": "true" }, "⏮")),
+      h("button", { type: "button", id: "replay-prev", class: "ghost", onClick: () => this.go(this.step - 1), "aria-label": t("web.replay.prev") }, t("web.replay.prev")),
+      h("span", { class: "step", id: "replay-step" }, t("web.replay.step", { step: formatNumber(this.step), total: formatNumber(this.steps.length) })),
+      h("button", { type: "button", id: "replay-next", class: "primary", onClick: () => this.go(this.step + 1), "aria-label": t("web.replay.next") }, t("web.replay.next")),
+      h("button", { type: "button", id: "replay-last", class: "ghost", onClick: () => this.go(this.steps.length), "aria-label": t("web.replay.last") }, h("span", { class: "flip", "aria-hidden": "true" }, "⏭")),
     );
     mount(
       this.root,
@@ -193,49 +200,60 @@ export class ReplayView {
         h(
           "header",
           { class: "replay-head" },
-          h("a", { href: "#", class: "back" }, t("replay.backTable")),
-          h("h1", {}, t("replay.title", { number: this.number })),
-          h("div", { class: "infobar" }, h("span", { class: "info-item" }, t("info.contract"), " ", contractView(this.replay.contract)), this.trump ? h("span", { class: "info-item" }, t("info.trump"), " ", suitIcon(SUITS.indexOf(this.trump), 16, t(`suit.${this.trump}`))) : null, this.replay.text ? h("details", { class: "info-item" }, h("summary", {}, t("replay.text")), h("code", { class: "mono", dir: "ltr" }, this.replay.text)) : null),
+          h("a", { href: "#", class: "back" }, t("web.replay.backTable")),
+          h("h1", {}, t("web.replay.title", { number: this.number })),
+          h("div", { class: "infobar" }, this.replay.contract ? h("span", { class: "info-item" }, t("web.info.contract"), " ", contractView(this.replay.contract)) : null, this.trump ? h("span", { class: "info-item" }, t("web.info.trump"), " ", suitIcon(SUITS.indexOf(this.trump), 16, suitName(this.trump))) : null, this.replay.text ? h("details", { class: "info-item" }, h("summary", {}, t("web.replay.text")), h("code", { class: "mono", dir: "ltr" }, this.replay.text)) : null),
         ),
         h("div", { class: "board-grid replay-grid" }, seatsView, h("div", { class: "center" }, center, note)),
         controls,
-        h("input", { type: "range", id: "replay-slider", min: 0, max: this.steps.length, value: this.step, "aria-label": t("replay.controls"), onInput: (e) => this.go(Number(e.target.value)) }),
-        h("div", { class: "replay-side" }, h("section", { class: "panel" }, h("h2", {}, t("auction.history")), auction), this.analysisTable(analysis)),
+        h("input", { type: "range", id: "replay-slider", min: 0, max: this.steps.length, value: this.step, "aria-label": t("web.replay.controls"), onInput: (e) => this.go(Number(e.target.value)) }),
+        h("div", { class: "replay-side" }, h("section", { class: "panel" }, h("h2", {}, t("web.auction.history")), auction), this.analysisTable(analysis)),
       ),
     );
     const slider = this.root.querySelector("#replay-slider");
     if (slider) slider.value = String(this.step);
   }
 
+  /** Where a seat sits: the viewer's own seat at the bottom, as at the table. @param {import("./wire").SeatName} seat */
+  relOf(seat) {
+    const mine = loadSeat(this.id)?.seat;
+    return relOf(seat, SEATS.includes(mine) ? mine : null);
+  }
+
+  /** @param {string} seat */
   nameOf(seat) {
     const info = (this.table?.seats || []).find((s) => s.seat === seat);
-    return info ? `${occupantName(info, seat)} (${seatName(seat)})` : seatName(seat);
+    if (!info) return seatName(seat);
+    const bot = info.kind === "bot" || Boolean(info.bot);
+    const { level, kind } = botOf(info);
+    return bot ? seatLabel({ seat, name: null, bot, level, botKind: kind }) : `${info.name || seatName(seat)} (${seatName(seat)})`;
   }
+
 
   analysisTable(analysis) {
     if (!analysis) {
-      return h("section", { class: "panel", id: "analysis" }, h("h2", {}, t("replay.analysis")), h("p", { class: "muted small" }, t("replay.noAnalysis")));
+      return h("section", { class: "panel", id: "analysis" }, h("h2", {}, t("web.replay.analysis")), h("p", { class: "muted small" }, t("web.replay.noAnalysis")));
     }
     const dd = analysis.dd_table || {};
     const strains = Object.keys(dd);
     return h(
       "section",
       { class: "panel", id: "analysis" },
-      h("h2", {}, t("replay.analysis")),
-      h("p", { class: "small" }, t("replay.ddText")),
+      h("h2", {}, t("web.replay.analysis")),
+      h("p", { class: "small" }, t("web.replay.ddText")),
       h(
         "table",
         { class: "dd-table", dir: "ltr" },
-        h("thead", {}, h("tr", {}, h("th", {}, ""), ["S", "E", "N", "W"].map((s) => h("th", { scope: "col" }, seatName(seatOf(s)))))),
+        h("thead", {}, h("tr", {}, h("td", {}, ""), ["S", "E", "N", "W"].map((s) => h("th", { scope: "col" }, seatName(seatOf(s)))))),
         h(
           "tbody",
           {},
           strains.map((strain) =>
-            h("tr", {}, h("th", {}, /^[CDHS]$/.test(strain) ? suitIcon(SUITS.indexOf(strain), 14, t(`suit.${strain}`)) : t("strain.NT.short")), ["S", "E", "N", "W"].map((s) => h("td", {}, dd[strain]?.[s] ?? ""))),
+            h("tr", {}, h("th", {}, /^[CDHS]$/.test(strain) ? suitIcon(SUITS.indexOf(strain), 14, suitName(strain)) : t("web.strain.NT.short")), ["S", "E", "N", "W"].map((s) => h("td", {}, dd[strain]?.[s] ?? ""))),
           ),
         ),
       ),
-      typeof analysis.errors === "number" ? h("p", { class: "small" }, t("replay.errors", { count: analysis.errors })) : null,
+      typeof analysis.errors === "number" ? h("p", { class: "small" }, t("web.replay.errors", { count: analysis.errors })) : null,
     );
   }
 }

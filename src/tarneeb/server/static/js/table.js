@@ -1,57 +1,93 @@
-// A table: the waiting room, the game board, the side panel (scores, deals, chat).
+// @ts-check
+// A table: the controller between the wire and the page. Frames come in; the state goes
+// through tableModel (model.js) to the render functions of board.js and panels.js; the
+// trick's motion is a queue beside it (motion.js); keys become commands (keys.js).
 
 import { h, mount } from "./dom.js";
 import { t, formatNumber } from "./i18n.js";
-import { api, loadSeat, saveSeat, forgetSeat, loadJson, saveJson, TableConnection } from "./net.js";
-import { SEATS, SUITS, suitIcon, suitLetter } from "./cards.js";
-import { seatName, presetName, botName, occupantName, contractView, sideName, toast, errorText } from "./common.js";
-import { verifyDeal } from "./fair.js";
-import { rememberName } from "./home.js";
-import * as board from "./board.js";
-import * as panels from "./panels.js";
-import * as keys from "./keys.js";
+import { api, loadSeat, saveSeat, forgetSeat, TableConnection } from "./net.js";
+import { SEATS } from "./cards.js";
+import { toast, errorText, actionView, reasonText } from "./common.js";
+import { DealBook } from "./deals.js";
+import { rememberName, savedName, serverInfo } from "./home.js";
+import { tableModel, matchEndModel } from "./model.js";
+import { renderInfobar, renderBoard, paintTrick } from "./board.js";
+import { renderSide, renderChat, showSummary, showMatchEnd, showDialog, scoreSheet, closeDialog } from "./panels.js";
+import { keyCommand } from "./keys.js";
+import { TrickStage, playsOf, savedPace, savePace } from "./motion.js";
+import * as sound from "./sound.js";
+import { waitingRoom } from "./waiting.js";
+import { skeleton, renderBanner, renderBubbles, updateTimers, keepFocus, logLine, claimSeat, showSeatLink, moveFocus, focusTarget } from "./tablepage.js";
 
-const REL = ["bottom", "right", "top", "left"];
-
-/**
- * The cards a seat played in this deal, from the state's tricks.
- * @param {import("./wire").MatchJson} match
- * @param {import("./wire").SeatName} seat
- * @returns {string[]}
- */
-function playedBy(match, seat) {
-  const tricks = [...(match.tricks || []), ...(match.trick ? [match.trick] : [])];
-  return tricks.flatMap((trick) => trick.cards.filter(([s]) => s === seat).map(([, card]) => card));
-}
+/** @typedef {import("./wire").SeatName} SeatName */
+/** @typedef {import("./wire").StateJson} StateJson */
+/** @typedef {import("./wire").TableJson} TableJson */
+/** @typedef {import("./wire").ActionJson} ActionJson */
+/** @typedef {import("./model.js").TableModel} TableModel */
 
 export class TableView {
+  /** @param {HTMLElement} root @param {{go: (path: string) => void}} router @param {string} tableId */
   constructor(root, router, tableId) {
     this.root = root;
     this.router = router;
     this.id = tableId;
+    /** @type {TableJson | null} */
     this.table = null;
+    /** @type {StateJson | null} */
     this.state = null;
+    /** @type {SeatName | null} */
     this.mySeat = null;
+    /** @type {TableConnection | null} */
     this.conn = null;
     this.status = "connecting";
-    this.log = []; // chat and table events
-    this.finished = new Map(); // deal number -> deal_end event or DEAL_SUMMARY
-    this.checks = new Map(); // deal number -> {state: "checking"|"ok"|"bad"|"partial", ...}
-    this.summary = null; // deal number whose summary is open
+    this.retrySeconds = 0;
+    /** @type {{kind: string, seat?: string, name?: string, text: string | (() => string)}[]} */
+    this.log = [];
+    this.lastSeq = 0; // events are taken once, however often they come (a new connection replays them)
+    this.deals = new DealBook(tableId, () => this.checked());
+    this.welcomed = false;
+    this.settling = false; // a deal is over and its end is being shown
+    /** @type {any} */
     this.matchEnd = null;
+    this.endShown = false;
+    /** @type {string | null} */
     this.pending = null;
     this.bidBuffer = "";
-    this.firstWelcome = true;
-    this.store = loadJson(`tarneeb.deals.${tableId}`, {}); // number -> {dealer, commitment, hand}
-    this.onKey = (e) => this.keydown(e);
+    this.lastTrickOpen = false;
+    this.clockOffset = 0; // server time - local time, seconds
+    /** @type {Node | string | null} */
+    this.hintText = null;
+    /** @type {Map<string, {reaction: string, until: number}>} */
+    this.bubbles = new Map();
+    /** @type {any} */
+    this.info = null;
+    this.pace = savedPace();
+    /** @type {TableModel} */
+    this.model = tableModel({ state: null, table: null, mySeat: null });
+    this.stage = new TrickStage({
+      paint: (cards, winner) => {
+        const node = /** @type {HTMLElement | null} */ (this.root.querySelector("#trick"));
+        return node ? paintTrick(node, cards, winner, this.model) : null;
+      },
+      seatBox: (seat) => this.root.querySelector(`.seat[data-seat="${seat}"]`),
+      pace: () => this.pace,
+      urgent: () => this.model.myTurn,
+      // scripts and tests read the trick on show once it caught up with the table
+      onBusy: (busy) => (document.body.dataset.stage = busy ? "busy" : "idle"),
+      onCard: () => sound.play("card"),
+      onTrick: () => sound.play("trick"),
+    });
+    this.onKey = (/** @type {KeyboardEvent} */ e) => this.keydown(e);
     this.tick = setInterval(() => this.updateTimers(), 500);
   }
 
   destroy() {
-    document.title = t("app.title");
-    for (const key of ["version", "status", "phase", "deal", "toAct", "seat"]) delete document.body.dataset[key];
+    document.title = t("web.app.title");
+    for (const key of ["version", "status", "phase", "deal", "toAct", "seat", "stage"]) delete document.body.dataset[key];
     clearInterval(this.tick);
+    this.stage.stop();
     document.removeEventListener("keydown", this.onKey);
+    for (const id of ["deal-summary", "match-end", "score-sheet", "seat-link-dialog"]) document.getElementById(id)?.remove();
     if (this.conn) this.conn.close();
   }
 
@@ -62,143 +98,169 @@ export class TableView {
     this.inviteSeat = params.get("seat");
     this.invite = params.get("invite"); // the secret of a seat's invite link
     this.buildSkeleton();
+    await this.claimSeat();
+    try {
+      this.info = await serverInfo();
+    } catch (_) {
+      this.info = null;
+    }
     try {
       this.table = await api("GET", `/api/tables/${encodeURIComponent(this.id)}`);
     } catch (err) {
       if (err.status === 404) {
         this.notFound = true;
-        this.renderBoard();
+        this.renderAll();
         return;
       }
       this.table = null;
     }
     this.renderAll();
-    this.loadDeals();
     this.connect();
+  }
+
+  /** A seat link (/t/ID#claim=SECRET) opened on this device: take the seat here. */
+  async claimSeat() {
+    if (await claimSeat(this.id)) this.saved = loadSeat(this.id);
+  }
+
+  async seatLink() {
+    await showSeatLink(this.id, this.saved?.token, () => this.focusTarget());
   }
 
   connect() {
     if (this.conn) this.conn.close();
-    this.firstWelcome = true;
     this.conn = new TableConnection(this.id, {
       token: this.saved?.token,
-      onFrame: (frame) => this.onFrame(frame),
-      onStatus: (status, seconds) => this.onStatus(status, seconds),
+      protocol: this.info?.protocol,
+      onFrame: (/** @type {any} */ frame) => this.onFrame(frame),
+      onStatus: (/** @type {string} */ status, /** @type {number} */ seconds) => this.onStatus(status, seconds),
     });
     this.conn.open();
   }
 
   // -- frames ---------------------------------------------------------------
 
+  /** @param {string} status @param {number} seconds */
   onStatus(status, seconds) {
     this.status = status;
     this.retrySeconds = seconds;
     this.renderBanner();
   }
 
-  /** @param {import("./wire").ServerFrame} frame */
+  /** @param {any} frame */
   onFrame(frame) {
     switch (frame.type) {
       case "welcome": {
         this.mySeat = frame.seat || null;
         if (frame.table) this.table = frame.table;
-        const replay = this.firstWelcome;
-        this.firstWelcome = false;
-        if (frame.events) this.takeEvents(frame.events, replay);
+        const first = !this.welcomed;
+        this.welcomed = true;
+        if (Array.isArray(frame.sheet)) for (const row of frame.sheet) this.deals.finish(row.number, { number: row.number, contract: row.contract, row });
+        if (frame.events) this.takeEvents(frame.events, true);
         this.pending = null;
         this.applyState(frame.state);
+        this.deals.welcome(this.mySeat, /** @type {string} */ (this.table?.options?.dealing));
+        if (first) this.loadDeals();
         break;
       }
       case "update":
-        this.takeEvents(frame.events || [], false);
         this.pending = null;
-        this.applyState(frame.state);
-        break;
-      case "ack":
+        this.applyState(frame.state, frame.events || []);
         break;
       case "error":
         this.onError(frame);
+        break;
+      case "hint":
+        this.onHint(frame);
+        break;
+      case "reaction":
+        this.bubbles.set(frame.seat, { reaction: frame.reaction, until: Date.now() + 3500 });
+        this.renderBubbles();
+        break;
+      case "bye":
+        // the seat went to another device: this page watches from now on
+        toast(t("web.error.moved"), "error");
+        forgetSeat(this.id);
+        this.saved = null;
+        this.conn?.dropToken();
         break;
       default:
         break;
     }
   }
 
+  /** @param {any} frame */
   onError(frame) {
     if (frame.id && frame.id === this.pending) this.pending = null;
-    if (frame.code === "unauthorized" && !this.conn.welcomed) {
+    if (frame.code === "unauthorized" && this.conn && !this.conn.welcomed) {
       // the saved token is no good (a table reset, or another browser's): watch instead
       forgetSeat(this.id);
       this.saved = null;
       this.conn.dropToken();
-      toast(t("error.badToken"), "error");
+      toast(t("web.error.badToken"), "error");
       return;
     }
     if (frame.code !== "stale" && frame.code !== "duplicate") toast(errorText(frame), "error");
-    this.renderBoard();
+    this.render();
   }
 
+  /** @param {any} frame */
+  onHint(frame) {
+    if (this.state && frame.version !== undefined && frame.version !== this.state.version) return;
+    const reason = frame.reason ? reasonText(frame.reason) : "";
+    this.hintText = h("span", {}, t("web.hint.says"), " ", actionView(frame.action.text, { card: frame.action.kind === "card" }), reason ? ` — ${reason}` : "");
+    this.render();
+  }
+
+  /**
+   * Take events, each once (by seq): the log, the finished deals, the end of the match.
+   * @param {any[]} events
+   * @param {boolean} replay events from before this page (a welcome): no summary pops up
+   */
   takeEvents(events, replay) {
+    let ended = false;
     for (const e of events) {
+      if (typeof e.seq === "number") {
+        if (e.seq <= this.lastSeq) continue;
+        this.lastSeq = e.seq;
+      }
+      const line = logLine(e);
+      if (line) this.log.push(line);
       switch (e.kind) {
-        case "chat":
-          this.log.push({ kind: "chat", seat: e.seat, name: e.name, text: e.text });
+        case "deal":
+          this.deals.remember(e.number, { dealer: e.dealer, commitment: e.commitment });
           break;
-        case "joined":
-          this.log.push({ kind: "info", text: () => (e.bot ? t("log.joinedBot", { seat: seatName(e.seat), bot: botName(e.bot) }) : t("log.joined", { seat: seatName(e.seat), name: e.name || "" })) });
-          break;
-        case "left":
-          this.log.push({ kind: "info", text: () => t("log.left", { seat: seatName(e.seat) }) });
-          break;
-        case "takeover":
-          this.log.push({ kind: "info", text: () => t("log.takeover", { seat: seatName(e.seat), bot: botName(e.bot) }) });
-          break;
-        case "reclaim":
-          this.log.push({ kind: "info", text: () => t("log.reclaim", { seat: seatName(e.seat) }) });
-          break;
-        case "started":
-          this.log.push({ kind: "info", text: () => t("log.started", { seat: seatName(e.first_dealer) }) });
-          break;
-        case "action":
-          if (e.by === "timer") {
-            this.log.push({ kind: "info", text: () => t("log.timer", { seat: seatName(e.seat), action: e.action.text }) });
+        case "deal_end": {
+          this.deals.finish(e.number, e);
+          if (!replay) {
+            ended = true;
+            // the next deal's controls wait until this one's last trick and summary were seen
+            this.settling = true;
+            const number = e.number;
+            this.stage.endDeal(e.last_trick, () => this.dealOver(number));
           }
           break;
-        case "deal":
-          this.remember(e.number, { dealer: e.dealer, commitment: e.commitment });
-          break;
-        case "deal_end":
-          this.finished.set(e.number, { ...(this.finished.get(e.number) || {}), ...e });
-          this.log.push({ kind: "info", text: () => t("log.dealEnd", { number: e.number }) });
-          this.check(e.number);
-          if (!replay) this.summary = e.number;
-          break;
+        }
         case "match_end":
           this.matchEnd = e;
-          this.log.push({ kind: "info", text: () => t("log.matchEnd") });
+          break;
+        case "rematch":
+          this.goRematch(e.table);
           break;
         default:
           break;
       }
     }
     if (this.log.length > 200) this.log.splice(0, this.log.length - 200);
-    if (!replay && events.some((e) => e.kind === "deal_end")) this.loadDeals();
+    return ended;
   }
 
-  remember(number, data) {
-    if (!number) return;
-    const key = String(number);
-    this.store[key] = { ...(this.store[key] || {}), ...data };
-    // keep the last few deals: enough to check them after a reload
-    const keys = Object.keys(this.store).map(Number).sort((a, b) => a - b);
-    while (keys.length > 8) delete this.store[String(keys.shift())];
-    saveJson(`tarneeb.deals.${this.id}`, this.store);
-  }
-
-  /** @param {import("./wire").StateJson} state */
-  applyState(state) {
+  /** @param {StateJson} state @param {any[]} [events] */
+  applyState(state, events = []) {
     if (!state) return;
+    const before = this.model;
     this.state = state;
+    if (typeof (/** @type {any} */ (state).server_time) === "number") this.clockOffset = /** @type {any} */ (state).server_time - Date.now() / 1000;
     const match = state.match;
     // where the page stands, for scripts and tests that drive it
     Object.assign(document.body.dataset, {
@@ -209,89 +271,134 @@ export class TableView {
       toAct: match?.to_act || "",
       seat: this.mySeat || "",
     });
-    if (match && match.deal_number) {
-      const data = { dealer: match.dealer, commitment: match.commitment };
-      if (this.mySeat) {
-        const hand = match.hand || [];
-        const dealt = [...hand, ...playedBy(match, this.mySeat)];
-        if (dealt.length === 13) data.hand = dealt;
-      }
-      this.remember(match.deal_number, data);
-      if (match.over && !this.matchEnd) this.matchEnd = { winner: match.winner, scores: match.scores };
-    }
+    if (match) this.deals.see(match, this.mySeat);
     if (this.mySeat && this.saved && this.saved.seat !== this.mySeat) saveSeat(this.id, { seat: this.mySeat });
-    this.renderAll();
-    // say when the turn comes: in the tab's title, and to screen readers
-    const mine = this.myTurn();
-    document.title = mine ? `● ${t("turn.you")} · ${t("app.title")}` : t("app.title");
-    if (mine && !this.wasMyTurn) {
+    if (before.deal !== (match?.deal_number ?? null)) this.hintText = null;
+    this.model = this.buildModel();
+    // the deal's cards go to the stage before the events: a deal_end then waits for them
+    if (match) this.stage.sync(match.deal_number, playsOf(match));
+    this.takeEvents(events, false);
+    this.render();
+    // say when the turn comes: in the tab's title, to screen readers, and by sound
+    const mine = this.model.myTurn;
+    document.title = mine ? `● ${t("web.turn.you")} · ${t("web.app.title")}` : t("web.app.title");
+    if (mine && !before.myTurn) {
       const live = this.root.querySelector("#announce");
-      if (live) live.textContent = t("turn.you");
+      if (live) live.textContent = t("web.turn.you");
+      sound.play("turn");
     }
-    this.wasMyTurn = mine;
+    if (!mine) this.hintText = null;
+    if (this.endShown && document.getElementById("match-end")) this.showEnd();
+    // a page opened on a finished match: its end, once
+    if (this.model.over && !this.endShown && !this.stage.busy() && this.welcomed && !events.length) this.showEnd();
+  }
+
+  buildModel() {
+    return tableModel({ state: this.state, table: this.table, mySeat: this.mySeat, pending: Boolean(this.pending) || Boolean(this.settling), bidBuffer: this.bidBuffer });
+  }
+
+  /** A deal is over and its last trick was seen: its summary, or the match's end. @param {number} number */
+  dealOver(number) {
+    this.settling = false;
+    this.render();
+    if (this.matchEnd || this.model.over) {
+      this.showEnd(number);
+      return;
+    }
+    this.openSummary(number);
+  }
+
+  /** @param {number} number */
+  openSummary(number) {
+    const deal = this.deals.finished.get(number);
+    if (!deal) return;
+    closeDialog("score-sheet");
+    showSummary(number, deal, this.deals.checks.get(number) || { state: "checking" }, this.model, {
+      onClose: () => this.refocus(),
+      fallback: () => this.focusTarget(),
+    });
+    this.summaryNumber = number;
+  }
+
+  /** @param {number} [lastNumber] */
+  showEnd(lastNumber) {
+    this.endShown = true;
+    closeDialog("deal-summary");
+    const numbers = [...this.deals.finished.keys()];
+    const last = this.deals.finished.get(lastNumber ?? Math.max(0, ...numbers)) || null;
+    const rematch = /** @type {any} */ (this.state)?.rematch;
+    const seated = Boolean(this.mySeat && this.saved?.token);
+    let rematchState = null;
+    if (rematch && Array.isArray(rematch.votes)) {
+      const yes = rematch.votes.filter((/** @type {any} */ v) => v === true).length;
+      if (this.mySeat && rematch.votes[SEATS.indexOf(this.mySeat)] === true) rematchState = t("web.end.rematchWaiting", { yes: formatNumber(yes), total: formatNumber(rematch.votes.length) });
+    }
+    const voted = Boolean(this.mySeat && rematch?.votes?.[SEATS.indexOf(this.mySeat)] === true);
+    showMatchEnd(matchEndModel(this.model, this.matchEnd), this.model, {
+      lastDeal: last,
+      check: last ? this.deals.checks.get(last.number) || { state: "checking" } : null,
+      tableId: this.id,
+      rematch: seated && rematch && !voted ? () => this.voteRematch() : null,
+      rematchState,
+      fallback: () => this.focusTarget(),
+    });
+  }
+
+  voteRematch() {
+    if (!this.conn?.send({ type: "rematch", vote: true })) toast(t("web.error.offline"), "error");
+  }
+
+  /** @param {string} table */
+  goRematch(table) {
+    if (!table || table === this.id) return;
+    // the same seat token holds the seat at the rematch's table
+    if (this.saved?.token) saveSeat(table, { token: this.saved.token, seat: this.mySeat });
+    closeDialog("match-end");
+    this.router.go(`/t/${encodeURIComponent(table)}`);
   }
 
   async loadDeals() {
     try {
       const answer = await api("GET", `/api/tables/${encodeURIComponent(this.id)}/deals`);
       for (const d of answer.deals || []) {
-        this.finished.set(d.number, { ...d, ...(this.finished.get(d.number) || {}) });
-        this.remember(d.number, { dealer: this.store[String(d.number)]?.dealer || d.dealer });
-        this.check(d.number);
+        this.deals.remember(d.number, { dealer: this.deals.store[String(d.number)]?.dealer || d.dealer });
+        this.deals.finish(d.number, d, true);
       }
-      this.renderSide();
+      this.render();
     } catch (_) {
       /* the list waits for the next deal */
     }
   }
 
-  async check(number) {
-    const deal = this.finished.get(number);
-    if (!deal || !deal.seed || this.checks.has(number)) return;
-    const known = this.store[String(number)] || {};
-    const commitment = known.commitment || deal.commitment;
-    const dealer = known.dealer || deal.dealer;
-    this.checks.set(number, { state: "checking" });
-    try {
-      const result = await verifyDeal({
-        seed: deal.seed,
-        commitment,
-        dealer,
-        dealing: this.table?.options?.dealing || "4-4-5",
-        mySeat: this.mySeat,
-        myHand: known.hand,
-      });
-      let stateName = "ok";
-      if (!result.commitmentOk || result.handOk === false) stateName = "bad";
-      else if (result.handOk === null) stateName = "partial";
-      this.checks.set(number, { state: stateName, ...result, commitment });
-    } catch (err) {
-      this.checks.set(number, { state: "error", message: String(err) });
-    }
-    this.renderSide();
-    if (this.summary === number) this.renderBoard();
+  /** A deal's check is done: the lists and an open summary or match end show it. */
+  checked() {
+    this.render();
+    if (this.summaryNumber && document.getElementById("deal-summary")) this.openSummary(this.summaryNumber);
+    if (document.getElementById("match-end")) this.showEnd();
   }
 
   // -- actions --------------------------------------------------------------
 
-  /** Take one of the state's legal actions. @param {import("./wire").ActionJson} action */
+  /** Take one of the state's legal actions. @param {ActionJson} action */
   act(action) {
-    if (this.pending || !this.state || !this.conn) return;
+    if (this.pending || this.settling || !this.state || !this.conn) return;
     const id = this.conn.act(action.id, this.state.version);
     if (!id) {
-      toast(t("error.offline"), "error");
+      toast(t("web.error.offline"), "error");
       return;
     }
     this.pending = id;
     this.bidBuffer = "";
-    this.renderBoard();
+    this.hintText = null;
+    this.render();
   }
 
+  /** @param {Event} event */
   async join(event) {
     event.preventDefault();
-    const form = event.currentTarget;
-    const name = form.querySelector("#join-name").value.trim() || t("home.defaultName");
-    const seat = form.querySelector("#join-seat")?.value || undefined;
+    const form = /** @type {HTMLFormElement} */ (event.currentTarget);
+    const name = /** @type {HTMLInputElement} */ (form.querySelector("#join-name")).value.trim() || t("web.home.defaultName");
+    const seat = /** @type {HTMLSelectElement | null} */ (form.querySelector("#join-seat"))?.value || undefined;
     rememberName(name);
     try {
       const body = this.invite ? { name, invite: this.invite } : seat ? { name, seat } : { name };
@@ -308,9 +415,12 @@ export class TableView {
   }
 
   async startWithBots() {
-    const bot = this.root.querySelector("#start-bot")?.value;
+    const select = /** @type {HTMLSelectElement | null} */ (this.root.querySelector("#start-bot"));
+    const value = select?.value;
+    const body = { token: this.saved.token };
+    if (value) Object.assign(body, select?.dataset.levels ? { level: value } : { bot: value });
     try {
-      await api("POST", `/api/tables/${encodeURIComponent(this.id)}/start`, bot ? { token: this.saved.token, bot } : { token: this.saved.token });
+      await api("POST", `/api/tables/${encodeURIComponent(this.id)}/start`, body);
     } catch (err) {
       toast(errorText(err), "error");
     }
@@ -318,7 +428,7 @@ export class TableView {
 
   async leave() {
     if (!this.saved?.token) return;
-    if (!confirm(t("table.leave.confirm"))) return;
+    if (!confirm(t("web.table.leave.confirm"))) return;
     try {
       await api("POST", `/api/tables/${encodeURIComponent(this.id)}/leave`, { token: this.saved.token });
       if (!this.state?.match) forgetSeat(this.id);
@@ -328,185 +438,204 @@ export class TableView {
     }
   }
 
+  /** @param {Event} event */
   sendChat(event) {
     event.preventDefault();
-    const input = this.root.querySelector("#chat-input");
+    const input = /** @type {HTMLInputElement} */ (this.root.querySelector("#chat-input"));
     const text = input.value.trim();
-    if (!text) return;
+    if (!text || !this.conn) return;
     if (this.conn.chat(text.slice(0, 300))) input.value = "";
-    else toast(t("error.offline"), "error");
+    else toast(t("web.error.offline"), "error");
   }
 
-  // -- derived --------------------------------------------------------------
-
-  /** @returns {import("./wire").MatchJson | null} */
-  get match() {
-    return this.state?.match || null;
+  askHint() {
+    this.hintText = t("web.hint.thinking");
+    if (!this.conn?.send({ type: "hint" })) this.hintText = null;
+    this.render();
   }
 
-  get seats() {
-    return this.state?.seats || this.table?.seats || [];
+  /** @param {string} reaction */
+  react(reaction) {
+    if (!this.conn?.send({ type: "react", reaction })) toast(t("web.error.offline"), "error");
   }
 
-  seatInfo(seat) {
-    return this.seats.find((s) => s.seat === seat) || { seat };
+  // -- keys -------------------------------------------------------------------
+
+  /** @param {KeyboardEvent} event */
+  keydown(event) {
+    const target = /** @type {HTMLElement | null} */ (event.target);
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT" || target.isContentEditable)) return;
+    const dialogOpen = Boolean(document.querySelector("dialog[open]"));
+    const command = keyCommand(this.model, event, { dialogOpen });
+    if (!command) return;
+    if (dialogOpen && command.type !== "close-dialog") return; // the dialog has the keys
+    event.preventDefault();
+    switch (command.type) {
+      case "act":
+        this.act(command.action);
+        break;
+      case "buffer":
+        this.bidBuffer = command.value;
+        this.render();
+        break;
+      case "refuse":
+        toast(t("web.bidbox.notLegal", { text: command.text }), "error");
+        break;
+      case "toggle-last": {
+        const details = /** @type {HTMLDetailsElement | null} */ (this.root.querySelector("#last-trick"));
+        if (details) {
+          details.open = !details.open;
+          this.lastTrickOpen = details.open;
+        }
+        break;
+      }
+      case "focus":
+        this.moveFocus(command.region, command.step, command.horizontal);
+        break;
+      case "close-dialog":
+        /** @type {HTMLDialogElement | null} */ (document.querySelector("dialog[open]"))?.close();
+        break;
+      default:
+        break;
+    }
   }
 
-  myIndex() {
-    return this.mySeat ? SEATS.indexOf(this.mySeat) : 0;
+  /** @param {string} region @param {number} step @param {boolean} horizontal */
+  moveFocus(region, step, horizontal) {
+    moveFocus(this.root, region, step, horizontal);
   }
 
-  relOf(seat) {
-    return REL[(SEATS.indexOf(seat) - this.myIndex() + 4) % 4];
+  focusTarget() {
+    return focusTarget(this.root);
   }
 
-  displayName(seat) {
-    return occupantName(this.seatInfo(seat), seat);
-  }
-
-  /** The trump suit's letter: the deal's, or the rules' fixed trump. */
-  trumpLetter() {
-    const m = this.match;
-    return (m && m.trump ? suitLetter(m.trump) : null) || suitLetter(this.table?.options?.fixed_trump);
-  }
-
-  isIndividual() {
-    return Boolean(this.match?.individual) || this.table?.options?.bidding === "individual";
-  }
-
-  myTurn() {
-    const m = this.match;
-    return Boolean(m && this.mySeat && m.to_act === this.mySeat && (m.legal || []).length);
+  refocus() {
+    this.focusTarget()?.focus();
   }
 
   // -- rendering ------------------------------------------------------------
 
   buildSkeleton() {
-    const chatValue = this.root.querySelector("#chat-input")?.value || "";
-    mount(
-      this.root,
-      h(
-        "div",
-        { class: "table-view" },
-        h("div", { id: "banner", class: "banner", role: "status", "aria-live": "polite", hidden: true }),
-        h("div", { id: "announce", class: "sr-only", "aria-live": "assertive" }),
-        h("div", { id: "infobar", class: "infobar" }),
-        h("section", { id: "board", class: "board", "aria-label": t("table.board") }),
-        h(
-          "aside",
-          { class: "side", id: "side" },
-          h("div", { id: "side-info" }),
-          h(
-            "section",
-            { class: "chat panel", "aria-label": t("chat.title") },
-            h("h2", {}, t("chat.title")),
-            h("ol", { id: "chat-log", class: "chat-log", "aria-live": "polite" }),
-            h(
-              "form",
-              { id: "chat-form", class: "chat-form", onSubmit: (e) => this.sendChat(e) },
-              h("input", { id: "chat-input", maxlength: 300, autocomplete: "off", placeholder: t("chat.placeholder"), "aria-label": t("chat.placeholder"), value: chatValue }),
-              h("button", { type: "submit", class: "ghost", id: "chat-send" }, t("chat.send")),
-            ),
-          ),
-        ),
-      ),
-    );
+    skeleton(this.root, (e) => this.sendChat(e));
   }
 
   renderAll() {
-    this.renderBanner();
-    this.renderInfobar();
-    this.renderBoard();
-    this.renderSide();
+    this.render();
   }
 
   /** Rebuild after a change of language. */
   rerender() {
     this.buildSkeleton();
-    this.renderAll();
+    this.render();
+  }
+
+  render() {
+    this.model = this.buildModel();
+    this.renderBanner();
+    const info = /** @type {HTMLElement | null} */ (this.root.querySelector("#infobar"));
+    if (info) renderInfobar(info, this.model);
+    this.renderBoard();
+    const side = /** @type {HTMLElement | null} */ (this.root.querySelector("#side-info"));
+    if (side) {
+      renderSide(side, this.model, {
+        deals: [...this.deals.finished.values()],
+        checks: this.deals.checks,
+        lastTrickOpen: this.lastTrickOpen,
+        onLastTrick: (open) => (this.lastTrickOpen = open),
+        openSummary: (n) => this.openSummary(n),
+        openSheet: () => this.openSheet(),
+        pace: this.pace,
+        setPace: (p) => {
+          this.pace = /** @type {any} */ (p);
+          savePace(this.pace);
+        },
+        sound: sound.soundOn(),
+        setSound: (on) => {
+          sound.setSound(on);
+          this.render();
+          /** @type {HTMLElement | null} */ (this.root.querySelector("#sound-toggle"))?.focus();
+        },
+        leave: this.mySeat && this.saved?.token ? () => this.leave() : null,
+        seatLink: this.mySeat && this.saved?.token && (this.info?.protocol ?? 2) >= 3 && !this.model.over ? () => this.seatLink() : null,
+        tableId: this.id,
+      });
+    }
+    const list = /** @type {HTMLElement | null} */ (this.root.querySelector("#chat-log"));
+    if (list) renderChat(list, this.log);
+    const form = /** @type {HTMLElement | null} */ (this.root.querySelector("#chat-form"));
+    if (form) form.hidden = !this.mySeat;
+    if (document.getElementById("score-sheet")) this.openSheet();
+  }
+
+  openSheet() {
+    const deals = [...this.deals.finished.values()].sort((a, b) => a.number - b.number);
+    showDialog("score-sheet", t("web.sheet.title"), [scoreSheet(deals, this.model), h("div", { class: "actions" }, h("button", { type: "button", class: "primary", id: "sheet-close", autofocus: true, onClick: () => closeDialog("score-sheet") }, t("web.common.close")))], { className: "score-sheet-dialog", fallback: () => this.focusTarget() });
   }
 
   renderBanner() {
-    const node = this.root.querySelector("#banner");
-    if (!node) return;
-    const offline = this.status === "offline" || (this.status === "connecting" && this.state);
-    node.hidden = !offline;
-    node.className = `banner ${offline ? "offline" : ""}`;
-    if (offline) {
-      mount(
-        node,
-        h("strong", {}, t("banner.offline")),
-        " ",
-        this.status === "offline" ? t("banner.retry", { seconds: this.retrySeconds || 1 }) : t("banner.connecting"),
-        " ",
-        h("button", { type: "button", class: "ghost small", id: "retry-now", onClick: () => this.conn?.retryNow() }, t("banner.retryNow")),
-      );
-    }
-    const dot = document.getElementById("conn-dot");
-    if (dot) {
-      dot.dataset.status = this.status;
-      dot.title = t(`conn.${this.status}`);
-      dot.setAttribute("aria-label", t(`conn.${this.status}`));
-    }
-  }
-
-  renderInfobar() {
-    const node = this.root.querySelector("#infobar");
-    if (!node) return;
-    const m = this.match;
-    const rules = this.table?.rules || "";
-    const items = [h("span", { class: "info-item rules" }, presetName(rules))];
-    if (m) {
-      const trump = this.trumpLetter();
-      items.push(
-        h("span", { class: "info-item", id: "deal-number" }, t("info.deal", { number: m.deal_number })),
-        h("span", { class: "info-item", id: "contract" }, h("span", { class: "label" }, t("info.contract")), " ", this.isIndividual() ? this.bidsSummary() : contractView(m.contract)),
-        h(
-          "span",
-          { class: "info-item", id: "trump", dataset: { trump: trump || "" } },
-          h("span", { class: "label" }, t("info.trump")),
-          " ",
-          trump ? h("span", { class: "trump-suit" }, suitIcon(SUITS.indexOf(trump), 18, t(`suit.${trump}`)), " ", t(`suit.${trump}`)) : h("span", { class: "muted" }, m.contract && m.contract.strain === "NT" ? t("strain.NT") : t("info.noTrump")),
-        ),
-        h(
-          "span",
-          { class: "info-item score", id: "score" },
-          h("span", { class: "side-ns" }, sideName("NS"), " ", h("b", { id: "score-ns" }, formatNumber(m.scores?.[0] ?? 0))),
-          h("span", { class: "sep" }, "·"),
-          h("span", { class: "side-ew" }, sideName("EW"), " ", h("b", { id: "score-ew" }, formatNumber(m.scores?.[1] ?? 0))),
-          h("span", { class: "target" }, t("info.target", { target: m.target ?? "" })),
-        ),
-      );
-    } else if (this.state || this.table) {
-      items.push(h("span", { class: "info-item" }, t(`status.${this.state?.status || this.table?.status || "waiting"}`)));
-    }
-    mount(node, items);
+    renderBanner(this.root, this.status, this.retrySeconds, Boolean(this.state), () => this.conn?.retryNow());
   }
 
   renderBoard() {
-    const board = this.root.querySelector("#board");
+    const board = /** @type {HTMLElement | null} */ (this.root.querySelector("#board"));
     if (!board) return;
-    const focused = document.activeElement?.dataset?.key || null;
+    const active = /** @type {HTMLElement | null} */ (document.activeElement);
+    const focusedKey = active?.dataset?.key || null;
+    const inPlay = Boolean(active && (active === document.body || board.contains(active)));
     if (this.notFound) {
-      mount(board, h("div", { class: "panel notice", id: "not-found" }, h("h2", {}, t("table.notFound")), h("a", { href: "/", class: "button primary" }, t("common.home"))));
+      mount(board, h("div", { class: "panel notice", id: "not-found" }, h("h2", {}, t("web.table.notFound")), h("a", { href: "/", class: "button primary" }, t("web.common.home"))));
       return;
     }
     if (!this.state && !this.table) {
-      mount(board, h("p", { class: "muted notice" }, t("common.loading")));
+      mount(board, h("p", { class: "muted notice" }, t("web.common.loading")));
       return;
     }
     const status = this.state?.status || this.table?.status;
-    if (status === "waiting" || !this.match) {
-      mount(board, this.waitingRoom());
-    } else {
-      mount(board, this.gameBoard());
+    if (status === "waiting" || !this.state?.match) {
+      const focused = active?.id;
+      mount(
+        board,
+        waitingRoom({
+          seats: /** @type {any} */ (this.state?.seats || this.table?.seats || []),
+          mySeat: this.mySeat,
+          seated: Boolean(this.mySeat && this.saved?.token),
+          invites: this.saved?.invites || {},
+          status: status || "waiting",
+          invite: this.invite,
+          inviteSeat: this.inviteSeat,
+          isPublic: this.table?.public !== false,
+          joinName: this.joinName ?? savedName(),
+          joinSeat: this.joinSeat ?? null,
+          info: this.info,
+          onJoin: (e) => this.join(e),
+          onStart: () => this.startWithBots(),
+          onName: (v) => (this.joinName = v),
+          onSeat: (v) => (this.joinSeat = v),
+        }),
+      );
+      // the room is rebuilt on every update (someone else joins): keep the focus
+      if (focused === "join-name" || focused === "join-seat") document.getElementById(focused)?.focus();
+      return;
     }
-    if (focused) {
-      const again = board.querySelector(`[data-key="${CSS.escape(focused)}"]:not([disabled])`);
-      if (again) again.focus();
-    }
+    renderBoard(board, this.model, {
+      act: (a) => this.act(a),
+      hint: () => this.askHint(),
+      react: (r) => this.react(r),
+      reactions: this.info?.reactions || [],
+      hintText: this.hintText,
+      now: () => Date.now() / 1000 + this.clockOffset,
+    });
+    this.stage.repaint();
+    this.renderBubbles();
+    keepFocus(board, active, inPlay, () => this.focusTarget());
   }
 
-}
+  renderBubbles() {
+    renderBubbles(this.root, this.bubbles, this.model);
+  }
 
-Object.assign(TableView.prototype, board, panels, keys);
+  updateTimers() {
+    updateTimers(this.root, Date.now() / 1000 + this.clockOffset);
+    if ([...this.bubbles.values()].some((b) => b.until < Date.now())) this.renderBubbles();
+  }
+}

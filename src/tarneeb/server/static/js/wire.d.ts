@@ -2,20 +2,21 @@
 // Generated from tarneeb/server/wire/ by `python -m tarneeb.server.wire --dts`:
 // do not edit; the tests check that it is current.
 
-export const PROTOCOL_VERSION: 2;
+export const PROTOCOL_VERSION: 3;
 export const MAX_ACTION_REF: 64;
 export const MAX_BODY: 16384;
 export const MAX_CHAT: 300;
 export const MAX_DEPTH: 32;
 export const MAX_FRAME: 4096;
 export const MAX_NAME: 40;
+export const MAX_SEAT_LOOKUPS: 20;
 export const MAX_TOKEN: 200;
 
 /** What sort of decision an action is (the ``kind`` of an action on the server's wire). */
 export type ActionKind = "card" | "bid" | "pass" | "double" | "raise" | "stand" | "redeal" | "trump";
 
 /** The codes of error frames and error bodies (docs/protocol.md). */
-export type ErrorCode = "malformed" | "too_large" | "rate_limited" | "unauthorized" | "not_started" | "not_your_turn" | "stale" | "illegal" | "duplicate" | "game_over" | "internal" | "not_found" | "conflict";
+export type ErrorCode = "malformed" | "too_large" | "rate_limited" | "unauthorized" | "not_started" | "not_your_turn" | "stale" | "illegal" | "duplicate" | "game_over" | "internal" | "not_found" | "conflict" | "forbidden";
 
 /** Where a table stands. */
 export type TableStatus = "waiting" | "playing" | "finished";
@@ -24,7 +25,7 @@ export type TableStatus = "waiting" | "playing" | "finished";
 export type SeatKind = "human" | "bot";
 
 /** The kinds of the events of a table's log. */
-export type EventKind = "joined" | "invited" | "left" | "started" | "deal" | "action" | "deal_end" | "match_end" | "chat" | "takeover" | "reclaim";
+export type EventKind = "joined" | "invited" | "left" | "started" | "deal" | "action" | "deal_end" | "match_end" | "chat" | "takeover" | "reclaim" | "seat_link" | "moved" | "rematch_vote" | "rematch";
 
 /** Who took an action for a seat. */
 export type ActedBy = "player" | "bot" | "timer";
@@ -38,6 +39,12 @@ export type StrainLetter = "C" | "D" | "H" | "S" | "NT";
 export type SuitLetter = "C" | "D" | "H" | "S";
 
 export type ThrowInReason = "all-pass" | "weak-hand" | "low-total";
+
+export type Level = "easy" | "medium" | "hard" | "expert";
+
+export type Reaction = "thumbs-up" | "clap" | "laugh" | "wow" | "sad" | "oops" | "good-luck" | "well-played" | "thanks" | "sorry" | "hurry-up" | "good-game";
+
+export type Unit = "tricks" | "points";
 
 export type PhaseName = "auction" | "raise" | "trump" | "play" | "scored" | "thrown-in";
 
@@ -115,6 +122,53 @@ export interface SeatJson {
   taken: boolean;
   connected: boolean;
   held_by_bot: boolean;
+  /** The level of the bot in the seat or holding it (``easy`` .. ``expert``), or null for another bot or none: a client names a bot seat from its seat and level, in its words. */
+  level: Level | null;
+  /** A free seat kept for the holder of its invite: nobody else may take it. */
+  reserved: boolean;
+  /** While a seated player is away: the server's Unix time at which a bot takes the seat over (compare with the state's ``server_time``); null otherwise. */
+  away_deadline: number | null;
+}
+
+/** How far a contract is: ``{"side": "NS", "taken": 5, "needed": 8}`` is "N-S 5 of 8". */
+export interface ProgressJson {
+  /** The declarer, or the bidder where every player bids alone. */
+  seat: SeatName;
+  side: Side;
+  /** Tricks (or card points, ``unit``) the declaring side, or the bidder, has taken. */
+  taken: number;
+  /** What the contract, or the bid, needs. */
+  needed: number;
+  unit: Unit;
+}
+
+/** One finished deal on the score sheet. */
+export interface SheetRowJson {
+  number: number;
+  /** The set the deal belongs to (from 1; always 1 where sets are not counted). */
+  set: number;
+  dealer: SeatName;
+  contract: ContractJson | null;
+  /** Each player's own bid where every player bids alone (Syrian 400), else nulls. */
+  bids: (number | null)[];
+  /** Tricks taken per seat. */
+  tricks: number[];
+  side_tricks: number[];
+  /** Card points taken per side where the rules count them (Tarneeb 400), else null. */
+  card_points: number[] | null;
+  result: ScoredJson | ThrownInJson | null;
+  /** The running scores of the set after the deal, per side. */
+  scores: number[];
+  /** ... and per seat (the players' own where they score alone). */
+  seat_scores: number[];
+}
+
+/** After the match: who wants a rematch (same seats and rules, new deals). */
+export interface RematchJson {
+  /** Per seat: true, false, or null for not yet (a bot seat always says true). */
+  votes: (boolean | null)[];
+  /** The rematch's table once every player agreed; your seat token holds your seat there. */
+  table: string | null;
 }
 
 export interface MatchJson {
@@ -152,6 +206,14 @@ export interface MatchJson {
   over: boolean;
   winner: Side | null;
   individual: boolean;
+  /** How far the contract is (one entry), or each player's bid (four); empty before. */
+  progress: ProgressJson[];
+  /** Whether the contract's trump is still to be named (a bid that names no suit, before the declarer names it); ``trump`` is the contract's suit as soon as the bid names one. */
+  trump_pending: boolean;
+  /** The set under way (from 1). */
+  set_number: number;
+  /** Whether the match is played in sets (``sets`` of the rules above 1). */
+  sets_counted: boolean;
 }
 
 export interface StateJson {
@@ -159,7 +221,11 @@ export interface StateJson {
   seats: SeatJson[];
   version: number;
   turn_deadline: number | null;
+  /** The server's Unix time when it built the state, for the deadlines in it. */
+  server_time: number;
   match: MatchJson | null;
+  /** Null until the match is over. */
+  rematch: RematchJson | null;
 }
 
 export interface TableJson {
@@ -172,6 +238,10 @@ export interface TableJson {
   seats: SeatJson[];
   scores: number[];
   created: string;
+  /** Whether a seat may ask for a hint (the host's choice at creation). */
+  hints: boolean;
+  /** The options that differ from the preset's (``{"target": 31}``), shown as custom. */
+  custom: Record<string, unknown>;
 }
 
 export interface JoinedEvent {
@@ -180,6 +250,8 @@ export interface JoinedEvent {
   seat: SeatName;
   name: string | null;
   bot: string | null;
+  /** The bot's level, if its spec is one. */
+  level: Level | null;
 }
 
 /** Invites were made for these free seats (their secrets are never sent). */
@@ -187,6 +259,8 @@ export interface InvitedEvent {
   seq: number;
   kind: "invited";
   seats: SeatName[];
+  /** Whether the invites keep their seats (true since protocol 3). */
+  reserved: boolean;
 }
 
 export interface LeftEvent {
@@ -231,6 +305,8 @@ export interface DealEndEvent {
   last_trick: TrickJson | null;
   scores: number[];
   seat_scores: number[];
+  /** The deal's row of the score sheet. */
+  row: SheetRowJson;
 }
 
 export interface MatchEndEvent {
@@ -253,6 +329,7 @@ export interface TakeoverEvent {
   kind: "takeover";
   seat: SeatName;
   bot: string;
+  level: Level | null;
 }
 
 export interface ReclaimEvent {
@@ -261,7 +338,35 @@ export interface ReclaimEvent {
   seat: SeatName;
 }
 
-export type EventJson = JoinedEvent | InvitedEvent | LeftEvent | StartedEvent | DealEvent | ActionEvent | DealEndEvent | MatchEndEvent | ChatEvent | TakeoverEvent | ReclaimEvent;
+/** A seat link was made for the seat (an earlier one of the seat no longer works). */
+export interface SeatLinkEvent {
+  seq: number;
+  kind: "seat_link";
+  seat: SeatName;
+}
+
+/** The seat's player moved to another device by its seat link (the old token is void). */
+export interface MovedEvent {
+  seq: number;
+  kind: "moved";
+  seat: SeatName;
+}
+
+export interface RematchVoteEvent {
+  seq: number;
+  kind: "rematch_vote";
+  seat: SeatName;
+  vote: boolean;
+}
+
+/** Every player wants a rematch: it is table ``table`` (each seat token holds its seat). */
+export interface RematchEvent {
+  seq: number;
+  kind: "rematch";
+  table: string;
+}
+
+export type EventJson = JoinedEvent | InvitedEvent | LeftEvent | StartedEvent | DealEvent | ActionEvent | DealEndEvent | MatchEndEvent | ChatEvent | TakeoverEvent | ReclaimEvent | SeatLinkEvent | MovedEvent | RematchVoteEvent | RematchEvent;
 
 /** An action named by its id; the other fields of :class:`ActionJson`, if sent, must agree. So a client may send back a legal action exactly as the state gave it. */
 export interface ActionRef {
@@ -297,7 +402,23 @@ export interface PingFrame {
   type: "ping";
 }
 
-export type ClientFrame = HelloFrame | ActFrame | ChatFrame | PingFrame;
+/** Ask what the bot would do in your seat now (your turn, at a table with hints). */
+export interface HintFrame {
+  type: "hint";
+}
+
+export interface ReactFrame {
+  type: "react";
+  reaction: Reaction;
+}
+
+/** After the match: whether you want a rematch. */
+export interface RematchFrame {
+  type: "rematch";
+  vote: boolean;
+}
+
+export type ClientFrame = HelloFrame | ActFrame | ChatFrame | PingFrame | HintFrame | ReactFrame | RematchFrame;
 
 export interface WelcomeFrame {
   type: "welcome";
@@ -308,6 +429,8 @@ export interface WelcomeFrame {
   table: TableJson;
   state: StateJson;
   events: EventJson[] | null;
+  /** The score sheet: every finished deal of the match (each ``deal_end`` adds its row). */
+  sheet: SheetRowJson[];
 }
 
 export interface UpdateFrame {
@@ -339,7 +462,59 @@ export interface PongFrame {
   type: "pong";
 }
 
-export type ServerFrame = WelcomeFrame | UpdateFrame | AckFrame | ErrorFrame | PongFrame;
+export interface CardArg {
+  card: string;
+}
+
+export interface SuitArg {
+  suit: SuitLetter;
+}
+
+export interface StrainArg {
+  strain: StrainLetter;
+}
+
+/** A reason inside a reason: its arguments are of :data:`ReasonArg` too. */
+export interface InnerReasonJson {
+  key: string | null;
+  args: Record<string, unknown>;
+  text: string;
+}
+
+export type ReasonArg = string | number | CardArg | SuitArg | StrainArg | InnerReasonJson;
+
+/** Why: a message of the catalogue (``reason.NAME``) and its arguments. */
+export interface ReasonJson {
+  /** The catalogue key; null for a reason that is only its text, the same in every language. */
+  key: string | null;
+  args: Record<string, ReasonArg>;
+  /** The reason in English (what to show where the client lacks the key). */
+  text: string;
+}
+
+/** The answer to ``hint``, to the asker only: what the bot would do, and why. */
+export interface HintAnswerFrame {
+  type: "hint";
+  /** The state version it is for (stale once the table moved on). */
+  version: number;
+  action: ActionJson;
+  reason: ReasonJson | null;
+}
+
+/** A seat's quick reaction, to every connection of the table (not kept in the log). */
+export interface ReactionFrame {
+  type: "reaction";
+  seat: SeatName;
+  reaction: Reaction;
+}
+
+/** The server closes this socket on purpose: ``moved``, the seat went to another device. */
+export interface ByeFrame {
+  type: "bye";
+  reason: "moved";
+}
+
+export type ServerFrame = WelcomeFrame | UpdateFrame | AckFrame | ErrorFrame | PongFrame | HintAnswerFrame | ReactionFrame | ByeFrame;
 
 export interface ErrorDetail {
   code: ErrorCode;
@@ -363,6 +538,9 @@ export interface InfoBody {
   presets: PresetJson[];
   bots: string[];
   solver: boolean;
+  /** The bot levels to fill seats with (``level`` of ``start``, ``bot:LEVEL`` of a seat). */
+  levels: Level[];
+  reactions: Reaction[];
 }
 
 export interface RulesBody {
@@ -392,6 +570,31 @@ export interface CreatedBody {
 export interface JoinedBody {
   seat: SeatName;
   token: string;
+}
+
+/** ``POST .../invite``: one invite for these free seats; its holder takes one of them. */
+export interface InviteBody {
+  seats: SeatName[];
+  link: string;
+}
+
+/** ``POST .../seat-link``: a link that moves your seat to another device (once). */
+export interface SeatLinkBody {
+  seat: SeatName;
+  /** ``/t/ID#claim=SECRET``: the secret is in the fragment, which no server logs. */
+  link: string;
+}
+
+export interface MySeatJson {
+  seat: SeatName;
+  table: TableJson;
+  /** Whether it is this seat's turn. */
+  to_act: boolean;
+}
+
+/** ``POST /api/seats``: the tables still running where these tokens hold a seat. */
+export interface MySeatsBody {
+  seats: MySeatJson[];
 }
 
 export interface DealSummaryJson {

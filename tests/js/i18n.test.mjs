@@ -1,0 +1,58 @@
+// Messages (static/js/i18n.js) and the one catalogue: the browser reads the web.* block of
+// src/tarneeb/i18n/LANG.json (and the shared suit and strain names), as the server serves it.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import { t, has, useMessages, formatNumber } from "../../src/tarneeb/server/static/js/i18n.js";
+import { keyHints } from "../../src/tarneeb/server/static/js/model.js";
+
+const LANGS = ["en", "ar", "es", "nl", "ru"];
+const PREFIXES = ["web.", "suit.", "strain.", "reason."]; // tarneeb.i18n.BROWSER_PREFIXES
+
+function catalogue(lang) {
+  const all = JSON.parse(readFileSync(new URL(`../../src/tarneeb/i18n/${lang}.json`, import.meta.url), "utf8"));
+  return Object.fromEntries(Object.entries(all).filter(([k]) => PREFIXES.some((p) => k.startsWith(p))));
+}
+
+test("t fills placeholders by name, falls back to English, then to the key", () => {
+  useMessages("es", { "web.a": "hola {name}, {n}" }, { "web.a": "hi {name}", "web.b": "only English" });
+  assert.equal(t("web.a", { name: "Sam", n: 3 }), "hola Sam, 3");
+  assert.equal(t("web.a", { name: "Sam" }), "hola Sam, {n}", "a missing value leaves its placeholder");
+  assert.equal(t("web.b"), "only English");
+  assert.equal(t("web.nothing"), "web.nothing");
+  assert.ok(has("web.b") && !has("web.nothing"));
+});
+
+test("numbers are written with Latin digits in every language", () => {
+  useMessages("ar", {}, {});
+  assert.equal(formatNumber(1234), "1,234");
+  useMessages("ru", {}, {});
+  assert.match(formatNumber(41), /^41$/);
+});
+
+test("every message the client asks for exists in every language", () => {
+  const dir = new URL("../../src/tarneeb/server/static/js/", import.meta.url);
+  const code = readdirSync(dir).filter((f) => f.endsWith(".js")).map((f) => readFileSync(new URL(f, dir), "utf8")).join("\n");
+  const used = new Set([...code.matchAll(/\bt\("([\w.\-]+)"/g)].map((m) => m[1]));
+  // the key hints of the model are message keys too
+  const legal = [
+    { id: 1, text: "8", kind: "bid", level: 8, strain: null },
+    { id: 2, text: "8NT", kind: "bid", level: 8, strain: "NT" },
+    { id: 3, text: "8S", kind: "bid", level: 8, strain: "S" },
+    ...["pass", "double", "raise", "stand", "redeal", "trump"].map((kind, i) => ({ id: 10 + i, text: kind, kind })),
+  ];
+  for (const hint of [...keyHints("auction", legal), ...keyHints("auction", legal.slice(0, 2)), ...keyHints("auction", legal.slice(0, 1)), ...keyHints("play", [])]) used.add(hint);
+  const english = catalogue("en");
+  for (const lang of LANGS) {
+    const book = catalogue(lang);
+    assert.deepEqual([...used].filter((k) => !(k in book)), [], `${lang} lacks messages`);
+    assert.deepEqual(Object.keys(book).sort(), Object.keys(english).sort(), `${lang} has other keys than English`);
+  }
+});
+
+test("a negative number keeps its minus in front in right-to-left text", () => {
+  useMessages("ar", {}, {});
+  assert.match(formatNumber(-12), /^\u2066\u200e?-12\u2069$/);
+  assert.equal(formatNumber(12), "12");
+});
