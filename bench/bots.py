@@ -6,7 +6,11 @@ Run as ``python bench/bots.py [--seconds S] [--matches N] [--rules NAME]``:
   play whole deals; only the time inside :meth:`Bot.decide` is counted;
 * ``arena``: ``tarneeb arena --bots heuristic,random --matches N`` with one
   worker (in this process) and with two worker processes, deals per second
-  of wall time (process start-up included).
+  of wall time (process start-up included);
+* ``suite``: each bot's score on the partnership suite (tests/data/partnership,
+  :mod:`tarneeb.bots.suite`): the share of its positions answered with an
+  accepted action, per principle too; the level names (``tarneeb.bots.LEVELS``,
+  where they exist) as well. ``--suite-only`` prints only this.
 
 The last line is one JSON object with the figures.
 """
@@ -27,6 +31,7 @@ from tarneeb import Deal, Rules, find_rules
 from tarneeb.arena import ArenaConfig, play_arena
 from tarneeb.bots import make_bot
 from tarneeb.bots.policy import playable_specs
+from tarneeb.bots.suite import load_suite, score_bot
 
 
 def decisions_per_s(spec: str, rules: Rules, seconds: float) -> tuple[float, int]:
@@ -60,18 +65,46 @@ def arena_deals_per_s(bots: tuple[str, ...], rules: Rules, matches: int, workers
     return result.deals / result.elapsed
 
 
+def suite_scores(specs: list[str]) -> dict[str, dict[str, object]]:
+    """Each bot's score on the partnership suite, printed as it comes."""
+    suite = load_suite()
+    print(f"  partnership suite: {len(suite)} positions")
+    out: dict[str, dict[str, object]] = {}
+    for spec in specs:
+        start = time.perf_counter()
+        result = score_bot(spec, suite)
+        spent = time.perf_counter() - start
+        worst = sorted(result.by_principle.items(), key=lambda kv: kv[1][0] / kv[1][1])[:3]
+        weak = ", ".join(f"{p} {r}/{n}" for p, (r, n) in worst)
+        print(
+            f"  suite {spec:<12} {result.score:6.1%}  ({len(result.passed)}/{result.total}, "
+            f"{spent / result.total * 1e3:.0f} ms a position; weakest: {weak})"
+        )
+        out[spec] = {
+            "score": round(result.score, 4),
+            "by_principle": {p: list(v) for p, v in result.by_principle.items()},
+        }
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="wall time per bot")
     parser.add_argument("--matches", type=int, default=100, help="arena matches (even)")
     parser.add_argument("--rules", default="classic", help="preset")
     parser.add_argument("--bots", default="heuristic,random", help="the arena's two bots")
+    parser.add_argument("--suite-only", action="store_true", help="only the suite's scores")
     args = parser.parse_args()
     rules = find_rules(args.rules)
     print(
         f"bots bench: {platform.python_implementation()} {platform.python_version()}, "
         f"rules {args.rules}, {args.seconds:g} s of deals per bot"
     )
+
+    suite = suite_scores(playable_specs())  # the levels (easy ... expert) among them
+    if args.suite_only:
+        print(json.dumps({"bench": "bots", "suite": suite}))
+        return
 
     decisions: dict[str, int] = {}
     for name in playable_specs():
@@ -90,7 +123,8 @@ def main() -> None:
             f"  arena {' vs '.join(bots)}, {args.matches} matches, {workers} worker"
             f"{'s' if workers > 1 else ''}: {rate:,.0f} deals/s"
         )
-    print(json.dumps({"bench": "bots", "decisions_per_s": decisions, "arena_deals_per_s": arena}))
+    figures = {"decisions_per_s": decisions, "arena_deals_per_s": arena, "suite": suite}
+    print(json.dumps({"bench": "bots", **figures}))
 
 
 if __name__ == "__main__":

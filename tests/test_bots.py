@@ -552,3 +552,77 @@ def test_heuristic_beats_random(preset: str) -> None:
         play_match(match, [heuristic, rand] if side is Team.NS else [rand, heuristic], 200)
         wins += match.winner == side
     assert wins >= 19, f"heuristic won {wins} of 20 {preset} matches against random"
+
+
+# -- partnership and the score (issue 21) ------------------------------------------------
+
+LEBANESE = find_rules("lebanese31")
+
+
+def test_a_small_contract_that_wins_the_set_is_bid_low() -> None:
+    # One chance to speak: at 0-0 the hand bids what it is worth; at 24 of 31, 7 made wins.
+    hand = "AKQJ98.A2.K32.32"
+    assert auction(hand, S, S, rules=LEBANESE) == Bid(9)
+    deal = position(fill({S: hand}), S, rules=LEBANESE, scores=(24, 10, 24, 10))
+    decision = decide(deal, seat=S)
+    assert decision.action == Bid(7)
+    assert decision.reason.name == "stay-low" and decision.reason.params["level"] == 7
+
+
+# East bids 7 at 34 of 41: made, it wins them the set. North holds nothing.
+THREAT = (
+    "tarneeb-deal/1 rules=classic dealer=S {scores}S=42.JT74.QT8.AQJT E=AK65.Q95.AK3.863 "
+    "N=87.A632.764.9742 W=QJT93.K8.J952.K5 actions=7"
+)
+
+
+def test_when_their_contract_wins_them_the_set_the_partnership_outbids_them() -> None:
+    from tarneeb.record import parse_deal
+
+    calm = parse_deal(THREAT.format(scores=""))
+    assert decide(calm, seat=N).action == Pass()
+    pressed = parse_deal(THREAT.format(scores="scores=33,34,33,34 "))
+    decision = decide(pressed, seat=N)
+    assert decision.action == Bid(8)  # 8 made: 41 for us, 39 for them
+    assert decision.reason == "bid to the score: only 8 wins the set"
+
+
+# West led the 4H at trick four; East, on lead now, goes back to hearts (double-dummy
+# the 8H keeps two tricks, each diamond one; the old rule led a diamond).
+RETURN_HEARTS = (
+    "tarneeb-deal/1 rules=classic dealer=N S=KQ.K2.Q532.AKT32 E=65.8764.AKJ98.75 "
+    "N=JT9432.AT3..9864 W=A87.QJ95.T764.QJ actions=pass,7,pass,pass,C,AC,5C,4C,JC,KC,"
+    "7C,6C,QC,TC,4H,8C,4D,2D,8D,9C,6D,AH,5H,2H,6H,2S,AS,QS,5S,9H,KH,7H,3H,KS,6S,3S,7S,"
+    "3D,KD,4S,7D"
+)
+# North-South have their 7 in clubs; South's 8S is the last spade, and neither
+# opponent has a trump left: it wins a trick (the old rule cashed only suits the
+# opponents could follow, and led the 9D into East-West's diamonds).
+LAST_SPADE = (
+    "tarneeb-deal/1 rules=classic dealer=S S=87532.A.953.KT73 E=J6.KQ762.QT72.95 "
+    "N=Q94.J943.6.AQ642 W=AKT.T85.AKJ84.J8 actions=pass,7,pass,pass,C,AC,8C,3C,5C,2C,"
+    "JC,KC,9C,AH,2H,3H,5H,2S,6S,QS,KS,AS,3S,JS,4S,TS,5S,2D,9S,AD,3D,7D,6D,KD,5D,TD,4C,"
+    "QC,4D,7C,6H,4H,8H,TC,7H,7S,QD,9H,8D"
+)
+
+
+@pytest.mark.parametrize(
+    ("line", "seat", "expected", "why"),
+    [(RETURN_HEARTS, E, "8H", "return-partner"), (LAST_SPADE, S, "8S", "cash-out-made")],
+)
+def test_partnership_card_play(line: str, seat: Seat, expected: str, why: str) -> None:
+    from tarneeb.record import parse_deal
+
+    decision = decide(parse_deal(line), seat=seat)
+    assert decision.action == Card(expected)
+    assert decision.reason.name == why
+
+
+def test_the_declarer_draws_trumps_from_the_top_of_a_sequence() -> None:
+    # South holds KQJ of trumps without the ace: the king drives it out, a low one may not.
+    deal = position(
+        ("KQJ32.A32.A32.32", "A54.KQJ4.KQJ4.54", "T98.T98.T98.T987", "76.765.765.AKQJ6"),
+        S,
+        SEVEN_SPADES,
+    )
+    assert card(deal, S) == Card("KS")

@@ -232,3 +232,23 @@ def test_inferences_are_sound_at_every_point(preset: str, seed: int, steps: int)
             above = SUIT_MASKS[card.suit] & ~((2 << card) - 1)
             assert k.is_master(card) == (not others & above)
         assert all(not others & SUIT_MASKS[c.suit] & ~((2 << c) - 1) for c in k.masters())
+
+
+def test_a_sure_winner_is_a_master_no_opponent_out_of_its_suit_can_ruff() -> None:
+    hand = CardSet.parse(".A..").mask | CardSet.parse("A...").mask
+    no_voids: frozenset[Suit] = frozenset()
+    hearts_out = (no_voids, frozenset({Suit.HEARTS}), no_voids, no_voids)
+    both_out = (no_voids, frozenset({Suit.HEARTS, Suit.SPADES}), no_voids, no_voids)
+    partner_out = (no_voids, no_voids, frozenset({Suit.HEARTS}), no_voids)
+    ace_h, ace_s = Card.parse("AH"), Card.parse("AS")
+
+    def seen(voids: tuple[frozenset[Suit], ...], trump: Suit | None) -> Knowledge:
+        return Knowledge(S, hand, 0, voids, trump)  # type: ignore[arg-type]
+
+    assert seen(hearts_out, Suit.SPADES).is_master(ace_h)
+    assert not seen(hearts_out, Suit.SPADES).is_sure_winner(ace_h)  # East may ruff
+    assert seen(both_out, Suit.SPADES).is_sure_winner(ace_h)  # East has no trump left
+    assert seen(partner_out, Suit.SPADES).is_sure_winner(ace_h)  # partner's ruff is ours
+    assert seen(hearts_out, None).is_sure_winner(ace_h)  # no trump: nobody ruffs
+    assert seen(hearts_out, Suit.SPADES).is_sure_winner(ace_s)  # the master trump
+    assert not seen((no_voids,) * 4, Suit.SPADES).is_sure_winner(Card.parse("KD"))  # not a master

@@ -4,11 +4,17 @@ Bidding counts the tricks a hand should take for each possible trump (the
 seed's rule of thumb, a trick per ace and one per trump past the third, more
 with a void, refined with kings, queens and long suits), adds what the
 partner's bid (or pass) promises, and adjusts for the opponents' bids and the
-score. Play follows the classic rules: the declarer draws trumps early and
-cashes sure winners when the contract is at stake; defenders lead short suits
-for ruffs and keep a master trump; second hand low, third hand high; nobody
-overtakes a partner's winning card; and every seat counts cards and notes who
-has shown out of a suit (:mod:`tarneeb.bots.knowledge`).
+score: when the opponents' contract, made, would win them the set, it outbids
+them (passing loses for sure); when a small contract wins the set for us, it
+bids no higher. Play follows the classic rules: the declarer draws trumps
+early (from the top of a sequence) and cashes sure winners when the contract
+is at stake, and everyone cashes out once the contract is made or set;
+defenders give partner ruffs, return partner's suit, lead short suits for
+ruffs and keep a master trump; second hand low, third hand high; nobody
+overtakes or ruffs a partner's winning card, but a card that would block
+partner's suit is played under it; and every seat counts cards and notes who
+has shown out of a suit (:mod:`tarneeb.bots.knowledge`). Every decision comes
+with its :class:`~tarneeb.bots.reasons.Reason`, the rule that chose it.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from tarneeb.bots.reasons import Reason
 from tarneeb.cards import SUIT_MASKS, Card, Suit
 from tarneeb.deal import Trick
 from tarneeb.rules import Count
+from tarneeb.scoring import score_contract
 from tarneeb.seats import Seat
 from tarneeb.view import View
 
@@ -138,6 +145,52 @@ class HeuristicBot(Bot):
                 bias -= 0.5
         return bias
 
+    @staticmethod
+    def _wins_set(view: View, declarers_ours: bool, level: int) -> bool:
+        """Whether a contract of ``level`` made exactly wins the set for its declarers."""
+        rules = view.rules
+        decl, defs = score_contract(rules, level, level, 13 - level)
+        mine, theirs = view.scores[view.seat], view.scores[(view.seat + 1) & 3]
+        if not declarers_ours:
+            mine, theirs = theirs, mine
+        return mine + decl >= rules.target and mine + decl > theirs + defs
+
+    def _score_bid(
+        self, view: View, bids: Sequence[Bid], estimates: Mapping[Strain | None, float]
+    ) -> Decision | None:
+        """The bid the score asks for, where it asks for one (trick bids, partnership play).
+
+        When the opponents' contract, made, wins them the set, passing loses it:
+        outbid them with what the partnership might take (a risk is better than a
+        sure loss). When a small contract of ours wins the set, bid no more than it.
+        """
+        rules = view.rules
+        if rules.is_individual or rules.count is not Count.TRICKS or not bids:
+            return None
+        high = self._high_bidder(view)
+        level = max((a.level for _, a in view.history if isinstance(a, Bid)), default=0)
+
+        def team(bid: Bid) -> float:
+            return estimates.get(bid.strain, -99.0)
+
+        def cheapest(among: Sequence[Bid]) -> Bid:
+            low = min(b.level for b in among)
+            return max((b for b in among if b.level == low), key=team)
+
+        if high is not None and high.team != view.seat.team and self._wins_set(view, False, level):
+            # Only a contract of ours can stop them: the lowest bid that also wins for us.
+            bid = cheapest([b for b in bids if self._wins_set(view, True, b.level)] or bids)
+            # Passing loses the set unless we can beat their contract: bid unless we can.
+            if _defence_tricks(view.hand.mask, None) + 1.5 < 14 - level:
+                return Decision(bid, Reason("bid-to-score", level=bid.level))
+            return None
+        if high is not None and high.team == view.seat.team:
+            return None
+        bid = cheapest(bids)
+        if self._wins_set(view, True, bid.level) and team(bid) >= bid.level - 0.5:
+            return Decision(bid, Reason("stay-low", level=bid.level))
+        return None
+
     def _partner_estimate(self, view: View) -> float:
         partner = view.seat.partner
         partner_bid = None
@@ -210,6 +263,9 @@ class HeuristicBot(Bot):
         ]
         if Double() in legal and self._should_double(view):
             return Decision(Double(), Reason("double"))
+        by_score = self._score_bid(view, bids, estimates)
+        if by_score is not None:
+            return by_score
         partner_high = self._high_bidder(view) == view.seat.partner
         if sound and partner_high:
             team, bid = max(sound, key=lambda x: (x[0] - want(x[1]), -x[1].level))
@@ -291,13 +347,7 @@ class HeuristicBot(Bot):
     def _lead(self, view: View, know: Knowledge, legal: list[Card]) -> tuple[Card, Reason]:
         trump = view.trump
         masters = [c for c in legal if know.is_master(c)]
-        side_masters = [
-            c
-            for c in masters
-            if c.suit != trump
-            and not know.opponents_may_ruff(c.suit)
-            and self._opponents_can_follow(view, know, c.suit)
-        ]
+        side_masters = [c for c in masters if c.suit != trump and know.is_sure_winner(c)]
         needed, _left = self._tricks_needed(view)
         my_trumps = [c for c in legal if c.suit == trump]
         if 0 < needed <= len(side_masters) + len([c for c in masters if c.suit == trump]):
@@ -305,13 +355,23 @@ class HeuristicBot(Bot):
             return card, Reason(
                 "cash-to-make" if self._declaring(view) else "cash-to-set", count=needed
             )
+        if needed == 0 and view.contract is not None and side_masters:
+            # The contract's fate is settled; every trick still scores: take ours first
+            # (the declarer draws the last trumps with the master first).
+            made = self._declaring(view)
+            top = max(my_trumps, default=None)
+            holding = top is not None and self._opponents_hold_trumps(view, know)
+            if made and top is not None and holding and know.is_master(top):
+                return top, Reason("draw-trumps-master", card=top, count=know.trumps_out())
+            return max(side_masters), Reason("cash-out-made" if made else "cash-out-set")
         if self._declaring(view):
             if trump is not None and my_trumps and self._opponents_hold_trumps(view, know):
                 top = max(my_trumps)
                 if know.is_master(top):
                     return top, Reason("draw-trumps-master", card=top, count=know.trumps_out())
                 if len(my_trumps) >= 3:
-                    return min(my_trumps), Reason("draw-trumps", count=know.trumps_out())
+                    card = self._top_of_sequence(my_trumps, know)
+                    return card, Reason("draw-trumps", count=know.trumps_out())
             if side_masters:
                 return max(side_masters), Reason("cash-master", card=max(side_masters))
             return self._low_from_long_suit(legal, trump), Reason("lead-long")
@@ -321,6 +381,12 @@ class HeuristicBot(Bot):
             for card in sorted(legal):
                 if card.suit != trump and card.suit in know.voids[partner]:
                     return card, Reason("give-ruff", suit=card.suit)
+        back = self._partners_suit(view)
+        mine = sorted(c for c in legal if c.suit == back)
+        if mine:
+            # Return partner's suit: the top of a doubleton (it unblocks), else low.
+            card = mine[-1] if len(mine) <= 2 else mine[0]
+            return card, Reason("return-partner", suit=mine[0].suit)
         if side_masters:
             return max(side_masters), Reason("cash-master", card=max(side_masters))
         if trump is not None and my_trumps:
@@ -330,6 +396,30 @@ class HeuristicBot(Bot):
         non_master_trumps = [c for c in legal if c.suit != trump or not know.is_master(c)]
         pool = non_master_trumps or legal
         return self._low_from_long_suit(pool, trump), Reason("lead-long")
+
+    @staticmethod
+    def _partners_suit(view: View) -> Suit | None:
+        """The side suit partner led first in this deal, if partner has led one."""
+        for trick in view.tricks:
+            if trick.leader == view.seat.partner and trick.cards[0].suit != view.trump:
+                return trick.cards[0].suit
+        return None
+
+    @staticmethod
+    def _top_of_sequence(cards: Sequence[Card], know: Knowledge) -> Card:
+        """The top of touching honours (``KQJ``: the king), else the lowest card."""
+        ordered = sorted(cards, reverse=True)
+        top, below = ordered[0], ordered[1]
+        between = SUIT_MASKS[top.suit] & ((1 << top) - 1) & ~((2 << below) - 1)
+        if top.rank >= _JACK and not between & know.unseen:
+            return top
+        return ordered[-1]
+
+    def _all_ours(self, view: View, know: Knowledge, suit: Suit) -> bool:
+        """Whether the opponents can neither follow ``suit`` nor ruff it."""
+        if self._opponents_can_follow(view, know, suit):
+            return False
+        return suit == view.trump or not self._opponents_hold_trumps(view, know)
 
     def _opponents_can_follow(self, view: View, know: Knowledge, suit: Suit) -> bool:
         return any(know.can_hold(opp, suit) for opp in (view.seat.next, view.seat.previous))
@@ -381,7 +471,18 @@ class HeuristicBot(Bot):
                 needed, left = self._tricks_needed(view)
                 if sure and needed >= left:
                     return sure[0], Reason("overtake-sure")
+            if following and trick.leader == view.seat.partner and self._all_ours(view, know, led):
+                # Every card left in the suit is partner's or ours: play high so that
+                # ours does not block partner's run.
+                return max(legal), Reason("unblock", card=max(legal))
             low = self._discard_or_low(view, know, legal, following)
+            if (
+                not following
+                and view.trump is not None
+                and any(c.suit == view.trump for c in legal)
+                and any(c.suit != view.trump for c in legal)
+            ):
+                return low, Reason("no-ruff-partner", card=best)
             return low, Reason("partner-wins", card=best)
         if following:
             if not beaters:
@@ -402,6 +503,11 @@ class HeuristicBot(Bot):
             return beaters[-1], Reason("third-high")
         # Void in the suit led.
         trumps = [c for c in beaters if c.suit == view.trump]
+        side = [c for c in legal if c.suit != view.trump]
+        if trumps and side and not self._declaring(view) and know.is_master(trumps[0]):
+            # Our trumps that could ruff are all masters: each wins a trick anyway, and
+            # kept it still stops the declarer's suits later.
+            return self._discard_or_low(view, know, legal, following), Reason("keep-master-trump")
         if trumps:
             if last or position == 2 or not self._last_can_overruff(view, know, led, trumps[0]):
                 return trumps[0], Reason("ruff")

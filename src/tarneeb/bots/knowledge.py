@@ -92,6 +92,22 @@ class Knowledge:
             for opp in (Seat((self.seat + 1) & 3), Seat((self.seat + 3) & 3))
         )
 
+    def is_sure_winner(self, card: int) -> bool:
+        """Whether ``card``, led now, wins the trick for all this seat can tell.
+
+        It is the master of its suit, and no opponent known to be out of the
+        suit may still hold a trump to ruff it.
+        """
+        if not self.is_master(card):
+            return False
+        suit = Suit(card // 13)
+        if self.trump is None or suit == self.trump:
+            return True
+        return not any(
+            not self.can_hold(opp, suit) and self.can_hold(opp, self.trump)
+            for opp in (Seat((self.seat + 1) & 3), Seat((self.seat + 3) & 3))
+        )
+
     def beats(self, card: int, best: int) -> bool:
         """Whether ``card`` beats ``best`` (the card now winning a trick): :func:`tarneeb.play.beats`."""
         return beats(card, best, -1 if self.trump is None else int(self.trump))
