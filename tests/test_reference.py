@@ -153,12 +153,12 @@ def test_readme_setup_is_exactly_two_commands_and_ci_runs_the_test_one() -> None
     blocks = [b.split("\n", 1)[1].strip() for b in section.split("```")[1::2]]
     assert blocks == [
         'pip install ".[play]" && tarneeb play',
-        'pip install -e ".[test]" && python -m pytest',
+        'pip install -e ".[test]" && python -m pytest -n auto',
     ]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "set -euo pipefail" in ci
     assert 'pip install -e ".[test]"' in ci
-    assert "\npython -m pytest || status=$?\n" in ci
+    assert "\npython -m pytest -n auto || status=$?\n" in ci
     for check in (
         "ruff check src tests bench",
         "ruff format --check src tests bench",
