@@ -255,7 +255,7 @@ def play_until(page: Page, table: Table, condition: str, deals: int = 3) -> None
         while True:
             page.wait_for_selector(READY)
             # the trick on show has caught up with the table (the cards' motion is over)
-            page.wait_for_function("document.body.dataset.stage !== 'busy'")
+            page.wait_for_function("() => document.body.dataset.stage !== 'busy'")
             if page.evaluate(condition):
                 return
             if act_on_page(page, table) == "summary":
