@@ -4,8 +4,10 @@ An :class:`Episode` takes the chance outcomes (52 cards a deal, the ``k``-th
 to seat ``k % 4``) and the players' env action ids, plays the deals as deals
 of a :class:`~tarneeb.match.Match` (which counts them, decides sets and the
 match), and keeps the :class:`~tarneeb.env.encoding.ObservationEncoder` and
-the per-deal records the observers read up to date. It copies cheaply (a
-search clones states by the thousand) and pickles to its actions.
+the per-deal records the observers read. The encoder takes the actions only
+when an observation is read (:meth:`Episode.encoder_now`), so a search that
+clones and plays without reading any pays nothing for it. It copies cheaply
+(a search clones states by the thousand) and pickles to its actions.
 
 >>> setup = Setup(game_rules("classic"), dealer=3, scores=(0, 0, 0, 0), max_deals=1, reward="deal")
 >>> episode = Episode(setup)
@@ -23,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tarneeb.deal import Deal
-from tarneeb.env.encoding import ActionMap, ObservationEncoder, match_progress
+from tarneeb.env.encoding import ActionMap, MatchProgress, ObservationEncoder, match_progress
 from tarneeb.errors import RulesError
 from tarneeb.match import Match
 from tarneeb.notation import parse_rules_text
@@ -200,15 +202,18 @@ class Episode:
     """A state's own data; OpenSpiel deep-copies it to clone a state, so it copies cheaply."""
 
     __slots__ = (
+        "actions",
         "calls",
         "cards",
         "deal",
         "dealt",
         "done",
+        "encoded",
         "encoder",
         "history",
         "match",
         "points",
+        "progress",
         "setup",
     )
 
@@ -220,6 +225,13 @@ class Episode:
         """The deal in play, or the episode's last deal once it is over."""
         self.match: Match | None = None
         self.encoder: ObservationEncoder | None = None
+        """The observations of the deal, brought up to date when read (:meth:`encoder_now`)."""
+        self.encoded = -1
+        """How many of the deal's actions the encoder has taken (-1: not started on it)."""
+        self.progress: MatchProgress | None = None
+        """How the match stood when the deal began."""
+        self.actions: list[tuple[int, int]] = []
+        """The current deal's actions: (seat, engine id)."""
         self.calls: list[tuple[int, int]] = []
         """The current deal's calls and bids: (seat, env id)."""
         self.cards: list[int] = []
@@ -237,6 +249,9 @@ class Episode:
         other.deal = None if self.deal is None else self.deal.copy()
         other.match = None if self.match is None else _copy_match(self.match, self.deal, other.deal)
         other.encoder = None if self.encoder is None else self.encoder.copy()
+        other.encoded = self.encoded
+        other.progress = self.progress
+        other.actions = self.actions[:]
         other.calls = self.calls[:]
         other.cards = self.cards[:]
         other.history = self.history[:]  # earlier deals never change
@@ -301,29 +316,49 @@ class Episode:
         deal = Deal(setup.rules, match.deal.dealer, hands, scores)
         match.deals[-1] = deal
         self.deal = deal
+        self.actions = []
         self.calls = []
         self.cards = []
+        self.encoded = -1
+        self.progress = match_progress(match)
+
+    def encoder_now(self) -> ObservationEncoder:
+        """The encoder, up to date with the deal in play (or the last one, once over).
+
+        It takes the deal's actions only when an observation is read, so a
+        search that clones and plays without reading any pays nothing for it.
+        """
+        deal = self.deal
+        assert deal is not None, "no deal to observe while the cards are dealt"
         encoder = self.encoder
         if encoder is None:
-            encoder = self.encoder = ObservationEncoder(setup.rules)
-        encoder.start(deal.dealer, deal.scores, hands, match_progress(match))
+            encoder = self.encoder = ObservationEncoder(self.setup.rules)
+        actions = self.actions
+        done = self.encoded
+        if done == len(actions):
+            return encoder
+        if done < 0:
+            encoder.start(deal.dealer, deal.scores, deal.dealt, self.progress)
+            done = 0
+        for seat, a in actions[done:]:
+            encoder.add(seat, a)
+        self.encoded = len(actions)
         encoder.sync(deal, seat_to_act(deal))
+        return encoder
 
     def act(self, env_id: int) -> None:
         """The player to act takes ``env_id``."""
         deal = self.deal
         match = self.match
-        encoder = self.encoder
-        assert deal is not None and match is not None and encoder is not None
+        assert deal is not None and match is not None
         seat = int(deal._to_act)
         engine = self.setup.action_map.to_engine[env_id]
         match.push(engine)  # checks the action; counts the deal when it ends
-        encoder.add(seat, engine)
+        self.actions.append((seat, engine))
         if engine < 52:
             self.cards.append(engine)
         else:
             self.calls.append((seat, env_id))
-        encoder.sync(deal, seat_to_act(deal))
         if deal.is_over():
             self._end_deal(deal, match)
 

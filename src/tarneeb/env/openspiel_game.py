@@ -374,8 +374,7 @@ class TarneebObserver:
         core = state._core
         obs = self._obs
         deal = core.deal
-        encoder = core.encoder
-        if deal is None or encoder is None or not self._public:
+        if deal is None or not self._public:
             # Dealing, or only the player's own cards: the hand (as dealt so far) alone.
             self.tensor.fill(0.0)
             if self._private:
@@ -384,7 +383,7 @@ class TarneebObserver:
                 if self._recall:
                     self.dict["dealt"][:] = hand_bits(hands_of(core.dealt)[player])
             return
-        encoder.row(player, seat_to_act(deal), out=obs)
+        core.encoder_now().row(player, seat_to_act(deal), out=obs)
         if not self._private:
             obs[_HAND : _HAND + 52] = 0.0
         if not self._recall:
