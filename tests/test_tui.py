@@ -144,12 +144,12 @@ def test_controller_deal_lines_and_score_sheet_after_a_deal() -> None:
     assert len(deal.tricks) == 13
     assert game.deal_lines(deal, dd=False) == [
         "Contract 8 ♣ by South (you): made.",
-        "Tricks: NS 9, EW 4.",
-        "Points: NS +9, EW +4.",
+        "Tricks: NS 8, EW 5.",
+        "Points: NS +8, EW +5.",
     ]
     assert game.deal_lines(deal, unicode=False)[0] == "Contract 8 C by South (you): made."
-    assert game.score_rows() == [("1", "N", "8C S made", "+9", "+4")]
-    assert game.match.team_scores == (9, 4)
+    assert game.score_rows() == [("1", "N", "8C S made", "+8", "+5")]
+    assert game.match.team_scores == (8, 5)
 
 
 def test_resume_rejects_files_that_are_no_record(tmp_path: Path) -> None:
@@ -605,7 +605,7 @@ def test_double_dummy_line_from_the_solver() -> None:
         else:
             game.run_bots()
     deal = game.match.deals[0]
-    line = "Double dummy: NS could take 10 tricks in C (took 9)."
+    line = "Double dummy: NS could take 10 tricks in C (took 8)."
     assert double_dummy_line(deal) == line
     assert game.deal_lines(deal, unicode=False)[-1] == line
     assert game.deal_lines(deal)[-1] == line.replace(" C ", " ♣ ")
