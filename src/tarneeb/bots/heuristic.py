@@ -167,6 +167,8 @@ class HeuristicBot(Bot):
         rules = view.rules
         if rules.is_individual or rules.count is not Count.TRICKS or not bids:
             return None
+        if rules.target <= rules.max_bid:
+            return None  # one contract reaches the target from zero: every deal decides alike
         high = self._high_bidder(view)
         level = max((a.level for _, a in view.history if isinstance(a, Bid)), default=0)
 
@@ -181,7 +183,8 @@ class HeuristicBot(Bot):
             # Only a contract of ours can stop them: the lowest bid that also wins for us.
             bid = cheapest([b for b in bids if self._wins_set(view, True, b.level)] or bids)
             # Passing loses the set unless we can beat their contract: bid unless we can.
-            if _defence_tricks(view.hand.mask, None) + 1.5 < 14 - level:
+            hope = team(bid) >= bid.level - 3.0
+            if hope and _defence_tricks(view.hand.mask, None) + 1.5 < 14 - level:
                 return Decision(bid, Reason("bid-to-score", level=bid.level))
             return None
         if high is not None and high.team == view.seat.team:
