@@ -10,19 +10,22 @@ layouts and one fewer in the other half. The opponents, declaring, take the
 tricks our side does not (we solve with our seat on lead: an approximation)
 in the trump that suits them best, where they still have to name it.
 
-Two uses (see :meth:`SearchBot._auction`):
+Two uses (see :meth:`SearchBot._auction`); the heuristic valuation still
+proposes every bid, as bidding on the simulation alone overbids (in 20
+matches against the heuristic bot a version that chose any bid by equity
+against the opponents' high bid made 15 of its 33 contracts of 8):
 
-* When an opponent holds the high bid, passing lets them play it: the bot
-  compares that with each bid it may make, up to :data:`REACH` levels above
-  the lowest legal one, and bids the best for the set. Where letting them
-  make their contract loses the set, a bid that will probably fail can still
-  be the better chance: "bid higher when only that can win".
-* When the heuristic valuation proposes a bid, the bid must make often
-  enough, and must not lower the chance of the set below passing: partner's
-  contract if partner holds the high bid; with no bid yet and our side
-  ahead, the chance the score gives before the deal (near the target with the
-  lead, a risky bid is not worth it: "stay low to protect a lead"; defending,
-  the side still scores its tricks under most presets).
+* When the valuation would pass the opponents' high bid, and letting them
+  play it leaves under ``RESCUE_BELOW`` of the set, the bot outbids them
+  (up to :data:`REACH` levels above the lowest legal bid) if that does
+  better: "bid higher when only that can win".
+* When the valuation proposes a bid, the bid must make often enough, and
+  must not lower the chance of the set clearly below passing (the
+  opponents' or partner's contract if either holds the high bid; with no
+  bid yet and our side ahead, the chance the score gives before the deal).
+  Near the target with the lead, a risky bid is not worth it: "stay low to
+  protect a lead" (defending, a side still scores its tricks under most
+  presets).
 """
 
 from __future__ import annotations

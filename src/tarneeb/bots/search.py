@@ -84,6 +84,15 @@ INFER_CANDIDATES = 3
 NEGLIGIBLE = 1e-3
 """With inference, a layout this much less likely than the best so far is dropped unweighed."""
 
+EQUITY_MARGIN = 0.03
+"""A bid the valuation proposes gives way to a pass only when passing is this much
+better for the set: estimates from a few layouts are noisy, and choosing the
+best of noisy estimates favours whichever was lucky."""
+
+RESCUE_BELOW = 0.1
+"""Below this chance of the set if they play their contract, the bot outbids them
+where the valuation would pass (see :meth:`SearchBot._rescue`)."""
+
 MAKE_AT_LEAST = 0.45
 """The share of simulated layouts in which a bid must make for the search bot to bid it."""
 
@@ -410,14 +419,15 @@ class SearchBot(Bot):
         bid = proposal.action
         equity = match_equity(view.rules) if self.to_match else None
         high = high_bid(view)
-        if (
+        contested = (
             equity is not None
             and high is not None
             and high[0].team != view.seat.team
             and Pass() in legal
-            and isinstance(bid, (Bid, Pass))
-        ):
-            return self._compete(view, proposal, equity, high[1])
+        )
+        if contested and isinstance(bid, Pass):
+            assert equity is not None and high is not None
+            return self._rescue(view, proposal, equity, high[1])
         if not isinstance(bid, Bid) or Pass() not in legal:
             return proposal  # a pass, a redeal, a double, or a bid the rules force
         points = view.rules.count is Count.CARD_POINTS
@@ -439,14 +449,14 @@ class SearchBot(Bot):
             )
         if equity is not None:
             mine = contract_equity(equity, view, rows, bid, True)
-            if high is not None:  # partner's: passing lets partner play it
-                passing = contract_equity(equity, view, rows, high[1], True)
+            if high is not None:  # passing lets them, or partner, play it
+                passing = contract_equity(equity, view, rows, high[1], not contested)
             else:
                 # Ahead, a bid must not risk the chance the score already gives.
                 passing = equity.value(view.scores[view.seat], view.scores[(view.seat + 1) & 3])
                 if passing <= 0.5:
                     passing = 0.0
-            if mine < passing:
+            if mine < passing - EQUITY_MARGIN:
                 return Decision(
                     Pass(),
                     f"{proposal.reason}, but passing keeps a better chance of the set "
@@ -454,29 +464,28 @@ class SearchBot(Bot):
                 )
         return Decision(bid, f"{proposal.reason}; it makes in {made:.0%} of layouts")
 
-    def _compete(self, view: View, proposal: Decision, equity: MatchEquity, high: Bid) -> Decision:
-        """Against the opponents' high bid: pass, or the bid with the best chance of the set."""
+    def _rescue(self, view: View, proposal: Decision, equity: MatchEquity, high: Bid) -> Decision:
+        """The valuation would pass their high bid: outbid it only when letting them
+        play it nearly loses the set (under :data:`RESCUE_BELOW`) and a bid does better."""
         rows = self._layout_tricks(view)
         if not rows:
-            return self._unsolved(proposal)
+            return proposal
+        passing = contract_equity(equity, view, rows, high, False)
         bids = sorted((a for a in view.legal_actions if isinstance(a, Bid)), key=lambda b: b.level)
-        if not bids:
+        if passing >= RESCUE_BELOW or not bids:
             return proposal
         top = bids[0].level + REACH * view.rules.bid_step
-        options: list[tuple[float, int, Bid | Pass]] = [
-            (contract_equity(equity, view, rows, high, False), 0, Pass())
+        options = [
+            (contract_equity(equity, view, rows, b, True), -b.level, b)
+            for b in bids
+            if b.level <= top
         ]
-        for rank, bid in enumerate(b for b in bids if b.level <= top):
-            options.append((contract_equity(equity, view, rows, bid, True), -1 - rank, bid))
-        value, _rank, action = max(options, key=lambda o: (round(o[0], 6), o[1]))
-        passing = options[0][0]
-        if isinstance(action, Pass):
-            return Decision(
-                action, f"letting them play it keeps the best chance of the set ({value:.0%})"
-            )
+        value, _level, best = max(options, key=lambda o: (round(o[0], 6), o[1]))
+        if value <= passing + EQUITY_MARGIN:
+            return proposal
         return Decision(
-            action,
-            f"a better chance of the set than letting them play it ({value:.0%} against {passing:.0%})",
+            best,
+            f"letting them play {high} leaves {passing:.0%} of the set; bidding, {value:.0%}",
         )
 
 
