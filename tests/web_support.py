@@ -34,7 +34,7 @@ READY = "#bidbox .bid-button:not([disabled]), #hand .card.legal:not([disabled]),
 def _answers(url: str) -> bool:
     try:
         with urllib.request.urlopen(f"{url}/api/info", timeout=2) as answer:
-            return bool(json.load(answer).get("protocol") == 2)
+            return bool(json.load(answer).get("protocol", 0) >= 2)
     except (OSError, urllib.error.URLError, ValueError):
         return False
 
