@@ -56,10 +56,6 @@ KNOWN_OPEN = {
     "test_web_layout.py::test_hand_bidding_box_and_trick_stay_on_screen_for_ten_deals[1366x768-sol]": (
         "issue 23: at 1366x768 the Sol bidding box covers the hand"
     ),
-    "test_tui.py::test_match_end_offers_a_rematch": (
-        "the heuristic bot now bids to the score: at target 1 it outbids the human's 8, "
-        "and this test's keyboard script assumes the bots pass"
-    ),
 }
 
 

@@ -393,7 +393,16 @@ def test_a_bot_refuses_to_decide_out_of_turn() -> None:
 
 
 def test_the_registry_finds_bots_by_name_with_options() -> None:
-    assert set(BOTS) == {"random", "heuristic", "search", "easy", "medium", "hard", "expert", "policy"}
+    assert set(BOTS) == {
+        "random",
+        "heuristic",
+        "search",
+        "easy",
+        "medium",
+        "hard",
+        "expert",
+        "policy",
+    }
     assert find_bot("Heuristic") is HeuristicBot
     assert find_bot(" random ") is RandomBot
     for spec in SPECS:

@@ -45,8 +45,10 @@ def test_hand_bidding_box_and_trick_stay_on_screen_for_ten_deals(
     assert not done["problems"], f"{size} {preset}, at {done['at']}: " + "; ".join(
         done["problems"][:6]
     )
-    assert done["at"] is None, done["at"]
-    assert done["deals"] == DEALS
+    # a match may still end early by its own rule (Egyptian's 13 tricks win it outright)
+    ended = done["at"] is not None and done["at"].startswith("the match ended")
+    assert done["at"] is None or ended, done["at"]
+    assert done["deals"] == DEALS or (ended and done["deals"] >= 1)
     # deals are played out (a deal thrown in is not), and each has turns of ours
     assert done["cards"] >= 13 and done["turns"] >= DEALS, done
     assert not page_errors(page)
