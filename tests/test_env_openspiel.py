@@ -168,6 +168,103 @@ def test_tensors_follow_the_views_incrementally(np: Any, rules: str) -> None:
         play_out(twin, random.Random(99))
 
 
+def reference_tensors(np: Any, state: Any, player: int) -> tuple[list[float], list[float]]:
+    """The observation and information-state tensors, built from scratch the simple way.
+
+    The observation from the player's view alone (``encode_view`` replays it),
+    the pieces of perfect recall from the deal's history, one value at a time.
+    """
+    from tarneeb.actions import action_id
+    from tarneeb.auction import max_auction_actions
+    from tarneeb.env.encoding import OBS_SIZE, OFFSETS, encode_view
+    from tarneeb.env.episode import hands_of
+
+    game = state.get_game()
+    rules = game.rules
+    rows = max_auction_actions(rules)
+    width = 4 + game.action_map.num_actions - 52
+    obs = np.zeros(OBS_SIZE, np.float32)
+    dealt = np.zeros(52, np.float32)
+    auction = np.zeros((rows, width), np.float32)
+    order = np.zeros(52, np.float32)
+    deal = state.deal
+    if state.is_chance_node():  # dealing: the cards dealt to the player so far
+        held = hands_of(state._core.dealt)[player]
+        for c in range(52):
+            obs[OFFSETS["hand"] + c] = dealt[c] = held >> c & 1
+    else:
+        obs = encode_view(deal.view(player), progress=state._core.progress)
+        for c in range(52):
+            dealt[c] = deal.dealt[player] >> c & 1
+        calls = [(int(s), action_id(a)) for s, a in deal.history if action_id(a) >= 52]
+        for row, (seat, a) in enumerate(calls):
+            auction[row, (seat - player) & 3] = 1.0
+            auction[row, 4 + game.action_map.to_env[a] - 52] = 1.0
+        cards = [action_id(a) for _, a in deal.history if action_id(a) < 52]
+        for k, card in enumerate(cards, start=1):
+            order[card] = np.float32(k) / np.float32(52)
+    info = np.concatenate([obs, dealt, auction.reshape(-1), order])
+    return obs.tolist(), info.tolist()
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{"rules": r} for r in sorted(PRESETS)] + CUSTOM,
+    ids=[*sorted(PRESETS), "changes", "json", "scores", "deals", "sets"],
+)
+def test_fast_tensors_equal_the_reference_encoding(np: Any, params: dict[str, Any]) -> None:
+    """Value for value, over random games: the tensors Python callers get (kept as lists and
+    brought up to date by difference) are those built from scratch, whether read at every
+    step or now and then, in the original and in clones that go on their own way."""
+    game = load(**params)
+    rng = random.Random(json.dumps(params))
+    for _ in range(4 if game.setup.max_deals == 1 else 1):
+        states = [game.new_initial_state()]
+        while not states[0].is_terminal():
+            for state in states:
+                if state.is_terminal():
+                    continue
+                for player in range(4):
+                    if rng.random() < 0.6:
+                        obs, info = reference_tensors(np, state, player)
+                        assert state.observation_tensor(player) == obs
+                        assert state.information_state_tensor(player) == info
+                if not state.is_chance_node():
+                    assert state.legal_actions() == sorted(
+                        game.action_map.env_ids(state.deal.legal_action_ids())
+                    )
+                if rng.random() < 0.01 and len(states) < 3:
+                    states.append(state.clone())
+            for state in states:
+                if not state.is_terminal():
+                    if state.is_chance_node():
+                        state.apply_action(rng.choice(state.chance_outcomes())[0])
+                    else:
+                        state.apply_action(rng.choice(state.legal_actions()))
+        for state in states:
+            if state.is_terminal():
+                for player in range(4):
+                    obs, info = reference_tensors(np, state, player)
+                    assert state.observation_tensor(player) == obs
+                    assert state.information_state_tensor(player) == info
+
+
+def test_rewards_are_pyspiels() -> None:
+    pyspiel, _ = spiel()
+    game = load(max_deals=2)
+    state = game.new_initial_state()
+    rng = random.Random(4)
+    while True:
+        assert state.rewards() == pyspiel.State.rewards(state)
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert state.rewards() == state.returns() != [0.0] * 4
+
+
 def test_tensors_are_not_rebuilt_from_the_history(monkeypatch: Any) -> None:
     """Reading tensors builds no view and replays nothing: they are kept up to date."""
     _, _ = spiel()

@@ -79,7 +79,7 @@ which calls :meth:`TarneebState.resample_from_infostate`:
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyspiel
@@ -127,6 +127,9 @@ _DEFAULT_PARAMS: dict[str, Any] = {
 }
 _HAND = OFFSETS["hand"]
 _FIRST_OUTCOMES = [(c, 1.0 / 52) for c in range(52)]
+_ORDER = np.arange(53, dtype=np.float32) / 52.0
+"""The play-order values: the ``k``-th card played shows ``_ORDER[k]``."""
+_ORDER_VALUES: list[float] = _ORDER.tolist()
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -199,6 +202,7 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: TarneebGame) -> None:
         super().__init__(game)
         self._core = Episode(game.setup)
+        self._cache = _Cache(game.info_state_observer.recall)
 
     @property
     def deal(self) -> Deal | None:
@@ -230,7 +234,13 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
         core = self._core
         deal = core.deal
         assert deal is not None and player >= 0
-        return sorted(core.setup.action_map.env_ids(deal.legal_action_ids()))
+        cache = self._cache
+        moves = len(core.actions)
+        if cache.legal_deal is not deal or cache.legal_at != moves:
+            cache.legal = sorted(core.setup.action_map.env_ids(deal.legal_action_ids()))
+            cache.legal_deal = deal
+            cache.legal_at = moves
+        return cache.legal
 
     # Python callers take these without the round trip through C++ (which calls back
     # into Python several times); C++ callers get the same answers through OpenSpiel.
@@ -247,7 +257,7 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
             if player < 0:
                 raise ValueError(f"no legal actions for pseudo-player {player}")
             return []
-        return self._legal_actions(deal._to_act)
+        return self._legal_actions(deal._to_act)[:]
 
     def is_chance_node(self) -> bool:
         core = self._core
@@ -265,23 +275,38 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
 
     # Python callers (rl_environment, user loops) read tensors here, without the round trip
     # through C++ (its copy and its conversion to a list cost more than the observation).
-    # C++ callers reach the same observers through OpenSpiel (the test compares both ways).
+    # Each player's tensor is kept as a Python list for the deal and brought up to date
+    # by difference (_Lists); the observers build it whole (what C++ callers get, and
+    # the reference the tests compare with).
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """The observation tensor of ``player`` (default: the player to act), as pyspiel's."""
-        return self._tensor(self.get_game().default_observer, player)
+        return self._lists(False, player)
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
         """The information-state tensor of ``player`` (default: the player to act)."""
-        return self._tensor(self.get_game().info_state_observer, player)
+        return self._lists(True, player)
 
-    def _tensor(self, observer: TarneebObserver, player: int | None) -> list[float]:
+    def _lists(self, info: bool, player: int | None) -> list[float]:
+        core = self._core
+        deal = core.deal
         p = self.current_player() if player is None else int(player)
         if not 0 <= p < 4:
             raise ValueError(f"player must be 0..3, not {p}")
-        observer.set_from(self, p)
-        values: list[float] = observer.tensor.tolist()
-        return values
+        cache = self._cache
+        kept = cache.info if info else cache.obs
+        lists = kept[p]
+        if deal is None or lists is None or lists.deal is not deal:
+            game = self.get_game()
+            observer = game.info_state_observer if info else game.default_observer
+            observer.set_from(self, p)
+            if deal is None:  # dealing: the hand so far, nothing to keep
+                values: list[float] = observer.tensor.tolist()
+                return values
+            lists = kept[p] = _Lists(deal, observer.tensor, len(core.calls), len(core.cards))
+            return lists.values[:]
+        row = core.encoder_now().row(p, seat_to_act(deal), out=cache.row)
+        return lists.update(row, p, core, cache.recall if info else None)
 
     def _apply_action(self, action: int) -> None:
         core = self._core
@@ -301,6 +326,10 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
         return self._core.done
 
     def returns(self) -> list[float]:
+        return self._core.returns()
+
+    def rewards(self) -> list[float]:
+        """The rewards of the last action, as pyspiel's: all at the end (returns), else 0."""
         return self._core.returns()
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> TarneebState:
@@ -364,11 +393,19 @@ class TarneebObserver:
         size = sum(s for _, s, _ in pieces)
         self.tensor: FloatArray = np.zeros(size, np.float32)
         self.dict: dict[str, FloatArray] = {}
+        starts: dict[str, int] = {}
         at = 0
         for name, n, shape in pieces:
             self.dict[name] = self.tensor[at : at + n].reshape(shape)
+            starts[name] = at
             at += n
         self._obs = self.dict["observation"]
+        self.recall: _Recall | None = None
+        """Where the perfect-recall pieces start (``None`` without them)."""
+        if self._recall:
+            self.recall = _Recall(
+                starts["auction"], 4 + self._calls, self._rows, starts["play_order"]
+            )
 
     def set_from(self, state: TarneebState, player: int) -> None:
         core = state._core
@@ -381,15 +418,15 @@ class TarneebObserver:
                 held = hands_of(core.dealt)[player] if deal is None else deal.hand(player).mask
                 obs[_HAND : _HAND + 52] = hand_bits(held)
                 if self._recall:
-                    self.dict["dealt"][:] = hand_bits(hands_of(core.dealt)[player])
+                    dealt = hands_of(core.dealt)[player] if deal is None else deal.dealt[player]
+                    self.dict["dealt"][:] = hand_bits(dealt)
             return
         core.encoder_now().row(player, seat_to_act(deal), out=obs)
         if not self._private:
             obs[_HAND : _HAND + 52] = 0.0
         if not self._recall:
             return
-        mine = hands_of(core.dealt)[player] if self._private else 0
-        self.dict["dealt"][:] = hand_bits(mine)
+        self.dict["dealt"][:] = hand_bits(deal.dealt[player] if self._private else 0)
         auction = self.dict["auction"]
         auction.fill(0.0)
         for row, (seat, env_id) in enumerate(core.calls[: self._rows]):
@@ -399,7 +436,7 @@ class TarneebObserver:
         order.fill(0.0)
         cards = core.cards
         if cards:
-            order[cards] = np.arange(1, len(cards) + 1, dtype=np.float32) / 52.0
+            order[cards] = _ORDER[1 : len(cards) + 1]
 
     def string_from(self, state: TarneebState, player: int) -> str:
         core = state._core
@@ -425,6 +462,93 @@ class TarneebObserver:
         if deal is None or not self._public:
             return " ".join(parts)
         return " | ".join([*parts, *_public_text(core, deal.view(player))])
+
+
+class _Recall(NamedTuple):
+    """Where the information-state tensor's auction rows and play order are (flat offsets)."""
+
+    auction: int
+    width: int
+    """Values a row of the auction: 4 relative seats, then one per call or bid."""
+    rows: int
+    order: int
+
+
+class _Lists:
+    """One player's tensor in one deal as a Python list, brought up to date by difference.
+
+    The observer builds it whole when first read in a deal (and the list is
+    made of it); after that the observation block is compared with the
+    encoder's row and only the values that changed are written, and the
+    auction rows and the play order take the calls and cards since. A reader
+    gets a copy of the list, far cheaper than a numpy array's ``tolist()``.
+    """
+
+    __slots__ = ("calls", "cards", "deal", "shadow", "values")
+
+    def __init__(self, deal: Deal, tensor: FloatArray, calls: int, cards: int) -> None:
+        self.deal = deal
+        self.values: list[float] = tensor.tolist()
+        self.shadow: FloatArray = tensor[:OBS_SIZE].copy()
+        """The observation block as the list holds it."""
+        self.calls = calls
+        self.cards = cards
+
+    def update(
+        self, row: FloatArray, player: int, core: Episode, recall: _Recall | None
+    ) -> list[float]:
+        """A copy of the list, brought up to ``row`` (the observation) and ``core``'s actions."""
+        values = self.values
+        shadow = self.shadow
+        changed = np.flatnonzero(row != shadow)
+        if changed.size:
+            for i, v in zip(changed.tolist(), row[changed].tolist(), strict=True):
+                values[i] = v
+            np.copyto(shadow, row)
+        if recall is not None:
+            calls = core.calls
+            n = min(len(calls), recall.rows)
+            if self.calls < n:
+                width = recall.width
+                for k in range(self.calls, n):
+                    seat, env_id = calls[k]
+                    at = recall.auction + k * width
+                    values[at + ((seat - player) & 3)] = 1.0
+                    values[at + 4 + env_id - 52] = 1.0
+                self.calls = n
+            cards = core.cards
+            m = len(cards)
+            if self.cards < m:
+                order = recall.order
+                for k in range(self.cards, m):
+                    values[order + cards[k]] = _ORDER_VALUES[k + 1]
+                self.cards = m
+        return values[:]
+
+
+class _Cache:
+    """What a state's Python readers asked for, kept as the state goes on.
+
+    Not copied with the state: a clone starts empty (a search clones states
+    by the thousand and reads few of them), and a pickle leaves it out.
+    """
+
+    __slots__ = ("info", "legal", "legal_at", "legal_deal", "obs", "recall", "row")
+
+    def __init__(self, recall: _Recall | None) -> None:
+        self.recall = recall
+        self.obs: list[_Lists | None] = [None, None, None, None]
+        self.info: list[_Lists | None] = [None, None, None, None]
+        self.legal: list[int] = []
+        self.legal_deal: Deal | None = None
+        self.legal_at = -1
+        self.row: FloatArray = np.zeros(OBS_SIZE, np.float32)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Cache:
+        return _Cache(self.recall)
+
+    def __reduce__(self) -> tuple[type[_Cache], tuple[_Recall | None]]:
+        return (_Cache, (self.recall,))
 
 
 def _public_text(core: Episode, view: View) -> list[str]:
