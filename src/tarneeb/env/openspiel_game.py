@@ -126,7 +126,9 @@ _DEFAULT_PARAMS: dict[str, Any] = {
     "reward": "deal",
 }
 _HAND = OFFSETS["hand"]
+_TO_ACT = OFFSETS["to_act"]
 _FIRST_OUTCOMES = [(c, 1.0 / 52) for c in range(52)]
+_DECK = frozenset(range(52))
 _ORDER = np.arange(53, dtype=np.float32) / 52.0
 """The play-order values: the ``k``-th card played shows ``_ORDER[k]``."""
 _ORDER_VALUES: list[float] = _ORDER.tolist()
@@ -252,7 +254,7 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
             return []
         deal = core.deal
         if deal is None:
-            return [c for c, _ in self.chance_outcomes()]
+            return sorted(_DECK.difference(core.dealt))
         if player is not None and player != deal._to_act:
             if player < 0:
                 raise ValueError(f"no legal actions for pseudo-player {player}")
@@ -267,11 +269,8 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
         dealt = self._core.dealt
         if not dealt:
             return _FIRST_OUTCOMES[:]
-        gone = 0
-        for c in dealt:
-            gone |= 1 << c
         p = 1.0 / (52 - len(dealt))
-        return [(c, p) for c in range(52) if not gone >> c & 1]
+        return [(c, p) for c in sorted(_DECK.difference(dealt))]
 
     # Python callers (rl_environment, user loops) read tensors here, without the round trip
     # through C++ (its copy and its conversion to a list cost more than the observation).
@@ -303,10 +302,10 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
             if deal is None:  # dealing: the hand so far, nothing to keep
                 values: list[float] = observer.tensor.tolist()
                 return values
-            lists = kept[p] = _Lists(deal, observer.tensor, len(core.calls), len(core.cards))
+            lists = kept[p] = _Lists(deal, observer.tensor, core, p)
             return lists.values[:]
-        row = core.encoder_now().row(p, seat_to_act(deal), out=cache.row)
-        return lists.update(row, p, core, cache.recall if info else None)
+        rows = core.encoder_now().rows
+        return lists.update(rows[p], p, core, cache.recall if info else None)
 
     def _apply_action(self, action: int) -> None:
         core = self._core
@@ -479,32 +478,44 @@ class _Lists:
 
     The observer builds it whole when first read in a deal (and the list is
     made of it); after that the observation block is compared with the
-    encoder's row and only the values that changed are written, and the
-    auction rows and the play order take the calls and cards since. A reader
-    gets a copy of the list, far cheaper than a numpy array's ``tolist()``.
+    encoder's row for the player and only the values that changed are
+    written, the seat to act is moved, and the auction rows and the play
+    order take the calls and cards since. A reader gets a copy of the list,
+    far cheaper than a numpy array's ``tolist()``.
     """
 
-    __slots__ = ("calls", "cards", "deal", "shadow", "values")
+    __slots__ = ("calls", "cards", "deal", "shadow", "to_act", "values")
 
-    def __init__(self, deal: Deal, tensor: FloatArray, calls: int, cards: int) -> None:
+    def __init__(self, deal: Deal, tensor: FloatArray, core: Episode, player: int) -> None:
         self.deal = deal
         self.values: list[float] = tensor.tolist()
-        self.shadow: FloatArray = tensor[:OBS_SIZE].copy()
-        """The observation block as the list holds it."""
-        self.calls = calls
-        self.cards = cards
+        shadow = tensor[:OBS_SIZE].copy()
+        shadow[_TO_ACT : _TO_ACT + 4] = 0.0  # the encoder's rows leave it to the reader
+        self.shadow: FloatArray = shadow
+        """The observation block as the list holds it, but the seat to act."""
+        self.to_act = _to_act_at(deal, player)
+        """The list's cell of the seat to act (-1 for none)."""
+        self.calls = len(core.calls)
+        self.cards = len(core.cards)
 
     def update(
         self, row: FloatArray, player: int, core: Episode, recall: _Recall | None
     ) -> list[float]:
-        """A copy of the list, brought up to ``row`` (the observation) and ``core``'s actions."""
+        """A copy of the list, brought up to ``row`` (the encoder's) and ``core``'s actions."""
         values = self.values
         shadow = self.shadow
-        changed = np.flatnonzero(row != shadow)
+        changed = (row != shadow).nonzero()[0]
         if changed.size:
             for i, v in zip(changed.tolist(), row[changed].tolist(), strict=True):
                 values[i] = v
             np.copyto(shadow, row)
+        cell = _to_act_at(self.deal, player)
+        if cell != self.to_act:
+            if self.to_act >= 0:
+                values[self.to_act] = 0.0
+            if cell >= 0:
+                values[cell] = 1.0
+            self.to_act = cell
         if recall is not None:
             calls = core.calls
             n = min(len(calls), recall.rows)
@@ -526,6 +537,12 @@ class _Lists:
         return values[:]
 
 
+def _to_act_at(deal: Deal, player: int) -> int:
+    """The observation's cell of the seat to act, seen by ``player`` (-1 once the deal is over)."""
+    seat = deal._to_act
+    return -1 if seat < 0 else _TO_ACT + ((seat - player) & 3)
+
+
 class _Cache:
     """What a state's Python readers asked for, kept as the state goes on.
 
@@ -533,7 +550,7 @@ class _Cache:
     by the thousand and reads few of them), and a pickle leaves it out.
     """
 
-    __slots__ = ("info", "legal", "legal_at", "legal_deal", "obs", "recall", "row")
+    __slots__ = ("info", "legal", "legal_at", "legal_deal", "obs", "recall")
 
     def __init__(self, recall: _Recall | None) -> None:
         self.recall = recall
@@ -542,7 +559,6 @@ class _Cache:
         self.legal: list[int] = []
         self.legal_deal: Deal | None = None
         self.legal_at = -1
-        self.row: FloatArray = np.zeros(OBS_SIZE, np.float32)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Cache:
         return _Cache(self.recall)
