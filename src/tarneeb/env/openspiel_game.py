@@ -204,9 +204,7 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: TarneebGame) -> None:
         super().__init__(game)
         self._core = Episode(game.setup)
-        recall = game.info_state_observer.recall
-        assert recall is not None
-        self._cache = _Cache(recall)
+        self._cache = _Cache(game.info_state_observer.recall)
 
     @property
     def deal(self) -> Deal | None:
@@ -276,17 +274,38 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
 
     # Python callers (rl_environment, user loops) read tensors here, without the round trip
     # through C++ (its copy and its conversion to a list cost more than the observation).
-    # Each player's tensors are kept as Python lists for the deal and brought up to date
-    # by difference (_Cache); the observers build them whole (what C++ callers get, and
+    # Each player's tensor is kept as a Python list for the deal and brought up to date
+    # by difference (_Lists); the observers build it whole (what C++ callers get, and
     # the reference the tests compare with).
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """The observation tensor of ``player`` (default: the player to act), as pyspiel's."""
-        return self._cache.tensor(self, False, player)
+        return self._lists(False, player)
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
         """The information-state tensor of ``player`` (default: the player to act)."""
-        return self._cache.tensor(self, True, player)
+        return self._lists(True, player)
+
+    def _lists(self, info: bool, player: int | None) -> list[float]:
+        core = self._core
+        deal = core.deal
+        p = self.current_player() if player is None else int(player)
+        if not 0 <= p < 4:
+            raise ValueError(f"player must be 0..3, not {p}")
+        cache = self._cache
+        kept = cache.info if info else cache.obs
+        lists = kept[p]
+        if deal is None or lists is None or lists.deal is not deal:
+            game = self.get_game()
+            observer = game.info_state_observer if info else game.default_observer
+            observer.set_from(self, p)
+            if deal is None:  # dealing: the hand so far, nothing to keep
+                values: list[float] = observer.tensor.tolist()
+                return values
+            lists = kept[p] = _Lists(deal, observer.tensor, core, p)
+            return lists.values[:]
+        rows = core.encoder_now().rows
+        return lists.update(rows[p], p, core, cache.recall if info else None)
 
     def _apply_action(self, action: int) -> None:
         core = self._core
@@ -454,51 +473,89 @@ class _Recall(NamedTuple):
     order: int
 
 
+class _Lists:
+    """One player's tensor in one deal as a Python list, brought up to date by difference.
+
+    The observer builds it whole when first read in a deal (and the list is
+    made of it); after that the observation block is compared with the
+    encoder's row for the player and only the values that changed are
+    written, the seat to act is moved, and the auction rows and the play
+    order take the calls and cards since. A reader gets a copy of the list,
+    far cheaper than a numpy array's ``tolist()``.
+    """
+
+    __slots__ = ("calls", "cards", "deal", "shadow", "to_act", "values")
+
+    def __init__(self, deal: Deal, tensor: FloatArray, core: Episode, player: int) -> None:
+        self.deal = deal
+        self.values: list[float] = tensor.tolist()
+        shadow = tensor[:OBS_SIZE].copy()
+        shadow[_TO_ACT : _TO_ACT + 4] = 0.0  # the encoder's rows leave it to the reader
+        self.shadow: FloatArray = shadow
+        """The observation block as the list holds it, but the seat to act."""
+        self.to_act = _to_act_at(deal, player)
+        """The list's cell of the seat to act (-1 for none)."""
+        self.calls = len(core.calls)
+        self.cards = len(core.cards)
+
+    def update(
+        self, row: FloatArray, player: int, core: Episode, recall: _Recall | None
+    ) -> list[float]:
+        """A copy of the list, brought up to ``row`` (the encoder's) and ``core``'s actions."""
+        values = self.values
+        shadow = self.shadow
+        changed = (row != shadow).nonzero()[0]
+        if changed.size:
+            for i, v in zip(changed.tolist(), row[changed].tolist(), strict=True):
+                values[i] = v
+            np.copyto(shadow, row)
+        cell = _to_act_at(self.deal, player)
+        if cell != self.to_act:
+            if self.to_act >= 0:
+                values[self.to_act] = 0.0
+            if cell >= 0:
+                values[cell] = 1.0
+            self.to_act = cell
+        if recall is not None:
+            calls = core.calls
+            n = min(len(calls), recall.rows)
+            if self.calls < n:
+                width = recall.width
+                for k in range(self.calls, n):
+                    seat, env_id = calls[k]
+                    at = recall.auction + k * width
+                    values[at + ((seat - player) & 3)] = 1.0
+                    values[at + 4 + env_id - 52] = 1.0
+                self.calls = n
+            cards = core.cards
+            m = len(cards)
+            if self.cards < m:
+                order = recall.order
+                for k in range(self.cards, m):
+                    values[order + cards[k]] = _ORDER_VALUES[k + 1]
+                self.cards = m
+        return values[:]
+
+
+def _to_act_at(deal: Deal, player: int) -> int:
+    """The observation's cell of the seat to act, seen by ``player`` (-1 once the deal is over)."""
+    seat = deal._to_act
+    return -1 if seat < 0 else _TO_ACT + ((seat - player) & 3)
+
+
 class _Cache:
     """What a state's Python readers asked for, kept as the state goes on.
-
-    The tensors: each player's observation and information-state tensor of
-    the deal in play as Python lists (a reader gets a copy, far cheaper than
-    a numpy array's ``tolist()``). The observer builds a list whole when it
-    is first read in a deal; after each action the encoder's rows are
-    compared with the rows the lists were brought to (``shadow``) and only
-    the values that changed are written, the seat to act moves, and the
-    information states' auction rows and play order take the calls and
-    cards since. Then the legal actions of the last position asked for.
 
     Not copied with the state: a clone starts empty (a search clones states
     by the thousand and reads few of them), and a pickle leaves it out.
     """
 
-    __slots__ = (
-        "at",
-        "calls",
-        "cards",
-        "deal",
-        "info",
-        "legal",
-        "legal_at",
-        "legal_deal",
-        "obs",
-        "recall",
-        "seat",
-        "shadow",
-    )
+    __slots__ = ("info", "legal", "legal_at", "legal_deal", "obs", "recall")
 
-    def __init__(self, recall: _Recall) -> None:
+    def __init__(self, recall: _Recall | None) -> None:
         self.recall = recall
-        self.deal: Deal | None = None
-        """The deal the lists are of."""
-        self.obs: list[list[float] | None] = [None, None, None, None]
-        self.info: list[list[float] | None] = [None, None, None, None]
-        self.shadow: FloatArray = np.zeros((4, OBS_SIZE), np.float32)
-        """The encoder's rows as the lists hold them (the seat to act apart)."""
-        self.at = 0
-        """How many of the deal's actions the lists hold."""
-        self.seat = -1
-        """The seat to act the lists show."""
-        self.calls = 0
-        self.cards = 0
+        self.obs: list[_Lists | None] = [None, None, None, None]
+        self.info: list[_Lists | None] = [None, None, None, None]
         self.legal: list[int] = []
         self.legal_deal: Deal | None = None
         self.legal_at = -1
@@ -506,93 +563,8 @@ class _Cache:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Cache:
         return _Cache(self.recall)
 
-    def __reduce__(self) -> tuple[type[_Cache], tuple[_Recall]]:
+    def __reduce__(self) -> tuple[type[_Cache], tuple[_Recall | None]]:
         return (_Cache, (self.recall,))
-
-    def tensor(self, state: TarneebState, info: bool, player: int | None) -> list[float]:
-        """The observation (or with ``info`` the information-state) tensor of ``player``."""
-        p = state.current_player() if player is None else int(player)
-        if not 0 <= p < 4:
-            raise ValueError(f"player must be 0..3, not {p}")
-        core = state._core
-        deal = core.deal
-        if deal is None:  # dealing: the hand so far, nothing to keep
-            values: list[float] = self._build(state, info, p).tolist()
-            return values
-        if deal is not self.deal:
-            encoder = core.encoder_now()
-            self.deal = deal
-            self.obs = [None, None, None, None]
-            self.info = [None, None, None, None]
-            np.copyto(self.shadow, encoder.rows)
-            self.at = len(core.actions)
-            self.seat = deal._to_act
-            self.calls = len(core.calls)
-            self.cards = len(core.cards)
-        elif self.at != len(core.actions):
-            self._catch_up(core, deal)
-        kept = self.info if info else self.obs
-        lists = kept[p]
-        if lists is None:
-            lists = kept[p] = self._build(state, info, p).tolist()
-        return lists[:]
-
-    @staticmethod
-    def _build(state: TarneebState, info: bool, p: int) -> FloatArray:
-        game = state.get_game()
-        observer: TarneebObserver = game.info_state_observer if info else game.default_observer
-        observer.set_from(state, p)
-        return observer.tensor
-
-    def _catch_up(self, core: Episode, deal: Deal) -> None:
-        # The lists take the deal's actions since they were last brought up to date.
-        obs = self.obs
-        info = self.info
-        rows = core.encoder_now().rows
-        shadow = self.shadow
-        who, where = (rows != shadow).nonzero()
-        if who.size:
-            for p, i, v in zip(
-                who.tolist(), where.tolist(), rows[who, where].tolist(), strict=True
-            ):
-                values = obs[p]
-                if values is not None:
-                    values[i] = v
-                values = info[p]
-                if values is not None:
-                    values[i] = v
-            np.copyto(shadow, rows)
-        seat = deal._to_act
-        if seat != self.seat:
-            old = self.seat
-            for p in range(4):
-                for values in (obs[p], info[p]):
-                    if values is not None:
-                        if old >= 0:
-                            values[_TO_ACT + ((old - p) & 3)] = 0.0
-                        if seat >= 0:
-                            values[_TO_ACT + ((seat - p) & 3)] = 1.0
-            self.seat = seat
-        recall = self.recall
-        calls = core.calls
-        cards = core.cards
-        n = min(len(calls), recall.rows)
-        m = len(cards)
-        for p in range(4):
-            values = info[p]
-            if values is None:
-                continue
-            for k in range(self.calls, n):
-                caller, env_id = calls[k]
-                at = recall.auction + k * recall.width
-                values[at + ((caller - p) & 3)] = 1.0
-                values[at + 4 + env_id - 52] = 1.0
-            order = recall.order
-            for k in range(self.cards, m):
-                values[order + cards[k]] = _ORDER_VALUES[k + 1]
-        self.calls = n
-        self.cards = m
-        self.at = len(core.actions)
 
 
 def _public_text(core: Episode, view: View) -> list[str]:
