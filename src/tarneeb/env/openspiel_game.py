@@ -79,7 +79,8 @@ which calls :meth:`TarneebState.resample_from_infostate`:
 from __future__ import annotations
 
 import random
-from typing import Any, NamedTuple
+from collections.abc import MutableSequence, Sequence
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 import pyspiel
@@ -304,8 +305,7 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
                 return values
             lists = kept[p] = _Lists(deal, observer.tensor, core, p)
             return lists.values[:]
-        rows = core.encoder_now().rows
-        return lists.update(rows[p], p, core, cache.recall if info else None)
+        return lists.read(core, p, cache.recall if info else None)
 
     def _apply_action(self, action: int) -> None:
         core = self._core
@@ -484,7 +484,7 @@ class _Lists:
     far cheaper than a numpy array's ``tolist()``.
     """
 
-    __slots__ = ("calls", "cards", "deal", "shadow", "to_act", "values")
+    __slots__ = ("at", "calls", "cards", "deal", "mirror", "shadow", "to_act", "values")
 
     def __init__(self, deal: Deal, tensor: FloatArray, core: Episode, player: int) -> None:
         self.deal = deal
@@ -493,23 +493,32 @@ class _Lists:
         shadow[_TO_ACT : _TO_ACT + 4] = 0.0  # the encoder's rows leave it to the reader
         self.shadow: FloatArray = shadow
         """The observation block as the list holds it, but the seat to act."""
-        self.to_act = _to_act_at(deal, player)
+        self.mirror = cast("MutableSequence[float]", memoryview(shadow))
+        """The shadow's cells (a memoryview: single cells, cheaper than numpy's items)."""
+        seat = deal._to_act
+        self.to_act = -1 if seat < 0 else _TO_ACT + ((seat - player) & 3)
         """The list's cell of the seat to act (-1 for none)."""
+        self.at = len(core.actions)
+        """How many of the deal's actions the list holds."""
         self.calls = len(core.calls)
         self.cards = len(core.cards)
 
-    def update(
-        self, row: FloatArray, player: int, core: Episode, recall: _Recall | None
-    ) -> list[float]:
-        """A copy of the list, brought up to ``row`` (the encoder's) and ``core``'s actions."""
+    def read(self, core: Episode, player: int, recall: _Recall | None) -> list[float]:
+        """A copy of the list, brought up to date with ``core`` (the encoder and the actions)."""
         values = self.values
-        shadow = self.shadow
-        changed = (row != shadow).nonzero()[0]
-        if changed.size:
-            for i, v in zip(changed.tolist(), row[changed].tolist(), strict=True):
-                values[i] = v
-            np.copyto(shadow, row)
-        cell = _to_act_at(self.deal, player)
+        done = len(core.actions)
+        if self.at == done:
+            return values[:]
+        self.at = done
+        row = core.encoder_now().rows[player]
+        changed = (row != self.shadow).nonzero()[0]
+        if len(changed):
+            cells = cast("Sequence[float]", memoryview(row))
+            mirror = self.mirror
+            for i in changed.tolist():
+                mirror[i] = values[i] = cells[i]
+        seat = self.deal._to_act
+        cell = -1 if seat < 0 else _TO_ACT + ((seat - player) & 3)
         if cell != self.to_act:
             if self.to_act >= 0:
                 values[self.to_act] = 0.0
@@ -518,29 +527,22 @@ class _Lists:
             self.to_act = cell
         if recall is not None:
             calls = core.calls
-            n = min(len(calls), recall.rows)
-            if self.calls < n:
+            if self.calls < len(calls):
                 width = recall.width
+                n = min(len(calls), recall.rows)
                 for k in range(self.calls, n):
-                    seat, env_id = calls[k]
+                    caller, env_id = calls[k]
                     at = recall.auction + k * width
-                    values[at + ((seat - player) & 3)] = 1.0
-                    values[at + 4 + env_id - 52] = 1.0
+                    values[at + ((caller - player) & 3)] = 1.0
+                    values[at + env_id - 48] = 1.0  # 4 seats, then the env ids from 52
                 self.calls = n
             cards = core.cards
-            m = len(cards)
-            if self.cards < m:
+            if self.cards < len(cards):
                 order = recall.order
-                for k in range(self.cards, m):
+                for k in range(self.cards, len(cards)):
                     values[order + cards[k]] = _ORDER_VALUES[k + 1]
-                self.cards = m
+                self.cards = len(cards)
         return values[:]
-
-
-def _to_act_at(deal: Deal, player: int) -> int:
-    """The observation's cell of the seat to act, seen by ``player`` (-1 once the deal is over)."""
-    seat = deal._to_act
-    return -1 if seat < 0 else _TO_ACT + ((seat - player) & 3)
 
 
 class _Cache:
