@@ -128,8 +128,9 @@ _DEFAULT_PARAMS: dict[str, Any] = {
 }
 _HAND = OFFSETS["hand"]
 _TO_ACT = OFFSETS["to_act"]
-_FIRST_OUTCOMES = [(c, 1.0 / 52) for c in range(52)]
 _DECK = frozenset(range(52))
+_OUTCOMES = [[(c, 1.0 / (52 - n)) for c in range(52)] for n in range(52)]
+"""``_OUTCOMES[n][c]``: card ``c`` dealt after ``n`` cards, and its probability."""
 _ORDER = np.arange(53, dtype=np.float32) / 52.0
 """The play-order values: the ``k``-th card played shows ``_ORDER[k]``."""
 _ORDER_VALUES: list[float] = _ORDER.tolist()
@@ -269,9 +270,9 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
     def chance_outcomes(self) -> list[tuple[int, float]]:
         dealt = self._core.dealt
         if not dealt:
-            return _FIRST_OUTCOMES[:]
-        p = 1.0 / (52 - len(dealt))
-        return [(c, p) for c in sorted(_DECK.difference(dealt))]
+            return _OUTCOMES[0][:]
+        outcomes = _OUTCOMES[len(dealt)]
+        return [outcomes[c] for c in sorted(_DECK.difference(dealt))]
 
     # Python callers (rl_environment, user loops) read tensors here, without the round trip
     # through C++ (its copy and its conversion to a list cost more than the observation).
