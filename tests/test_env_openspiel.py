@@ -411,6 +411,11 @@ def test_starting_scores_reach_score_dependent_rules() -> None:
     assert low.action_to_string(0, low.legal_actions()[0]) == "bid 2"
     assert high.action_to_string(0, high.legal_actions()[0]) == "bid 3"
     assert "S:35" in high.observation_string(0)
+    # The match starts from them as Match(scores=...) does: seats alone, sides as partners' sums.
+    seats = dealt(load(rules="syrian400", scores="35,12,40,0"), 0).match
+    assert seats.seat_scores == (35, 12, 40, 0) and seats.team_scores == (75, 12)
+    sides = dealt(load(scores="20,-5"), 0).match
+    assert sides.seat_scores == (20, -5, 20, -5) and sides.team_scores == (20, -5)
     with pytest.raises(RulesError, match="four seats"):
         load(rules="syrian400", scores="1,2")
     with pytest.raises(RulesError, match="two sides"):

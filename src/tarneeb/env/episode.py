@@ -212,7 +212,6 @@ class Episode:
         "encoder",
         "history",
         "match",
-        "points",
         "progress",
         "setup",
     )
@@ -238,8 +237,6 @@ class Episode:
         """The current deal's cards in the order played."""
         self.history: list[tuple[list[int], Deal]] = []
         """The episode's deals over: (chance outcomes, the deal)."""
-        self.points = 0
-        """North-South's points minus East-West's over the deals over."""
         self.done = False
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Episode:
@@ -255,7 +252,6 @@ class Episode:
         other.calls = self.calls[:]
         other.cards = self.cards[:]
         other.history = self.history[:]  # earlier deals never change
-        other.points = self.points
         other.done = self.done
         return other
 
@@ -302,18 +298,15 @@ class Episode:
         hands = hands_of(dealt)
         match = self.match
         if match is None:
-            # The match starts from the setup's scores (Match itself starts from 0-0).
-            match = Match(
-                setup.rules, seed=0, first_dealer=setup.dealer, deck_source=_placeholder_deck
+            match = self.match = Match(
+                setup.rules,
+                seed=0,
+                first_dealer=setup.dealer,
+                deck_source=_placeholder_deck,
+                scores=setup.scores,
             )
-            scores = setup.scores
-            match.seat_scores = scores
-            match.team_scores = (scores[0], scores[1])
-            self.match = match
-        else:
-            scores = match.deal.scores
         # The match dealt a placeholder (it deals as soon as a deal ends): chance's cards instead.
-        deal = Deal(setup.rules, match.deal.dealer, hands, scores)
+        deal = Deal(setup.rules, match.deal.dealer, hands, match.deal.scores)
         match.deals[-1] = deal
         self.deal = deal
         self.actions = []
@@ -363,10 +356,6 @@ class Episode:
             self._end_deal(deal, match)
 
     def _end_deal(self, deal: Deal, match: Match) -> None:
-        result = deal.result
-        if result is not None:
-            ns, ew = result.team_points
-            self.points += ns - ew
         self.history.append((self.dealt, deal))
         if match.is_over() or len(self.history) >= self.setup.max_deals:
             self.done = True
@@ -378,7 +367,14 @@ class Episode:
         if not self.done:
             return [0.0, 0.0, 0.0, 0.0]
         if self.setup.reward == "deal":
-            diff = float(self.points)
+            # North-South's points minus East-West's over the episode's deals (the match
+            # counts its sets' scores from the setup's; the reward only the episode's).
+            diff = 0.0
+            for _, deal in self.history:
+                result = deal.result
+                if result is not None:
+                    ns, ew = result.team_points
+                    diff += ns - ew
         else:
             match = self.match
             winner = None if match is None else match.winner
