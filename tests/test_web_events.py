@@ -16,6 +16,7 @@ import pytest
 
 import web_support
 from support import free_port
+from test_web_a11y import axe_violations
 from web_support import DESKTOP, PHONE, new_page, run_server
 
 try:
@@ -66,6 +67,7 @@ def test_a_host_makes_a_tournament_of_bot_pairs_and_watches_the_standings(
     page.goto(f"{server}/")
     page.click("#nav-events")
     expect(page.locator("#event-create")).to_be_visible()
+    assert axe_violations(page, "events lobby") == []
     page.select_option("#event-kind", "king-of-the-table")
     page.fill("#event-title", "Friday cup")
     page.fill("#event-pairs", "3")
@@ -94,6 +96,7 @@ def test_a_host_makes_a_tournament_of_bot_pairs_and_watches_the_standings(
     expect(watcher.locator("#event-winner")).to_contain_text("won the tournament")
     expect(watcher.locator("#event-games .event-set")).to_have_count(4)
     expect(watcher.locator("#event-standings tbody tr")).to_have_count(3)
+    assert axe_violations(watcher, "event page") == []
     first = watcher.locator("#event-games .watch-set").first
     table = (first.get_attribute("href") or "").rsplit("/", 1)[1]
     first.click()
@@ -128,6 +131,7 @@ def test_a_player_registers_on_a_phone_in_arabic_with_the_keyboard(
     phone.keyboard.press("Enter")
     expect(phone.locator("#registered")).to_be_visible()
     expect(phone.locator('#event-pairs li[data-pair="p1"]')).to_contain_text("الأرز")
+    assert axe_violations(phone, "event page, registering, Arabic") == []
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], width  # nothing runs off the phone's screen
     host.evaluate(

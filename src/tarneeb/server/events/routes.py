@@ -30,7 +30,7 @@ from tarneeb.server.connection import Connection
 from tarneeb.server.edge import JSONResponse, origin_allowed, public_error
 from tarneeb.server.events.bodies import event_json, summary_json
 from tarneeb.server.events.host import EventHost
-from tarneeb.server.events.model import EventConfig, HostedEvent, Member
+from tarneeb.server.events.model import EventConfig, HostedEvent, Member, bot_member
 from tarneeb.server.protocol import error_frame
 from tarneeb.server.table import ErrorCode, ServerError
 from tarneeb.server.text import clean_text
@@ -45,14 +45,17 @@ from tarneeb.server.wire import (
 __all__ = ["event_routes"]
 
 CLOSE_POLICY = 1008
+LISTED = 100
+"""Events ``GET /api/events`` lists at most (the newest)."""
 Handler = Callable[[Request], Any]
 
 
-def _member(data: object) -> Member:
+def _member(data: object, bot: str) -> Member:
+    """A member of a registering pair: a player by name, or a bot (the event's ``bot``)."""
     if not isinstance(data, dict) or not set(data) <= {"name", "bot"}:
         raise ServerError(ErrorCode.MALFORMED, 'a member is {"name": ...} or {"bot": true}')
     if data.get("bot") is True:
-        return Member("Bot", bot="")
+        return bot_member(bot)
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
         raise ServerError(ErrorCode.MALFORMED, "a player needs a name")
@@ -80,7 +83,8 @@ def event_routes(
 
     @api
     async def list_events(_request: Request) -> Response:
-        found: EventsBody = {"events": [summary_json(e) for e in host().events()]}
+        newest = host().events()[:LISTED]
+        found: EventsBody = {"events": [summary_json(e) for e in newest]}
         return JSONResponse(found)
 
     @api
@@ -111,11 +115,9 @@ def event_routes(
             players = data.get("players")
             if not isinstance(players, list) or len(players) != 2:
                 raise ServerError(ErrorCode.MALFORMED, "players are the pair's two members")
-            members = [_member(p) for p in players]
+            members = [_member(p, live.event.config.bot) for p in players]
             if all(m.bot is not None for m in members):
                 raise ServerError(ErrorCode.MALFORMED, "a pair of bots is added by the host")
-            spec = live.event.config.bot
-            members = [Member("Bot", bot=spec) if m.bot is not None else m for m in members]
             pair, tokens = await running.register(event_id, data.get("name"), members)
         made: EventRegisteredBody = {
             "pair": pair,
