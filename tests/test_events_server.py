@@ -304,3 +304,17 @@ def test_a_rated_event_tells_the_ratings_hook_each_set_with_opaque_identities(
     layla, bot = heard[0].players["p1"]
     assert layla is not None and layla.startswith("guest:") and bot is None
     assert heard[0].players["p2"] == (None, None)
+
+
+def test_event_sockets_are_limited_per_client(tmp_path: Path) -> None:
+    with server(tmp_path, connections_per_client=2) as client:
+        event_id, _host = make_event(client, kind="knockout", pairs=2)
+        with (
+            connect(client, f"events/{event_id}", "one") as one,
+            connect(client, f"events/{event_id}", "two") as two,
+        ):
+            assert one.next()["type"] == two.next()["type"] == "event"
+            with connect(client, f"events/{event_id}", "three") as three:
+                assert three.next()["code"] == "rate_limited"
+        with connect(client, f"events/{event_id}", "again") as again:  # the two closed
+            assert again.next()["type"] == "event"

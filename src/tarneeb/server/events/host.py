@@ -114,6 +114,8 @@ class EventHost:
         per_minute = max(0.0, hub.settings.tables_per_minute)
         self._creates: Buckets[str] = Buckets(per_minute / 60.0, max(1.0, per_minute), clock)
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._per_client: dict[str, int] = {}
+        """Client address -> its event WebSockets now."""
         hub.finish_listeners.append(self._table_finished)
 
     # -- life -----------------------------------------------------------------------------
@@ -254,15 +256,33 @@ class EventHost:
     def watch(self, live: _LiveEvent, conn: Connection) -> None:
         """Send ``conn`` the event now and after every change.
 
-        :raises ServerError: ``conflict`` when the event has all the watchers it takes.
+        :raises ServerError: ``conflict`` when the event has all the watchers it takes;
+            ``rate_limited`` when the client holds all the event sockets it may.
         """
         if len(live.watchers) >= self.hub.settings.max_spectators:
             raise ServerError(ErrorCode.CONFLICT, "this event has all the watchers it takes")
+        most = self.hub.settings.connections_per_client
+        client = conn.client
+        if client is not None and 0 < most <= self._per_client.get(client, 0):
+            raise ServerError(
+                ErrorCode.RATE_LIMITED,
+                f"at most {most} event connections at once from one client: close one first",
+            )
+        if client is not None:
+            self._per_client[client] = self._per_client.get(client, 0) + 1
+            conn.counted = True
         live.watchers.add(conn)
         conn.push(dumps(event_frame(live.event)))
 
     def unwatch(self, live: _LiveEvent, conn: Connection) -> None:
         live.watchers.discard(conn)
+        if conn.client is not None and conn.counted:
+            conn.counted = False
+            left = self._per_client.get(conn.client, 1) - 1
+            if left > 0:
+                self._per_client[conn.client] = left
+            else:
+                self._per_client.pop(conn.client, None)
 
     def _push(self, live: _LiveEvent) -> None:
         if not live.watchers:
