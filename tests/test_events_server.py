@@ -318,3 +318,35 @@ def test_event_sockets_are_limited_per_client(tmp_path: Path) -> None:
                 assert three.next()["code"] == "rate_limited"
         with connect(client, f"events/{event_id}", "again") as again:  # the two closed
             assert again.next()["type"] == "event"
+
+
+def test_a_result_the_database_refuses_is_stored_once_it_takes_it(tmp_path: Path) -> None:
+    settings = Settings(
+        db_url=f"sqlite:///{tmp_path / 'server.db'}",
+        bot_delay=0,
+        rate_per_s=1e6,
+        rate_burst=1e6,
+        commit_retry_first=0.01,
+        commit_retry_max=0.05,
+    )
+    app = create_app(settings)
+    with TestClient(app) as client:
+        records = app.state.events.records
+        store = records.append
+        refused: list[int] = []
+
+        def flaky(event_id: str, facts: Any, status: Any) -> None:
+            if any(f.kind == "result" for f in facts) and len(refused) < 2:
+                refused.append(facts[0].seq)
+                raise OSError("the disk is full")
+            store(event_id, facts, status)
+
+        records.append = flaky
+        event_id, host = make_event(client, kind="sets-match", sets=3)
+        client.post(f"/api/events/{event_id}/start", json={"token": host, "fill": True})
+        final = watch(client, event_id)[-1]
+        assert len(refused) == 2
+    assert [g["number"] for g in final["games"]] == [1, 2, 3]
+    assert all(g["status"] == "finished" for g in final["games"])
+    with TestClient(create_app(settings)) as client:  # and the database has it all
+        assert client.get(f"/api/events/{event_id}").json() == final

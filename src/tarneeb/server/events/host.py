@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from tarneeb.seats import Seat
-from tarneeb.server.commits import not_stored
+from tarneeb.server.commits import not_stored, retry
 from tarneeb.server.connection import Connection, dumps
 from tarneeb.server.events.bodies import event_frame
 from tarneeb.server.events.model import HostedEvent, Member, bot_member, guest_identity
@@ -133,7 +133,7 @@ class EventHost:
             self._keep(event)
         for live in list(self.live.values()):
             if live.event.status is EventStatus.RUNNING:
-                self._spawn(self._advance(live))
+                self._spawn(self._stubborn(live, self._advance, "its catching up"))
 
     async def shutdown(self) -> None:
         for task in list(self._tasks):
@@ -324,7 +324,25 @@ class EventHost:
         """The hub's word that ``table``'s match ended (its end is stored)."""
         event_id = self.by_table.get(table.id)
         if event_id is not None and event_id in self.live:
-            self._spawn(self._set_ended(self.live[event_id], table))
+            live = self.live[event_id]
+            self._spawn(self._stubborn(live, lambda lv: self._set_ended(lv, table), "a set's end"))
+
+    async def _stubborn(
+        self, live: _LiveEvent, work: Callable[[_LiveEvent], Awaitable[None]], what: str
+    ) -> None:
+        """``work`` (what the server does by itself: a set's end, the catching up after a
+        restart), tried again while the database does not take it; each try picks up
+        where the last stopped (a result told is not told again, a set seated is not
+        seated again)."""
+        settings = self.hub.settings
+        await retry(
+            lambda: work(live),
+            self.hub.db_health,
+            f"event {live.event.id}",
+            what,
+            settings.commit_retry_first,
+            settings.commit_retry_max,
+        )
 
     async def _set_ended(self, live: _LiveEvent, table: Table) -> None:
         async with live.lock:
