@@ -241,6 +241,17 @@ export class EventView {
     this.closed = true;
     clearTimeout(this.timer);
     if (this.ws) this.ws.close();
+    document.getElementById("event-live")?.remove();
+  }
+
+  /** The live region: outside the page's content, so it outlives each render. */
+  liveRegion() {
+    let node = document.getElementById("event-live");
+    if (!node) {
+      node = h("p", { class: "sr-only", id: "event-live", role: "status", "aria-live": "polite" });
+      document.body.appendChild(node);
+    }
+    return node;
   }
 
   rerender() {
@@ -255,6 +266,7 @@ export class EventView {
       mount(this.root, h("p", { class: "error-box", role: "alert", id: "event-error" }, errorText(err)), h("a", { href: "/events", class: "back" }, t("web.events.back")));
       return;
     }
+    this.liveRegion();
     this.render();
     this.connect();
   }
@@ -288,8 +300,8 @@ export class EventView {
 
   /** Tell screen readers what changed: a set that ended, the event's end. */
   announce(before, now) {
-    const live = this.root.querySelector("#event-live");
-    if (!live || !before) return;
+    const live = this.liveRegion();
+    if (!before) return;
     const ended = now.games.filter((g) => g.status === "finished" && g.number && !before.games.some((b) => b.number === g.number && b.status === "finished"));
     const names = this.names();
     if (now.status === "finished" && before.status !== "finished") {
@@ -319,7 +331,6 @@ export class EventView {
         h("a", { href: "/events", class: "back" }, t("web.events.back")),
         h("h1", { id: "event-title" }, e.title),
         h("p", { class: "lead" }, kindName(e.kind), " · ", presetName(e.rules), " · ", target, " · ", h("strong", { id: "event-status" }, statusName(e.status))),
-        h("p", { class: "sr-only", id: "event-live", role: "status", "aria-live": "polite" }),
         e.winner ? h("p", { class: "notice winner", id: "event-winner" }, t("web.events.won", { pair: names[e.winner] })) : null,
         e.status === "finished" && !e.winner ? h("p", { class: "notice" }, t("web.events.drawn")) : null,
         h(
