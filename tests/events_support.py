@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from tarneeb.server import wire
+from tarneeb.server.wiretypes import check
 from ws_support import TestClient, open_peer
 
 QUICK = {"target": 1, "bot": "random", "turn_seconds": None}
@@ -16,6 +18,7 @@ def make_event(client: TestClient, **config: Any) -> tuple[str, str]:
     answer = client.post("/api/events", json={**QUICK, **config})
     assert answer.status_code == 201, answer.json()
     body = answer.json()
+    check(body, wire.EventCreatedBody)
     return str(body["event"]["id"]), str(body["host_token"])
 
 
@@ -28,7 +31,7 @@ def watch(client: TestClient, event_id: str, timeout: float = 60.0) -> list[dict
             message = peer.message(timeout)
             assert message["type"] == "websocket.send", message
             frame = json.loads(message["text"])
-            assert frame["type"] == "event", frame
+            check(frame, wire.EventFrame)
             seen.append(frame["event"])
             if frame["event"]["status"] == "finished":
                 return seen

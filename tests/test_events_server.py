@@ -209,6 +209,7 @@ def test_two_players_register_a_pair_each_with_a_token(tmp_path: Path) -> None:
             f"/api/events/{event_id}/pairs",
             json={"name": "Cedars", "players": [{"name": "Layla"}, {"name": "Nour"}]},
         ).json()
+        check(made, wire.EventRegisteredBody)
         first, second = made["tokens"]
         assert first and second and first != second
         listed = client.get("/api/events").json()["events"]
