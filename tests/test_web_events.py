@@ -121,7 +121,7 @@ def test_a_player_registers_on_a_phone_in_arabic_with_the_keyboard(
     event_id, host_token = made["event"]["id"], made["host_token"]
     phone = new_page(browser, PHONE, locale="ar")  # type: ignore[arg-type]
     phone.goto(f"{server}/e/{event_id}?lang=ar")
-    assert phone.evaluate("document.documentElement.dir") == "rtl"
+    expect(phone.locator("html")).to_have_attribute("dir", "rtl")
     expect(phone.locator("#register")).to_be_visible()
     phone.focus("#pair-name")
     phone.keyboard.type("الأرز")
