@@ -216,7 +216,9 @@ def test_two_players_register_a_pair_each_with_a_token(tmp_path: Path) -> None:
         assert [(e["id"], e["registered"], e["status"]) for e in listed] == [
             (event_id, 1, "registering")
         ]
-        check(client.get("/api/events").json(), wire.EventsBody)
+        lobby = client.get("/api/events").json()
+        check(lobby, wire.EventsBody)
+        assert "classic" in lobby["presets"] and "syrian400" not in lobby["presets"]  # played alone
 
 
 def _error(answer: Any) -> tuple[int, str]:

@@ -26,6 +26,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from tarneeb.presets import PRESETS
 from tarneeb.server.connection import Connection
 from tarneeb.server.edge import JSONResponse, origin_allowed, public_error
 from tarneeb.server.events.bodies import event_json, summary_json
@@ -84,7 +85,10 @@ def event_routes(
     @api
     async def list_events(_request: Request) -> Response:
         newest = host().events()[:LISTED]
-        found: EventsBody = {"events": [summary_json(e) for e in newest]}
+        found: EventsBody = {
+            "events": [summary_json(e) for e in newest],
+            "presets": [name for name, rules in PRESETS.items() if not rules.is_individual],
+        }
         return JSONResponse(found)
 
     @api

@@ -121,6 +121,9 @@ class EventSummaryJson(TypedDict):
 
 class EventsBody(TypedDict):
     events: list[EventSummaryJson]
+    """The newest events first."""
+    presets: list[str]
+    """The presets an event may be played by: those played in pairs."""
 
 
 class EventCreatedBody(TypedDict):

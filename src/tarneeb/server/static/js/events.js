@@ -7,7 +7,7 @@ import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, loadJson, saveJson, saveSeat } from "./net.js";
 import { presetName, errorText, toast, copyText } from "./common.js";
-import { serverInfo, savedName, rememberName } from "./home.js";
+import { savedName, rememberName } from "./home.js";
 
 /** @typedef {import("./wire").HostedEventJson} HostedEventJson */
 /** @typedef {import("./wire").EventSetJson} EventSetJson */
@@ -63,6 +63,8 @@ export class EventsView {
     this.router = router;
     /** @type {EventSummaryJson[] | null} */
     this.events = null;
+    /** @type {string[] | null} the presets played in pairs, as the server says */
+    this.presets = null;
     this.busy = false;
     this.timer = setInterval(() => this.load(), 10000);
   }
@@ -76,19 +78,19 @@ export class EventsView {
   }
 
   async start() {
-    try {
-      this.info = await serverInfo();
-    } catch (err) {
-      this.error = errorText(err);
-    }
     this.render();
     await this.load();
   }
 
   async load() {
     try {
-      this.events = (await api("GET", "/api/events")).events;
+      const answer = await api("GET", "/api/events");
+      this.events = answer.events;
       this.listError = null;
+      if (!this.presets) {
+        this.presets = answer.presets;
+        this.render();
+      }
     } catch (err) {
       this.listError = errorText(err);
     }
@@ -96,7 +98,7 @@ export class EventsView {
   }
 
   render() {
-    const presets = (this.info?.presets || [{ name: "classic" }]).filter((p) => p.name !== "syrian400");
+    const presets = this.presets || ["classic"];
     const form = h(
       "form",
       { id: "event-create", class: "panel", onSubmit: (e) => this.create(e) },
@@ -107,7 +109,7 @@ export class EventsView {
         "div",
         { class: "row" },
         field(t("web.events.kind"), h("select", { id: "event-kind", onChange: () => this.kindChanged() }, KINDS.map((k) => h("option", { value: k }, kindName(k))))),
-        field(t("web.home.rules"), h("select", { id: "event-rules" }, presets.map((p) => h("option", { value: p.name }, presetName(p.name))))),
+        field(t("web.home.rules"), h("select", { id: "event-rules" }, presets.map((name) => h("option", { value: name }, presetName(name))))),
       ),
       h(
         "div",
@@ -125,7 +127,6 @@ export class EventsView {
         "div",
         { class: "home events" },
         h("section", { class: "hero" }, h("h1", {}, t("web.events.lobby.title")), h("p", {}, t("web.events.lobby.text"))),
-        this.error ? h("p", { class: "error-box", role: "alert" }, this.error) : null,
         h(
           "div",
           { class: "home-grid" },

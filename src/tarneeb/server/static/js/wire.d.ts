@@ -734,7 +734,10 @@ export interface EventSummaryJson {
 }
 
 export interface EventsBody {
+  /** The newest events first. */
   events: EventSummaryJson[];
+  /** The presets an event may be played by: those played in pairs. */
+  presets: string[];
 }
 
 /** ``POST /api/events``: the event, and the host's token (to add bot pairs and start). */
