@@ -33,6 +33,11 @@ function statusName(status) {
   return t(`web.events.status.${status}`);
 }
 
+/** A number that keeps its sign before it in a right-to-left page ("-13", not "13-"). */
+function number(value) {
+  return h("bdi", { dir: "ltr" }, String(value));
+}
+
 function field(label, control) {
   return h("label", { class: "field" }, h("span", { class: "field-label" }, label), control);
 }
@@ -410,7 +415,7 @@ export class EventView {
                 h("td", { class: "played" }, String(s.played)),
                 h("td", { class: "won" }, String(s.won)),
                 h("td", {}, String(s.lost)),
-                h("td", {}, String(s.points_for)),
+                h("td", {}, number(s.points_for)),
               ),
             ),
           ),
@@ -430,7 +435,8 @@ export class EventView {
         { class: "table-list" },
         e.games.map((g) => {
           const label = g.number === 0 ? t("web.events.bye") : e.kind === "knockout" ? `${roundName(g.round, e.rounds)} · ${t("web.events.set", { number: g.number })}` : t("web.events.set", { number: g.number });
-          const who = g.number === 0 ? names[g.ns] : `${g.ns ? names[g.ns] : t("web.events.tbd")} – ${g.ew ? names[g.ew] : t("web.events.tbd")}`;
+          const side = (pair) => h("bdi", {}, pair ? names[pair] : t("web.events.tbd"));
+          const who = g.number === 0 ? [side(g.ns)] : [side(g.ns), " – ", side(g.ew)];
           const seat = me.pair && me.token && g.table && g.status === "playing" ? seatAt(g, me.pair, me.member || 0) : null;
           return h(
             "li",
@@ -440,8 +446,8 @@ export class EventView {
               {},
               h("strong", {}, label),
               " ",
-              h("span", { class: "muted" }, t(`web.events.set.${g.status}`)),
-              h("div", {}, who, g.scores ? h("span", { class: "muted", dir: "ltr" }, ` (${g.scores[0]} – ${g.scores[1]})`) : null),
+              g.number ? h("span", { class: "muted" }, t(`web.events.set.${g.status}`)) : null,
+              h("div", {}, who, g.scores ? [" ", h("span", { class: "muted scores" }, "(", number(g.scores[0]), " – ", number(g.scores[1]), ")")] : null),
               g.winner && g.number ? h("div", { class: "set-winner" }, t("web.events.setWinner", { pair: names[g.winner] })) : null,
             ),
             g.table
