@@ -36,6 +36,7 @@ from tarneeb.cards import (
     seeded_rng,
     shuffled_deck,
 )
+from tarneeb.competitions import Knockout, SetsMatch
 from tarneeb.deal import Contract, Deal, LegalActions, ThrowIn, Trick, is_weak_hand
 from tarneeb.errors import (
     IllegalActionError,
@@ -99,6 +100,7 @@ __all__ = [
     "InvalidActionError",
     "KabshSide",
     "KingOfTheTable",
+    "Knockout",
     "Ladder",
     "LegalActions",
     "Made",
@@ -116,6 +118,7 @@ __all__ = [
     "Seat",
     "SetPlayed",
     "SetResult",
+    "SetsMatch",
     "Stand",
     "Strain",
     "Suit",

@@ -50,9 +50,12 @@ __all__ = [
     "SetPlayed",
     "SetPlayedDict",
     "Standing",
+    "Tally",
     "TournamentError",
     "play_out",
     "set_rules",
+    "standings_of",
+    "tally_sets",
 ]
 
 DEFAULT_SETS = 13
@@ -372,41 +375,23 @@ class KingOfTheTable:
             raise TournamentError(f"the tournament is over after {len(self._played)} sets")
         return Pairing(len(self._played) + 1, self._ns, self._ew, self._holder)
 
+    def pending(self) -> tuple[Pairing, ...]:
+        """The sets that can be played now: the current one, none once over.
+
+        The same for every tournament of :mod:`tarneeb.competitions` (a
+        knock-out may have several ties ready at once).
+        """
+        return () if self.is_over() else (self.current_pairing(),)
+
     def standings(self) -> list[Standing]:
         """Every pair's line, best first (the order of the class docstring)."""
-        tally = {name: [0, 0, 0, 0, 0] for name in self.pairs}  # won, lost, for, against, best
-        run: dict[str, int] = dict.fromkeys(self.pairs, 0)
-        for played in self._played:
-            for pair in (played.ns, played.ew):
-                row = tally[pair]
-                own, other = played.scores_of(pair)
-                row[2] += own
-                row[3] += other
-            tally[played.winner][0] += 1
-            tally[played.loser][1] += 1
-            run[played.winner] += 1
-            run[played.loser] = 0
-            tally[played.winner][4] = max(tally[played.winner][4], run[played.winner])
+        tally = tally_sets(self.pairs, self._played)
         order = {name: i for i, name in enumerate(self.pairs)}
         ranked = sorted(
-            self.pairs, key=lambda p: (-tally[p][0], tally[p][1], -tally[p][2], order[p])
+            self.pairs,
+            key=lambda p: (-tally[p].won, tally[p].lost, -tally[p].points_for, order[p]),
         )
-        seated = {self._ns, self._ew}
-        return [
-            Standing(
-                rank=rank,
-                pair=pair,
-                played=tally[pair][0] + tally[pair][1],
-                won=tally[pair][0],
-                lost=tally[pair][1],
-                points_for=tally[pair][2],
-                points_against=tally[pair][3],
-                streak=run[pair],
-                best_streak=tally[pair][4],
-                at_table=pair in seated,
-            )
-            for rank, pair in enumerate(ranked, 1)
-        ]
+        return standings_of(ranked, tally, {self._ns, self._ew})
 
     # -- results ------------------------------------------------------------------
 
@@ -502,6 +487,65 @@ class KingOfTheTable:
             f"<KingOfTheTable pairs={list(self.pairs)!r} sets={self.sets!r} "
             f"streak={self.streak!r} played={len(self._played)} over={self.is_over()}>"
         )
+
+
+@dataclass
+class Tally:
+    """One pair's counts over the sets it played (what a :class:`Standing` shows)."""
+
+    won: int = 0
+    lost: int = 0
+    points_for: int = 0
+    points_against: int = 0
+    streak: int = 0
+    best_streak: int = 0
+
+    @property
+    def played(self) -> int:
+        return self.won + self.lost
+
+
+def tally_sets(pairs: Sequence[str], played: Sequence[SetPlayed]) -> dict[str, Tally]:
+    """Each pair's :class:`Tally` over ``played``, in order (every tournament counts so).
+
+    >>> tally_sets(["A", "B"], [SetPlayed(1, "A", "B", "B", (12, 41))])["B"]
+    Tally(won=1, lost=0, points_for=41, points_against=12, streak=1, best_streak=1)
+    """
+    tally = {name: Tally() for name in pairs}
+    for result in played:
+        for pair in (result.ns, result.ew):
+            own, other = result.scores_of(pair)
+            tally[pair].points_for += own
+            tally[pair].points_against += other
+        won, lost = tally[result.winner], tally[result.loser]
+        won.won += 1
+        lost.lost += 1
+        won.streak += 1
+        lost.streak = 0
+        won.best_streak = max(won.best_streak, won.streak)
+    return tally
+
+
+def standings_of(
+    ranked: Sequence[str], tally: dict[str, Tally], seated: set[str]
+) -> list[Standing]:
+    """The :class:`Standing` lines of the pairs ``ranked`` (best first) from their tallies;
+    ``seated``: the pairs at a table for the next set (or at the last, once over)."""
+    return [
+        Standing(
+            rank=rank,
+            pair=pair,
+            played=tally[pair].played,
+            won=tally[pair].won,
+            lost=tally[pair].lost,
+            points_for=tally[pair].points_for,
+            points_against=tally[pair].points_against,
+            streak=tally[pair].streak,
+            best_streak=tally[pair].best_streak,
+            at_table=pair in seated,
+        )
+        for rank, pair in enumerate(ranked, 1)
+    ]
 
 
 def play_out(table: KingOfTheTable, play_set: Callable[[Pairing], SetPlayed]) -> KingOfTheTable:

@@ -39,6 +39,8 @@ from tarneeb.server.edge import (
     origin_allowed,
     public_error,
 )
+from tarneeb.server.events.host import EventHost, SetResultHook, no_ratings
+from tarneeb.server.events.routes import event_routes
 from tarneeb.server.hub import Connection, Hub, Settings
 from tarneeb.server.limits import TokenBucket
 from tarneeb.server.metrics import CONTENT_TYPE_LATEST, BindMetrics, Metrics, readiness
@@ -139,14 +141,22 @@ def _only(data: dict[str, Any], *keys: str) -> None:
         raise ServerError(ErrorCode.MALFORMED, f"unknown field {unknown[0]!r}")
 
 
-def create_app(settings: Settings | None = None, *, metrics_route: bool = True) -> Starlette:
+def create_app(
+    settings: Settings | None = None,
+    *,
+    metrics_route: bool = True,
+    on_set_result: SetResultHook = no_ratings,
+) -> Starlette:
     """The server app; its store opens when the app starts (uvicorn or a test client).
+
+    ``on_set_result`` hears each set result of a rated hosted event (the ratings).
 
     Its metrics are ``app.state.metrics`` (:class:`Metrics`), served at ``/metrics``
     unless ``metrics_route`` is false.
     """
     settings = settings or Settings()
     state: dict[str, Hub] = {}
+    hosted: dict[str, EventHost] = {}  # the hosted events (tarneeb.server.events)
     metrics = Metrics(lambda: state.get("hub"))
 
     def hub() -> Hub:
@@ -159,9 +169,12 @@ def create_app(settings: Settings | None = None, *, metrics_route: bool = True) 
         state["hub"] = Hub(store, settings)
         _app.state.hub = state["hub"]
         await state["hub"].startup()
+        hosted["events"] = _app.state.events = EventHost(state["hub"], on_set_result)
+        await hosted["events"].startup()  # after the hub's: its tables are back
         try:
             yield
         finally:
+            await hosted["events"].shutdown()
             await state["hub"].shutdown()
             store.close()
 
@@ -412,6 +425,7 @@ def create_app(settings: Settings | None = None, *, metrics_route: bool = True) 
         Route("/api/tables/{id}/deals/{number}", deal_replay),
         Route("/api/tables/{id}/record", record),
         WebSocketRoute("/ws/{id}", websocket),
+        *event_routes(lambda: hosted["events"], api, _body, page, settings.allowed_origins),
         Mount("/static", StaticFiles(directory=_static_dir(), check_dir=False), name="static"),
         *outside,
     ]

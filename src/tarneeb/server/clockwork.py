@@ -100,7 +100,7 @@ class Clockwork:
     # -- bots and timers --------------------------------------------------------------------
 
     def _watched(self, live: _Live) -> bool:
-        return bool(live.connections) or self.settings.bots_play_unwatched
+        return bool(live.connections) or live.hosted or self.settings.bots_play_unwatched
 
     def _schedule(self, live: _Live) -> None:
         """Start the bot or the turn timer for whoever is to act now.

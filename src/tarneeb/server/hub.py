@@ -89,6 +89,9 @@ class _Live:
     limits: dict[str, Buckets[Seat]] = field(default_factory=dict)
     """The per-seat limits of :mod:`.asks` (hints, reactions, seat links), by name."""
     rematching: bool = False
+    hosted: bool = False
+    """A hosted event's table: its bots and timers play whether or not anyone watches
+    (the event waits for it), see :meth:`Hub.host`."""
 
     def connected(self) -> set[Seat]:
         return {c.seat for c in self.connections if c.seat is not None}
@@ -115,6 +118,8 @@ class Hub(Asks, Clockwork):
         self._background: set[asyncio.Task[Any]] = set()
         self._per_client: dict[str, int] = {}
         """Client address -> its connections now."""
+        self.finish_listeners: list[Callable[[Table], None]] = []
+        """Called with each table whose match ends, once its end is stored (hosted events)."""
 
     # -- life -------------------------------------------------------------------------------
 
@@ -244,6 +249,24 @@ class Hub(Asks, Clockwork):
         self.live[table.id] = live
         self._schedule(live)
         return live
+
+    async def host(self, table: Table) -> None:
+        """Store and run a table a hosted event made (:meth:`Table.seated`): it plays
+        unwatched, and a bot holds each absent player's seat after the table's
+        ``takeover_seconds`` until the player connects.
+
+        :raises ServerError: ``internal`` when it cannot be stored.
+        """
+        live = await self._store_new(table)
+        self.adopt(live)
+
+    def adopt(self, live: _Live) -> None:
+        """Mark a running table as a hosted event's (after a restart brought it back)."""
+        live.hosted = True
+        for seat in SEATS:
+            if seat not in live.connected():
+                self._seat_left(live, seat)
+        self._schedule(live)
 
     def get(self, table_id: str) -> _Live:
         """A table, from memory or read and replayed at once (it blocks: the server
@@ -421,6 +444,8 @@ class Hub(Asks, Clockwork):
             self.db_health.stored()
             if finished is not None:
                 self._keep_result(table.id, finished)
+                for listener in self.finish_listeners:
+                    listener(table)
             live.idle_since = self._clock()
             # Schedule first: the update shows the deadline of the turn it gives.
             self._schedule(live)

@@ -36,6 +36,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
 
+from tarneeb.server.events.schema import EVENT_METADATA
 from tarneeb.server.table import Event, Table, TableConfig
 from tarneeb.server.text import scrub
 
@@ -130,7 +131,8 @@ class Store:
         self.engine: Engine = sa.create_engine(url, future=True, **options)
         if sqlite:
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
-        _metadata.create_all(self.engine)
+        for schema in (_metadata, EVENT_METADATA):  # the tables', then the hosted events'
+            schema.create_all(self.engine)
         self._queue: list[tuple[Change, asyncio.Future[None], asyncio.AbstractEventLoop]] = []
         self._queue_lock = threading.Lock()
         self._draining = False

@@ -169,6 +169,26 @@ class Table(Seating):
         return table
 
     @classmethod
+    def seated(
+        cls, table_id: str, config: TableConfig, players: Mapping[Seat, tuple[str, str]]
+    ) -> Table:
+        """A new table whose human seats are taken at once, so it starts: each by
+        ``(name, seat token hash)`` (a hosted event's tables: the player's token of the
+        event holds the seat, as a rematch keeps the tokens of its table).
+
+        :raises ServerError: ``malformed`` when ``players`` are not the human seats of ``config``.
+        """
+        table = cls.new(table_id, config)
+        humans = {seat for seat in SEATS if config.seats[seat] == "human"}
+        if set(players) != humans:
+            raise ServerError(ErrorCode.MALFORMED, "a seated table names every human seat")
+        for seat, (name, digest) in sorted(players.items()):
+            data = {"seat": seat_name(seat), "name": _check_name(name), "bot": None}
+            table._record(EventKind.JOINED, data, {"token_hash": digest})
+        table._start_if_full()
+        return table
+
+    @classmethod
     def restore(
         cls, table_id: str, config: TableConfig, created: str, events: Sequence[Event]
     ) -> Table:

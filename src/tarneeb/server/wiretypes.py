@@ -71,12 +71,12 @@ def _hints(tp: type) -> dict[str, Any]:
 
 def _named() -> Iterator[tuple[str, Any]]:
     """The schema's public names: enums, aliases and TypedDicts, in the order they are defined."""
-    from tarneeb.server.wire import names, schema
+    from tarneeb.server.wire import events, names, schema
 
     wire = _wire()
     yield "ActionKind", wire.ActionKind
     seen = {"ActionKind"}
-    for module in (names, schema):
+    for module in (names, schema, events):
         for name, value in vars(module).items():
             if name.startswith("_") or name not in wire.__all__ or name in seen:
                 continue

@@ -6,6 +6,7 @@ import { t, LANGUAGES, chooseLanguage, setLanguage, language } from "./i18n.js";
 import { HomeView, RulesView } from "./home.js";
 import { TableView } from "./table.js";
 import { ReplayView } from "./replay.js";
+import { EventsView, EventView } from "./events.js";
 
 const root = document.getElementById("app");
 const header = document.getElementById("top");
@@ -21,6 +22,9 @@ function routeOf() {
     if (replay) return { name: "replay", table: table[1], number: replay[1] ? Number(replay[1]) : null };
     return { name: "table", table: table[1] };
   }
+  const event = /^\/e\/([^/]+)\/?$/.exec(path);
+  if (event) return { name: "event", event: event[1] };
+  if (/^\/events\/?$/.test(path)) return { name: "events" };
   const rules = /^rules\/(.+)$/.exec(hash);
   if (rules) return { name: "rules", preset: rules[1] };
   return { name: "home" };
@@ -47,7 +51,7 @@ function renderHeader() {
       "div",
       { class: "top-inner" },
       h("a", { href: "/", class: "brand", id: "brand" }, h("span", { class: "brand-mark", "aria-hidden": "true" }, "♠"), h("span", {}, t("web.app.name"))),
-      h("nav", { class: "top-nav" }, h("a", { href: "/#rules/classic" }, t("web.nav.rules"))),
+      h("nav", { class: "top-nav" }, h("a", { href: "/events", id: "nav-events" }, t("web.events.nav")), " ", h("a", { href: "/#rules/classic" }, t("web.nav.rules"))),
       h("span", { id: "conn-dot", class: "conn-dot", role: "img", hidden: routeOf().name !== "table" }),
       h("label", { class: "lang-switch" }, h("span", { class: "sr-only" }, t("web.app.language")), select),
     ),
@@ -64,6 +68,8 @@ async function route(force = false) {
   if (r.name === "table") view = new TableView(root, router, r.table);
   else if (r.name === "replay") view = new ReplayView(root, router, r.table, r.number);
   else if (r.name === "rules") view = new RulesView(root, router, r.preset);
+  else if (r.name === "events") view = new EventsView(root, router);
+  else if (r.name === "event") view = new EventView(root, router, r.event);
   else view = new HomeView(root, router);
   window.scrollTo(0, 0);
   await view.start();

@@ -7,8 +7,10 @@ export const MAX_ACTION_REF: 64;
 export const MAX_BODY: 16384;
 export const MAX_CHAT: 300;
 export const MAX_DEPTH: 32;
+export const MAX_EVENT_SETS: 99;
 export const MAX_FRAME: 4096;
 export const MAX_NAME: 40;
+export const MAX_PAIRS: 32;
 export const MAX_SEAT_LOOKUPS: 20;
 export const MAX_TOKEN: 200;
 
@@ -637,4 +639,122 @@ export interface ReadyBody {
   status: "ready" | "not ready";
   /** Each check's outcome: ``database`` (``ok``, ``unavailable``), ``tables`` (``ok``, ``degraded``, ``unknown``). */
   checks: Record<string, string>;
+}
+
+/** The kinds of event (the core's tournaments, :mod:`tarneeb.competitions`). */
+export type EventFormat = "king-of-the-table" | "sets-match" | "knockout";
+
+/** Where an event stands: pairs register, then sets are played, then it is over. */
+export type EventStatus = "registering" | "running" | "finished";
+
+export type SetStatus = "waiting" | "playing" | "finished";
+
+export interface EventMemberJson {
+  name: string;
+  /** The bot spec of a bot member, null for a player. */
+  bot: string | null;
+}
+
+export interface EventPairJson {
+  /** The pair's id in the event (``p1``, ``p2``, ... in the order they registered). */
+  id: string;
+  name: string;
+  /** Two members: at a set's table the first sits South (North-South) or East, the second opposite. */
+  members: EventMemberJson[];
+  /** The pair's place in the seeding: its order of registration, from 1. */
+  seed: number;
+}
+
+export interface EventSetJson {
+  /** The set's number from 1; 0 for a knock-out's bye (no set is played). */
+  number: number;
+  /** A knock-out's round, from 1 (the last is the final); null for the other kinds. */
+  round: number | null;
+  /** The pair at North-South (null until a knock-out knows it). */
+  ns: string | null;
+  ew: string | null;
+  /** The table the set is played at, once it is seated (``/t/{table}`` watches it). */
+  table: string | null;
+  status: SetStatus;
+  winner: string | null;
+  /** North-South's and East-West's scores when the set ended. */
+  scores: number[] | null;
+}
+
+export interface EventStandingJson {
+  rank: number;
+  pair: string;
+  played: number;
+  won: number;
+  lost: number;
+  points_for: number;
+  points_against: number;
+  streak: number;
+  best_streak: number;
+  at_table: boolean;
+}
+
+export interface HostedEventJson {
+  id: string;
+  title: string;
+  kind: EventFormat;
+  status: EventStatus;
+  rules: string;
+  /** The score that ends a set. */
+  target: number;
+  /** King of the table: the sets it lasts at most; a match of sets: its sets; null for a knock-out. */
+  sets: number | null;
+  /** King of the table: the sets in a row that end it early; null for none. */
+  streak: number | null;
+  /** The pairs the event takes. */
+  capacity: number;
+  rated: boolean;
+  created: string;
+  pairs: EventPairJson[];
+  standings: EventStandingJson[];
+  /** The sets seated or played, in order of number; a knock-out's whole bracket (byes included). */
+  games: EventSetJson[];
+  /** King of the table: the pairs waiting for the table, the next first. */
+  queue: string[];
+  /** A knock-out's number of rounds. */
+  rounds: number | null;
+  winner: string | null;
+}
+
+export interface EventSummaryJson {
+  id: string;
+  title: string;
+  kind: EventFormat;
+  status: EventStatus;
+  rules: string;
+  registered: number;
+  capacity: number;
+  created: string;
+  winner: string | null;
+}
+
+export interface EventsBody {
+  /** The newest events first. */
+  events: EventSummaryJson[];
+  /** The presets an event may be played by: those played in pairs. */
+  presets: string[];
+}
+
+/** ``POST /api/events``: the event, and the host's token (to add bot pairs and start). */
+export interface EventCreatedBody {
+  event: HostedEventJson;
+  host_token: string;
+}
+
+/** ``POST /api/events/{id}/pairs``: the pair, and a token for each member who is a player. A member's token holds that member's seat at every table of the event. */
+export interface EventRegisteredBody {
+  pair: string;
+  tokens: (string | null)[];
+  event: HostedEventJson;
+}
+
+/** What ``/ws/events/{id}`` sends: the whole event, at once and after every change. */
+export interface EventFrame {
+  type: "event";
+  event: HostedEventJson;
 }

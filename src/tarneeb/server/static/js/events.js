@@ -1,0 +1,527 @@
+// @ts-check
+// Hosted events: the lobby (/events: the events, a new one) and an event's page
+// (/e/ID: register a pair, the host's start, live standings over /ws/events/ID,
+// and a link to watch, or play at, each set's table).
+
+import { h, mount } from "./dom.js";
+import { t } from "./i18n.js";
+import { api, loadJson, saveJson, saveSeat } from "./net.js";
+import { presetName, errorText, toast, copyText } from "./common.js";
+import { savedName, rememberName } from "./home.js";
+
+/** @typedef {import("./wire").HostedEventJson} HostedEventJson */
+/** @typedef {import("./wire").EventSetJson} EventSetJson */
+/** @typedef {import("./wire").EventSummaryJson} EventSummaryJson */
+/** @typedef {{host?: string, pair?: string, token?: string, member?: number, partner?: string}} Mine */
+
+const KINDS = ["king-of-the-table", "sets-match", "knockout"];
+
+/** What this browser holds of event `id`: the host's token, its pair and member token. */
+function mine(id) {
+  return /** @type {Mine} */ (loadJson(`tarneeb.event.${id}`, {}));
+}
+
+function keep(id, /** @type {Mine} */ data) {
+  saveJson(`tarneeb.event.${id}`, { ...mine(id), ...data });
+}
+
+function kindName(kind) {
+  return t(`web.events.kind.${kind}`);
+}
+
+function statusName(status) {
+  return t(`web.events.status.${status}`);
+}
+
+/** A number that keeps its sign before it in a right-to-left page ("-13", not "13-"). */
+function number(value) {
+  return h("bdi", { dir: "ltr" }, String(value));
+}
+
+function field(label, control) {
+  return h("label", { class: "field" }, h("span", { class: "field-label" }, label), control);
+}
+
+/**
+ * The seat a pair's member holds at a set: North-South's first member South, its second
+ * North; East-West's first East, its second West (as the server seats them).
+ * @param {EventSetJson} game @param {string} pair @param {number} member
+ */
+export function seatAt(game, pair, member) {
+  if (game.ns === pair) return member === 0 ? "south" : "north";
+  if (game.ew === pair) return member === 0 ? "east" : "west";
+  return null;
+}
+
+/** A knock-out round's name: the final, the semi-finals, or its number. */
+export function roundName(round, rounds) {
+  if (round === rounds) return t("web.events.round.final");
+  if (round === rounds - 1) return t("web.events.round.semi");
+  return t("web.events.round.n", { round });
+}
+
+// -- the lobby ---------------------------------------------------------------------------------
+
+export class EventsView {
+  constructor(root, router) {
+    this.root = root;
+    this.router = router;
+    /** @type {EventSummaryJson[] | null} */
+    this.events = null;
+    /** @type {string[] | null} the presets played in pairs, as the server says */
+    this.presets = null;
+    this.busy = false;
+    this.timer = setInterval(() => this.load(), 10000);
+  }
+
+  destroy() {
+    clearInterval(this.timer);
+  }
+
+  rerender() {
+    this.render();
+  }
+
+  async start() {
+    this.render();
+    await this.load();
+  }
+
+  async load() {
+    try {
+      const answer = await api("GET", "/api/events");
+      this.events = answer.events;
+      this.listError = null;
+      if (!this.presets) {
+        this.presets = answer.presets;
+        this.render();
+      }
+    } catch (err) {
+      this.listError = errorText(err);
+    }
+    this.renderList();
+  }
+
+  render() {
+    const presets = this.presets || ["classic"];
+    const form = h(
+      "form",
+      { id: "event-create", class: "panel", onSubmit: (e) => this.create(e) },
+      h("h2", {}, t("web.events.create.title")),
+      h("p", { class: "lead" }, t("web.events.create.text")),
+      field(t("web.events.title"), h("input", { id: "event-title", maxlength: 60, value: t("web.events.title.default") })),
+      h(
+        "div",
+        { class: "row" },
+        field(t("web.events.kind"), h("select", { id: "event-kind", onChange: () => this.kindChanged() }, KINDS.map((k) => h("option", { value: k }, kindName(k))))),
+        field(t("web.home.rules"), h("select", { id: "event-rules" }, presets.map((name) => h("option", { value: name }, presetName(name))))),
+      ),
+      h(
+        "div",
+        { class: "row" },
+        field(t("web.events.pairs"), h("input", { id: "event-pairs", type: "number", min: 2, max: 32, value: 6 })),
+        field(t("web.events.sets"), h("input", { id: "event-sets", type: "number", min: 1, max: 99, value: 13 })),
+        field(t("web.home.target"), h("input", { id: "event-target", type: "number", min: 1, max: 1000, placeholder: "41" })),
+      ),
+      h("p", { class: "hint", id: "event-kind-help" }, t("web.events.kind.king-of-the-table.help")),
+      h("button", { id: "event-create-button", class: "primary", type: "submit" }, t("web.events.create.button")),
+    );
+    mount(
+      this.root,
+      h(
+        "div",
+        { class: "home events" },
+        h("section", { class: "hero" }, h("h1", {}, t("web.events.lobby.title")), h("p", {}, t("web.events.lobby.text"))),
+        h(
+          "div",
+          { class: "home-grid" },
+          h(
+            "section",
+            { class: "panel", id: "event-list-panel" },
+            h("div", { class: "panel-head" }, h("h2", {}, t("web.events.list.title")), h("button", { type: "button", class: "ghost", onClick: () => this.load() }, t("web.home.open.refresh"))),
+            h("div", { id: "event-list" }),
+          ),
+          form,
+        ),
+      ),
+    );
+    this.kindChanged();
+    this.renderList();
+  }
+
+  kindChanged() {
+    const kind = /** @type {HTMLSelectElement} */ (this.root.querySelector("#event-kind"))?.value;
+    const pairs = /** @type {HTMLInputElement} */ (this.root.querySelector("#event-pairs"));
+    const sets = /** @type {HTMLInputElement} */ (this.root.querySelector("#event-sets"));
+    const help = this.root.querySelector("#event-kind-help");
+    if (!kind || !pairs || !sets) return;
+    pairs.disabled = kind === "sets-match";
+    if (kind === "sets-match") pairs.value = "2";
+    else if (kind === "knockout" && pairs.value === "2") pairs.value = "8";
+    sets.disabled = kind === "knockout";
+    if (help) help.textContent = t(`web.events.kind.${kind}.help`);
+  }
+
+  renderList() {
+    const box = this.root.querySelector("#event-list");
+    if (!box) return;
+    if (this.listError) return void mount(box, h("p", { class: "error-box" }, this.listError));
+    if (this.events === null) return void mount(box, h("p", { class: "muted" }, t("web.common.loading")));
+    if (!this.events.length) return void mount(box, h("p", { class: "muted", id: "no-events" }, t("web.events.list.none")));
+    mount(
+      box,
+      h(
+        "ul",
+        { class: "table-list" },
+        this.events.map((e) =>
+          h(
+            "li",
+            { class: "table-item event-item", dataset: { event: e.id } },
+            h(
+              "div",
+              {},
+              h("strong", {}, e.title),
+              " ",
+              h("span", { class: "muted" }, statusName(e.status)),
+              h("div", { class: "muted" }, kindName(e.kind), " · ", presetName(e.rules), " · ", t("web.events.registered", { count: e.registered, capacity: e.capacity })),
+            ),
+            h("a", { class: "button primary small", href: `/e/${encodeURIComponent(e.id)}` }, t("web.events.open")),
+          ),
+        ),
+      ),
+    );
+  }
+
+  async create(event) {
+    event.preventDefault();
+    if (this.busy) return;
+    const value = (id) => /** @type {HTMLInputElement} */ (this.root.querySelector(id)).value;
+    const kind = value("#event-kind");
+    /** @type {Record<string, any>} */
+    const body = { kind, rules: value("#event-rules"), title: value("#event-title").trim() || t("web.events.title.default") };
+    if (kind !== "sets-match") body.pairs = Number(value("#event-pairs"));
+    if (kind !== "knockout") body.sets = Number(value("#event-sets"));
+    if (value("#event-target")) body.target = Number(value("#event-target"));
+    this.busy = true;
+    try {
+      const made = await api("POST", "/api/events", body);
+      keep(made.event.id, { host: made.host_token });
+      this.router.go(`/e/${made.event.id}`);
+    } catch (err) {
+      toast(errorText(err), "error");
+    } finally {
+      this.busy = false;
+    }
+  }
+}
+
+// -- one event ---------------------------------------------------------------------------------
+
+export class EventView {
+  constructor(root, router, id) {
+    this.root = root;
+    this.router = router;
+    this.id = id;
+    /** @type {HostedEventJson | null} */
+    this.event = null;
+    /** @type {WebSocket | null} */
+    this.ws = null;
+    this.closed = false;
+    this.retry = 500;
+    this.busy = false;
+    this.takeInvite();
+  }
+
+  /** A friend's invite (/e/ID#member=TOKEN&pair=P): this browser holds that member's seats. */
+  takeInvite() {
+    const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+    const token = params.get("member");
+    const pair = params.get("pair");
+    if (token && pair) {
+      keep(this.id, { token, pair, member: 1 });
+      history.replaceState(null, "", location.pathname);
+    }
+  }
+
+  destroy() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    if (this.ws) this.ws.close();
+    document.getElementById("event-live")?.remove();
+  }
+
+  /** The live region: outside the page's content, so it outlives each render. */
+  liveRegion() {
+    let node = document.getElementById("event-live");
+    if (!node) {
+      node = h("p", { class: "sr-only", id: "event-live", role: "status", "aria-live": "polite" });
+      document.body.appendChild(node);
+    }
+    return node;
+  }
+
+  rerender() {
+    this.render();
+  }
+
+  async start() {
+    mount(this.root, h("p", { class: "muted" }, t("web.common.loading")));
+    try {
+      this.event = await api("GET", `/api/events/${encodeURIComponent(this.id)}`);
+    } catch (err) {
+      mount(this.root, h("p", { class: "error-box", role: "alert", id: "event-error" }, errorText(err)), h("a", { href: "/events", class: "back" }, t("web.events.back")));
+      return;
+    }
+    this.liveRegion();
+    this.render();
+    this.connect();
+  }
+
+  connect() {
+    if (this.closed) return;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/events/${encodeURIComponent(this.id)}`);
+    this.ws = ws;
+    ws.addEventListener("open", () => (this.retry = 500));
+    ws.addEventListener("message", (message) => {
+      let frame = null;
+      try {
+        frame = JSON.parse(String(message.data));
+      } catch (_) {
+        return;
+      }
+      if (frame && frame.type === "event") {
+        const before = this.event;
+        this.event = frame.event;
+        this.render();
+        this.announce(before, frame.event);
+      }
+    });
+    ws.addEventListener("close", () => {
+      if (this.closed) return;
+      this.timer = setTimeout(() => this.connect(), this.retry);
+      this.retry = Math.min(this.retry * 2, 10000);
+    });
+  }
+
+  /** Tell screen readers what changed: a set that ended, the event's end. */
+  announce(before, now) {
+    const live = this.liveRegion();
+    if (!before) return;
+    const ended = now.games.filter((g) => g.status === "finished" && g.number && !before.games.some((b) => b.number === g.number && b.status === "finished"));
+    const names = this.names();
+    if (now.status === "finished" && before.status !== "finished") {
+      live.textContent = now.winner ? t("web.events.won", { pair: names[now.winner] }) : t("web.events.drawn");
+    } else if (ended.length) {
+      const g = ended[ended.length - 1];
+      live.textContent = t("web.events.setWon", { number: g.number, pair: names[g.winner] || "" });
+    }
+  }
+
+  /** @returns {Record<string, string>} */
+  names() {
+    return Object.fromEntries((this.event?.pairs || []).map((p) => [p.id, p.name]));
+  }
+
+  render() {
+    const e = this.event;
+    if (!e) return;
+    const names = this.names();
+    const me = mine(e.id);
+    const target = e.sets && e.kind !== "knockout" ? t("web.events.facts.sets", { sets: e.sets, target: e.target }) : t("web.events.facts.target", { target: e.target });
+    mount(
+      this.root,
+      h(
+        "div",
+        { class: "event-page", id: "event-page", dataset: { status: e.status } },
+        h("a", { href: "/events", class: "back" }, t("web.events.back")),
+        h("h1", { id: "event-title" }, e.title),
+        h("p", { class: "lead" }, kindName(e.kind), " · ", presetName(e.rules), " · ", target, " · ", h("strong", { id: "event-status" }, statusName(e.status))),
+        e.winner ? h("p", { class: "notice winner", id: "event-winner" }, t("web.events.won", { pair: names[e.winner] })) : null,
+        e.status === "finished" && !e.winner ? h("p", { class: "notice" }, t("web.events.drawn")) : null,
+        h(
+          "div",
+          { class: "home-grid" },
+          e.status === "registering" ? this.registration(e, me) : null,
+          this.standings(e, names, me),
+          this.games(e, names, me),
+          e.queue.length ? h("section", { class: "panel", id: "event-queue" }, h("h2", {}, t("web.events.queue")), h("ol", {}, e.queue.map((p) => h("li", {}, names[p])))) : null,
+          this.pairsPanel(e),
+        ),
+      ),
+    );
+  }
+
+  registration(e, /** @type {Mine} */ me) {
+    const full = e.pairs.length >= e.capacity;
+    const host = me.host
+      ? h(
+          "div",
+          { class: "host-tools", id: "host-tools" },
+          h("h3", {}, t("web.events.host.title")),
+          h("div", { class: "actions" }, h("button", { type: "button", class: "ghost", id: "add-bots", disabled: full, onClick: () => this.addBots() }, t("web.events.host.bots")), h("button", { type: "button", class: "primary", id: "start-event", onClick: () => this.startEvent() }, full ? t("web.events.host.start") : t("web.events.host.fill"))),
+        )
+      : null;
+    const partner = me.partner
+      ? h(
+          "p",
+          { class: "invite" },
+          h("span", {}, t("web.events.partner.link")),
+          h("input", { readonly: true, class: "invite-url", value: me.partner, "aria-label": t("web.events.partner.link"), onFocus: (ev) => ev.target.select() }),
+          h("button", { type: "button", class: "ghost copy", onClick: (ev) => copyText(me.partner || "", ev.currentTarget) }, t("web.common.copy")),
+        )
+      : null;
+    const form =
+      me.pair || full
+        ? h("p", { class: "muted", id: "registered" }, me.pair ? t("web.events.registered.mine") : t("web.events.full"))
+        : h(
+            "form",
+            { id: "register", onSubmit: (ev) => this.register(ev) },
+            field(t("web.events.pair.name"), h("input", { id: "pair-name", maxlength: 40, placeholder: t("web.events.pair.placeholder") })),
+            field(t("web.home.name"), h("input", { id: "member-name", maxlength: 40, value: savedName(), autocomplete: "nickname" })),
+            field(
+              t("web.events.partner"),
+              h("select", { id: "partner-kind" }, h("option", { value: "bot" }, t("web.events.partner.bot")), h("option", { value: "friend" }, t("web.events.partner.friend"))),
+            ),
+            h("button", { class: "primary", type: "submit", id: "register-button" }, t("web.events.register")),
+          );
+    return h("section", { class: "panel", id: "event-register" }, h("h2", {}, t("web.events.register.title")), h("p", {}, t("web.events.registered", { count: e.pairs.length, capacity: e.capacity })), form, partner, host);
+  }
+
+  standings(e, names, /** @type {Mine} */ me) {
+    if (!e.standings.length) return null;
+    const head = ["rank", "pair", "played", "won", "lost", "points"].map((k) => h("th", { scope: "col" }, t(`web.events.col.${k}`)));
+    return h(
+      "section",
+      { class: "panel", id: "event-standings" },
+      h("h2", {}, t("web.events.standings")),
+      h(
+        "div",
+        { class: "sheet-scroll" },
+        h(
+          "table",
+          { class: "standings" },
+          h("caption", { class: "sr-only" }, t("web.events.standings")),
+          h("thead", {}, h("tr", {}, head)),
+          h(
+            "tbody",
+            {},
+            e.standings.map((s) =>
+              h(
+                "tr",
+                { class: [s.pair === me.pair ? "mine" : "", s.at_table && e.status === "running" ? "at-table" : ""], dataset: { pair: s.pair } },
+                h("td", {}, String(s.rank)),
+                h("th", { scope: "row" }, names[s.pair], s.at_table && e.status === "running" ? h("span", { class: "muted" }, ` · ${t("web.events.atTable")}`) : null),
+                h("td", { class: "played" }, String(s.played)),
+                h("td", { class: "won" }, String(s.won)),
+                h("td", {}, String(s.lost)),
+                h("td", {}, number(s.points_for)),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+
+  games(e, names, /** @type {Mine} */ me) {
+    if (!e.games.length) return null;
+    return h(
+      "section",
+      { class: "panel", id: "event-games" },
+      h("h2", {}, t("web.events.sets.title")),
+      h(
+        "ul",
+        { class: "table-list" },
+        e.games.map((g) => {
+          const label = g.number === 0 ? t("web.events.bye") : e.kind === "knockout" ? `${roundName(g.round, e.rounds)} · ${t("web.events.set", { number: g.number })}` : t("web.events.set", { number: g.number });
+          const side = (pair) => h("bdi", {}, pair ? names[pair] : t("web.events.tbd"));
+          const who = g.number === 0 ? [side(g.ns)] : [side(g.ns), " – ", side(g.ew)];
+          const seat = me.pair && me.token && g.table && g.status === "playing" ? seatAt(g, me.pair, me.member || 0) : null;
+          return h(
+            "li",
+            { class: "table-item event-set", dataset: { number: String(g.number), status: g.status } },
+            h(
+              "div",
+              {},
+              h("strong", {}, label),
+              " ",
+              g.number ? h("span", { class: "muted" }, t(`web.events.set.${g.status}`)) : null,
+              h("div", {}, who, g.scores ? [" ", h("span", { class: "muted scores" }, "(", number(g.scores[0]), " – ", number(g.scores[1]), ")")] : null),
+              g.winner && g.number ? h("div", { class: "set-winner" }, t("web.events.setWinner", { pair: names[g.winner] })) : null,
+            ),
+            g.table
+              ? h(
+                  "a",
+                  {
+                    class: ["button", seat ? "primary" : "ghost", "small", "watch-set"],
+                    href: `/t/${encodeURIComponent(g.table)}`,
+                    onClick: () => {
+                      if (seat) saveSeat(g.table, { token: me.token, seat });
+                    },
+                  },
+                  seat ? t("web.events.play") : t("web.events.watch"),
+                )
+              : null,
+          );
+        }),
+      ),
+    );
+  }
+
+  pairsPanel(e) {
+    if (!e.pairs.length) return null;
+    const member = (m) => (m.bot ? t("web.events.member.bot") : m.name);
+    return h(
+      "section",
+      { class: "panel", id: "event-pairs" },
+      h("h2", {}, t("web.events.pairs.title")),
+      h("ol", {}, e.pairs.map((p) => h("li", { dataset: { pair: p.id } }, h("strong", {}, p.name), h("span", { class: "muted" }, ` (${member(p.members[0])}, ${member(p.members[1])})`)))),
+    );
+  }
+
+  async register(ev) {
+    ev.preventDefault();
+    if (this.busy) return;
+    const value = (id) => /** @type {HTMLInputElement} */ (this.root.querySelector(id)).value.trim();
+    const name = value("#member-name") || t("web.home.defaultName");
+    rememberName(name);
+    const friend = value("#partner-kind") === "friend";
+    /** @type {Record<string, any>} */
+    const body = { players: [{ name }, friend ? { name: t("web.events.partner.friendName") } : { bot: true }] };
+    if (value("#pair-name")) body.name = value("#pair-name");
+    await this.call(async () => {
+      const made = await api("POST", `/api/events/${encodeURIComponent(this.id)}/pairs`, body);
+      const partner = friend && made.tokens[1] ? `${location.origin}/e/${this.id}#member=${encodeURIComponent(made.tokens[1])}&pair=${made.pair}` : undefined;
+      keep(this.id, { pair: made.pair, token: made.tokens[0], member: 0, partner });
+      this.event = made.event;
+      this.render();
+    });
+  }
+
+  async addBots() {
+    await this.call(async () => {
+      const made = await api("POST", `/api/events/${encodeURIComponent(this.id)}/pairs`, { bots: true, token: mine(this.id).host });
+      this.event = made.event;
+      this.render();
+    });
+  }
+
+  async startEvent() {
+    await this.call(async () => {
+      this.event = await api("POST", `/api/events/${encodeURIComponent(this.id)}/start`, { token: mine(this.id).host, fill: true });
+      this.render();
+    });
+  }
+
+  async call(work) {
+    this.busy = true;
+    try {
+      await work();
+    } catch (err) {
+      toast(errorText(err), "error");
+    } finally {
+      this.busy = false;
+    }
+  }
+}
