@@ -70,6 +70,9 @@ class Asks:
     async def _store_new(self, table: Table) -> _Live:
         raise NotImplementedError  # pragma: no cover - the hub's
 
+    def _new_id(self) -> str:
+        raise NotImplementedError  # pragma: no cover - the hub's
+
     def _buckets(self, live: _Live, what: str, per_minute: float, burst: float) -> Buckets[Seat]:
         """The per-seat limit ``what`` of a table (made on first use)."""
         found = live.limits.get(what)
@@ -161,7 +164,7 @@ class Asks:
             table = live.table
             if not table.rematch_agreed:
                 return
-            new = table.rematch_of(secrets.token_urlsafe(9))
+            new = table.rematch_of(self._new_id())
             await self._store_new(new)
             await self.change(table.id, lambda t: t.made_rematch(new.id))
         finally:
