@@ -26,6 +26,7 @@ import random
 import secrets
 import shutil
 import signal
+import socket
 import ssl
 import subprocess
 import sys
@@ -532,3 +533,36 @@ def test_kill_9_of_the_owner_mid_deal_another_worker_finishes_the_match(cluster:
         store.close()
     assert not owner.startswith("w2:"), owner
     print(f"adopted {timing['adopted']:.2f} s after the kill", file=sys.stderr)
+
+
+def test_serve_workers_runs_n_workers_on_consecutive_ports(pg_url: str, tmp_path: Path) -> None:
+    """``tarneeb serve --workers 2``: two workers (w1, w2) on the port given and the next,
+    each making tables of its own id; stopped together by SIGTERM."""
+    port = free_port()
+    while True:  # two free ports in a row
+        with contextlib.suppress(OSError), socket.socket() as probe:
+            probe.bind(("127.0.0.1", port + 1))
+            break
+        port = free_port()
+    command = [*serve_command(pg_url, port), "--workers", "2", "--tables-per-minute", "0"]
+    log = (tmp_path / "serve.log").open("ab")
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        homes = []
+        for worker in (port, port + 1):
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    _get(f"http://127.0.0.1:{worker}/api/info")
+                    break
+                except (OSError, urllib.error.URLError):
+                    assert time.monotonic() < deadline, (tmp_path / "serve.log").read_text()
+                    time.sleep(0.1)
+            made = _post(f"http://127.0.0.1:{worker}/api/tables", {"name": "south"})
+            homes.append(made["table"].split("-", 1)[0])
+        assert homes == ["w1", "w2"]
+    finally:
+        process.terminate()
+        assert process.wait(timeout=30) == 0
+    with pytest.raises((OSError, urllib.error.URLError)):
+        _get(f"http://127.0.0.1:{port + 1}/api/info")
