@@ -147,10 +147,10 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
     serve.add_argument(
         "--lease-seconds",
         type=float,
-        default=5.0,
+        default=3.0,
         metavar="SECONDS",
         help="how long a worker holds a table unless it renews the lease: a dead worker's "
-        "tables are taken over this long after (default 5)",
+        "tables are taken over this long after (default 3)",
     )
     serve.add_argument(
         "--trusted-proxies",

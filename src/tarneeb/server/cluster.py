@@ -162,7 +162,7 @@ class Cluster:
     """
 
     def __init__(
-        self, store: Store, worker_id: str, address: str, lease_seconds: float = 5.0
+        self, store: Store, worker_id: str, address: str, lease_seconds: float = 3.0
     ) -> None:
         if store.engine.dialect.name != "postgresql":
             raise ValueError("many workers need PostgreSQL (SQLite is one process)")

@@ -82,6 +82,6 @@ class Settings:
     process plays every table."""
     worker_address: str | None = None
     """Where the other workers reach this one, ``HOST:PORT`` (a worker of many)."""
-    lease_seconds: float = 5.0
+    lease_seconds: float = 3.0
     """How long a worker's lease on a table lasts unless renewed (a third of it apart):
     a dead worker's tables are taken over this long after its last renewal."""
