@@ -455,6 +455,19 @@ def test_a_match_through_nginx_on_three_workers_and_every_lobby_shows_every_tabl
         f"ws://127.0.0.1:{cluster.ports[others[1]]}{path}",
         proxy,
     ]
+    # The table's API from a worker that does not play it: forwarded to its owner.
+    owner_answer = _get(f"{cluster.worker_base(home)}/api/tables/{first['table']}")
+    for index in others:
+        assert _get(f"{cluster.worker_base(index)}/api/tables/{first['table']}") == owner_answer
+    refused = urllib.request.Request(
+        f"{cluster.worker_base(others[0])}/api/tables/{first['table']}/start",
+        b"{}",
+        method="POST",
+        headers={"Content-Type": "application/json", "X-Tarneeb-Forwarded": "w9"},
+    )
+    with pytest.raises(urllib.error.HTTPError) as forwarded_twice:
+        urllib.request.urlopen(refused, timeout=30)
+    assert forwarded_twice.value.code == 409  # a forwarded request is never forwarded again
     clients = [Client(u, cluster.context, t) for u, t in zip(urls, tokens, strict=True)]
     spectator = Client(f"ws://127.0.0.1:{cluster.ports[others[0]]}{path}", None, None)
     asyncio.run(_play([*clients, spectator]))

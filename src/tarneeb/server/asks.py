@@ -59,6 +59,7 @@ class Asks:
 
     settings: Settings
     live: dict[str, _Live]
+    copies: dict[str, _Live]
     _clock: Callable[[], float]
 
     async def open(self, table_id: str) -> _Live:
@@ -232,7 +233,7 @@ class Asks:
             table_id, token = item["table"], item["token"]
             if not isinstance(table_id, str) or not isinstance(token, str):
                 raise ServerError(ErrorCode.MALFORMED, "a table id and a token are strings")
-            live = self.live.get(table_id)
+            live = self.live.get(table_id) or self.copies.get(table_id)  # of many: copies
             if live is None or live.expired or live.table.status == "finished":
                 continue
             with contextlib.suppress(ServerError):

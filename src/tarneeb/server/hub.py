@@ -121,6 +121,9 @@ class Hub(Asks, Clockwork):
         """A worker of many: the other workers' public tables as their logs say, and their
         spectators here (no bot, timer or change runs at a copy)."""
         self._catching_up: dict[str, asyncio.Task[None]] = {}
+        self._uncopied: set[str] = set()
+        """Other workers' tables not to copy on a notice: private or finished ones (a
+        table's set-up never changes, a finished one leaves the lobby)."""
         self.analyses = AnalysisPool(
             settings.analysis_workers, settings.analysis_queue, settings.analysis_cache
         )
@@ -343,6 +346,9 @@ class Hub(Asks, Clockwork):
             copy = self.copies.pop(table_id, None)
             if copy is not None:
                 self._let_go(copy)  # its spectators reconnect, to the table itself
+            if self.cluster is not None and live.table.status != "finished":
+                for seat in SEATS:  # taken over: as after a restart, absent until back
+                    self._seat_left(live, seat)
         return live
 
     async def result(self, table_id: str) -> dict[str, Any] | None:
@@ -550,6 +556,8 @@ class Hub(Asks, Clockwork):
         if table_id in self.live or table_id in self._catching_up:
             return
         copy = self.copies.get(table_id)
+        if copy is None and table_id in self._uncopied:
+            return  # (a spectator's copy of a private table is kept up all the same)
         if copy is not None and copy.table.seq >= seq:
             return
         task = self._spawn(self._catch_up(table_id))
@@ -562,9 +570,10 @@ class Hub(Asks, Clockwork):
         try:
             if copy is None:
                 stored = await self.store.run(self.store.load, table_id)
-                if stored is None or stored.status in (FINISHED, EXPIRED):
+                if stored is None or table_id in self.live:
                     return
-                if not stored.config.public or table_id in self.live:
+                if stored.status in (FINISHED, EXPIRED) or not stored.config.public:
+                    self._skip_copies(table_id)
                     return
                 self._keep_copy(await asyncio.to_thread(stored.restore))
                 return
@@ -583,6 +592,12 @@ class Hub(Asks, Clockwork):
         self._broadcast(copy, new)
         if copy.table.status == FINISHED and not copy.connections:
             del self.copies[table_id]
+            self._skip_copies(table_id)
+
+    def _skip_copies(self, table_id: str) -> None:
+        if len(self._uncopied) >= MAX_UNCOPIED:
+            self._uncopied.clear()  # read again at most once each
+        self._uncopied.add(table_id)
 
     def _keep_copy(self, table: Table) -> _Live:
         copy = self._new_live(table)
@@ -617,6 +632,8 @@ class Hub(Asks, Clockwork):
             if table_id not in found and not copy.connections:
                 del self.copies[table_id]
         for each in stored:
+            if not each.config.public:
+                self._skip_copies(each.id)
             if not each.config.public or each.id in self.live:
                 continue
             known = self.copies.get(each.id)
@@ -754,6 +771,8 @@ class Hub(Asks, Clockwork):
 
 RESULTS_KEPT = 64
 """Results of finished tables kept in memory."""
+MAX_UNCOPIED = 100_000
+"""Other workers' private or finished tables remembered as not to copy, at most."""
 
 
 def _retrieved(task: asyncio.Task[Any]) -> None:
