@@ -47,6 +47,20 @@ from one address, so the server runs with its limits per address on tables
 and connections turned off; the attackers meet all its other limits. The last line is
 one JSON object with the figures: ``p99_ms`` of the normal window,
 ``hostile_p99_ms`` of the hostile one.
+
+``--workers 1,2`` measures many workers over PostgreSQL instead (``--db``, or
+``$TARNEEB_TEST_POSTGRES_URL``; a schema of its own for each set of workers):
+it starts one worker, and two (``tarneeb serve --worker-id``), and in rounds
+of ``--start-tables`` tables, ``--step`` times more each round, runs the
+normal window on each set in turn (each table made by the workers in turn and
+its clients connected to the worker that made it, as the proxy routes them),
+until a set no longer holds p99 <= 100 ms without an error. Then it makes
+``--failover-tables`` tables on the first of two new workers, kills it with
+SIGKILL mid-play, and times how long each table takes to play on at the other
+(its clients reconnect there; it takes the table over once the lease,
+``--lease-seconds``, lapsed). Its last line has ``tables_1_worker``,
+``tables_2_workers``, ``scale_ratio`` (target 1.4x) and ``failover_s`` (the
+last table's, target 5 s).
 """
 
 from __future__ import annotations
@@ -776,33 +790,47 @@ def stop(processes: list[subprocess.Popen[bytes]]) -> None:
             process.wait()
 
 
-def held_tables(args: argparse.Namespace, bases: list[str], pids: list[int]) -> int:
-    """The most tables the workers at ``bases`` hold at p99 <= 100 ms without an error:
-    ``--start-tables``, then ``--step`` times as many each round, till one fails."""
-    held = 0
+def one_round(args: argparse.Namespace, tables: int, bases: list[str], pids: list[int]) -> bool:
+    """One round of ``tables`` tables on the workers at ``bases``: whether they held
+    (p99 <= 100 ms, no error); its line printed."""
+    step = argparse.Namespace(**{**vars(args), "tables": tables, "mode": "normal"})
+    bench = Bench(step, bases[0], tuple(bases[1:]))
+    cpu = sum(_process_cpu(pid) for pid in pids)
+    started = time.perf_counter()
+    _runner()(bench.run(None))
+    cpu = (sum(_process_cpu(pid) for pid in pids) - cpu) / (time.perf_counter() - started)
+    window = bench.stats.windows[0] if bench.stats.windows else None
+    lat = [] if window is None else [1000 * x for x in window.latencies]
+    p50, p99 = _percentile(lat, 0.5), _percentile(lat, 0.99)
+    errors = bench.stats.outside.errors + (0 if window is None else window.errors)
+    ok = bool(lat) and p99 <= TARGETS["normal"] and errors == 0
+    rate = 0.0 if window is None else window.actions / window.seconds
+    print(
+        f"    {len(bases)} worker{'s' * (len(bases) > 1)}, {tables:5d} tables: "
+        f"{rate:7.1f} actions/s, p50 {p50:6.1f} ms, p99 {p99:7.1f} ms, errors {errors}, "
+        f"workers' CPU {100 * cpu:.0f}% of a core -> " + ("held" if ok else "not held")
+    )
+    return ok
+
+
+def held_tables(
+    args: argparse.Namespace, clusters: dict[int, tuple[list[str], list[int]]]
+) -> dict[int, int]:
+    """The most tables each set of workers (by count: their bases and pids) holds at
+    p99 <= 100 ms without an error: ``--start-tables``, then ``--step`` times as many
+    each round, till a round fails. The sets take turns at each number of tables, so a
+    machine shared with others loads them alike."""
+    held = dict.fromkeys(clusters, 0)
+    going = set(clusters)
     tables = args.start_tables
-    runner = _runner()
-    while tables <= args.max_tables:
-        step = argparse.Namespace(**{**vars(args), "tables": tables, "mode": "normal"})
-        bench = Bench(step, bases[0], tuple(bases[1:]))
-        cpu = sum(_process_cpu(pid) for pid in pids)
-        started = time.perf_counter()
-        runner(bench.run(None))
-        cpu = (sum(_process_cpu(pid) for pid in pids) - cpu) / (time.perf_counter() - started)
-        window = bench.stats.windows[0] if bench.stats.windows else None
-        lat = [] if window is None else [1000 * x for x in window.latencies]
-        p99 = _percentile(lat, 0.99)
-        errors = bench.stats.outside.errors + (0 if window is None else window.errors)
-        ok = bool(lat) and p99 <= TARGETS["normal"] and errors == 0
-        rate = 0.0 if window is None else window.actions / window.seconds
-        print(
-            f"    {tables:5d} tables: {rate:7.1f} actions/s, p99 {p99:7.1f} ms, "
-            f"errors {errors}, workers' CPU {100 * cpu:.0f}% of a core -> "
-            + ("held" if ok else "not held")
-        )
-        if not ok:
-            break
-        held = tables
+    while going and tables <= args.max_tables:
+        print(f"  {tables} tables, {4 * tables} clients:")
+        for count in sorted(going):
+            bases, pids = clusters[count]
+            if one_round(args, tables, bases, pids):
+                held[count] = tables
+            else:
+                going.discard(count)
         tables = max(tables + 1, round(tables * args.step))
     return held
 
@@ -931,18 +959,23 @@ def run_workers(args: argparse.Namespace) -> None:
     figures: dict[str, Any] = {"bench": "server-workers", "think_s": args.think}
     with tempfile.TemporaryDirectory(prefix="tarneeb-bench-") as folder:
         log = Path(folder) / "workers.log"
-        for count in counts:
-            schema = f"tarneeb_bench_{os.getpid()}_{count}"
-            url = _schema_url(db, schema)
-            processes: list[subprocess.Popen[bytes]] = []
-            try:
-                processes, bases = start_workers(url, count, args.lease_seconds, log)
-                print(f"  {count} worker{'s' * (count > 1)} ({', '.join(bases)}):")
-                held = held_tables(args, bases, [p.pid for p in processes])
-            finally:
-                stop(processes)
+        schemas = {count: f"tarneeb_bench_{os.getpid()}_{count}" for count in counts}
+        processes: list[subprocess.Popen[bytes]] = []
+        try:
+            clusters = {}
+            for count, schema in schemas.items():
+                started, bases = start_workers(
+                    _schema_url(db, schema), count, args.lease_seconds, log
+                )
+                processes += started
+                clusters[count] = (bases, [p.pid for p in started])
+                print(f"  {count} worker{'s' * (count > 1)}: {', '.join(bases)}")
+            for count, held in held_tables(args, clusters).items():
+                figures[f"tables_{count}_worker{'s' * (count > 1)}"] = held
+        finally:
+            stop(processes)
+            for schema in schemas.values():
                 _drop_schema(db, schema)
-            figures[f"tables_{count}_worker{'s' * (count > 1)}"] = held
         schema = f"tarneeb_bench_{os.getpid()}_failover"
         url = _schema_url(db, schema)
         processes = []
