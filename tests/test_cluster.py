@@ -546,6 +546,13 @@ def test_kill_9_of_the_owner_mid_deal_another_worker_finishes_the_match(cluster:
         store.close()
     assert not owner.startswith("w2:"), owner
     print(f"adopted {timing['adopted']:.2f} s after the kill", file=sys.stderr)
+    # w2 comes back (a new run of it, holding nothing): its old table's requests, which
+    # nginx sends it again, it forwards to the table's owner (or, once the finished
+    # table's lease lapsed, answers itself from the log): the same answer either way.
+    cluster.start_worker(1)
+    adopter = 0 if owner.startswith("w1:") else 2
+    record = _get(f"{cluster.worker_base(adopter)}/api/tables/{table}/record")
+    assert _get(f"{cluster.worker_base(1)}/api/tables/{table}/record") == record
 
 
 def test_serve_workers_runs_n_workers_on_consecutive_ports(pg_url: str, tmp_path: Path) -> None:
