@@ -154,10 +154,11 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--trusted-proxies",
-        default="127.0.0.1",
+        default=None,
         metavar="IPS",
         help="comma-separated addresses whose X-Forwarded-For is believed: the proxy's "
-        "and, on several machines, the other workers' (default 127.0.0.1)",
+        "and, on several machines, the other workers' (default: $FORWARDED_ALLOW_IPS, "
+        "else 127.0.0.1)",
     )
     return serve
 
@@ -268,7 +269,6 @@ _PASSED = (
     "log_level",
     "log_format",
     "lease_seconds",
-    "trusted_proxies",
 )
 """The options of ``serve`` each worker of ``--workers`` gets as they were given."""
 
@@ -282,6 +282,8 @@ def _run_workers(args: argparse.Namespace, url: str) -> int:
         base += [f"--{name.replace('_', '-')}", str(value)]
     for origin in args.allow_origin:
         base += ["--allow-origin", origin]
+    if args.trusted_proxies is not None:
+        base += ["--trusted-proxies", args.trusted_proxies]
     base += ["--metrics", "off" if args.metrics == "off" else "here"]
     commands = [
         [*base, "--port", str(args.port + i), "--worker-id", f"w{i + 1}"]
