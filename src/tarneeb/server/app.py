@@ -573,18 +573,18 @@ async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings) -> None:
     bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)
     strikes = 0
     try:
-        live: _Live | None = None
-        away: Elsewhere | None = None
-        try:
-            live = await hub.open(table_id)
-        except Elsewhere as exc:
-            if ws.headers.get(FORWARDED) is not None:  # forwarded once: never again
+        # A worker of many opens the table at the hello: a spectator watches another
+        # worker's table from its copy here, and only a player takes a table over.
+        live: _Live | None = hub.live.get(table_id)
+        if live is None and (hub.cluster is None or ws.headers.get(FORWARDED) is not None):
+            try:
+                live = await hub.open(table_id)
+            except Elsewhere:  # forwarded once: never again
                 await refuse(_moved(table_id), close=True)
                 return
-            away = exc
-        except ServerError as exc:
-            await refuse(exc, close=True)
-            return
+            except ServerError as exc:
+                await refuse(exc, close=True)
+                return
         while True:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
@@ -611,13 +611,18 @@ async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings) -> None:
                     error = ServerError(ErrorCode.MALFORMED, "the first frame must be hello")
                     await refuse(error, close=True)
                     return
-                if live is None:  # another worker plays the table
-                    live = await hub.copy_of(table_id) if frame.token is None else None
-                    if live is None:
-                        assert away is not None
+                if live is None and frame.token is None:
+                    live = hub.live.get(table_id) or await hub.copy_of(table_id)
+                if live is None:
+                    try:
+                        live = await hub.open(table_id)
+                    except Elsewhere as away:  # another worker plays the table
                         live = await carry(raw, away)
                         if live is None:
                             return
+                    except ServerError as exc:
+                        await refuse(exc, close=True)
+                        return
                 seat: Seat | None = None
                 if frame.token is not None:
                     try:
