@@ -182,7 +182,10 @@ class Cluster:
         )
         log = (self.folder / "nginx.log").open("ab")
         self.nginx = subprocess.Popen(
-            [nginx, "-p", str(self.folder), "-c", str(self.folder / "nginx.conf")],
+            [
+                *(nginx, "-p", str(self.folder), "-c", str(self.folder / "nginx.conf")),
+                *("-e", str(self.folder / "nginx-error.log")),  # not /var/log/nginx
+            ],
             stdout=log,
             stderr=subprocess.STDOUT,
         )
