@@ -211,21 +211,19 @@ class Cluster:
         if not moves:
             return
         rows = ", ".join(f"({marker}, {marker}::integer, {marker}::integer)" for _ in moves)
+        # One statement: the compare-and-set of every lease, and the notices (sent at the
+        # commit, so never for a write rolled back).
         cursor.execute(
             f"UPDATE {_LEASES} AS l SET seq = v.new "
             f"FROM (VALUES {rows}) AS v(id, old, new) "
             f"WHERE l.table_id = v.id AND l.seq = v.old AND l.owner = {marker} "
-            "RETURNING l.table_id",
+            f"RETURNING l.table_id, pg_notify('{CHANNEL}', l.table_id || ' ' || v.new)",
             [value for move in moves for value in move] + [self.owner],
         )
         moved = {row[0] for row in cursor.fetchall()}
         lost = [table_id for table_id, _old, _new in moves if table_id not in moved]
         if lost:
             raise StaleWrite(lost)
-        cursor.executemany(
-            f"SELECT pg_notify({marker}, {marker})",
-            [(CHANNEL, f"{table_id} {new}") for table_id, _old, new in moves],
-        )
 
     # -- leases ----------------------------------------------------------------------------
 
