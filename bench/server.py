@@ -47,6 +47,22 @@ from one address, so the server runs with its limits per address on tables
 and connections turned off; the attackers meet all its other limits. The last line is
 one JSON object with the figures: ``p99_ms`` of the normal window,
 ``hostile_p99_ms`` of the hostile one.
+
+``--workers 1,2`` measures many workers over PostgreSQL instead (``--db``, or
+``$TARNEEB_TEST_POSTGRES_URL``; a schema of its own for each set of workers):
+it starts one worker, and two (``tarneeb serve --worker-id``), and in rounds
+of ``--start-tables`` tables, ``--step`` times more each round, runs the
+normal window on each set in turn (each table made by the workers in turn and
+its clients connected to the worker that made it, as the proxy routes them),
+until a set no longer holds p99 <= 100 ms without an error. Then it makes
+``--failover-tables`` tables on the first of two new workers, kills it with
+SIGKILL mid-play, and times how long each table takes to be taken over by the
+other (its clients reconnect there; it takes the table over once the lease,
+``--lease-seconds``, lapsed, and replays its log: the time of the table's first
+welcome there) and to play on (its first ack, a think time later). Its last
+line has ``tables_1_worker``, ``tables_2_workers``, ``scale_ratio`` (target
+1.4x), ``failover_s`` (the last table taken over, target 5 s) and
+``failover_play_s``.
 """
 
 from __future__ import annotations
@@ -59,6 +75,7 @@ import json
 import os
 import platform
 import random
+import signal
 import socket
 import subprocess
 import sys
@@ -292,10 +309,13 @@ def new_table(base: str, rules: str) -> tuple[str, list[str]]:
 
 
 class Bench:
-    def __init__(self, args: argparse.Namespace, base: str) -> None:
+    def __init__(self, args: argparse.Namespace, base: str, others: tuple[str, ...] = ()) -> None:
         self.args = args
         self.base = base
         self.ws_base = "ws" + base[len("http") :]
+        self.bases = (base, *others)
+        """Where the tables are made, in turn (the workers of ``--workers``): each table's
+        players connect to the worker that made it, its home, as the proxy routes them."""
         self.stats = Stats()
         self.attack = Attack()
         self.rng = random.Random(args.seed)
@@ -310,16 +330,18 @@ class Bench:
     async def table(self, index: int) -> None:
         """Play tables one after another at this place, until the bench stops."""
         first = True
+        base = self.bases[index % len(self.bases)]
+        ws_base = "ws" + base[len("http") :]
         while not self.stats.stopping:
             try:
-                table, tokens = await asyncio.to_thread(new_table, self.base, self.args.rules)
+                table, tokens = await asyncio.to_thread(new_table, base, self.args.rules)
             except (OSError, urllib.error.URLError, ValueError):
                 self.stats.now().failed_connections += 4
                 return
             self.places[index] = (table, tokens)
             clients = [
                 Client(
-                    f"{self.ws_base}/ws/{table}",
+                    f"{ws_base}/ws/{table}",
                     token,
                     self.stats,
                     self.args.think,
@@ -546,7 +568,9 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+def start_server(
+    db: str, port: int, log: Path, extra: tuple[str, ...] = ()
+) -> subprocess.Popen[bytes]:
     command = [
         sys.executable,
         "-m",
@@ -572,6 +596,7 @@ def start_server(db: str, port: int, log: Path) -> subprocess.Popen[bytes]:
         "0",
         "--log-level",
         "warning",
+        *extra,
     ]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     src = str(Path(__file__).resolve().parent.parent / "src")
@@ -713,6 +738,277 @@ def report_attack(attack: Attack) -> dict[str, Any]:
     }
 
 
+# -- many workers: --workers 1,2 --------------------------------------------------------------
+
+
+def _schema_url(db: str, schema: str) -> str:
+    """``db`` with its tables in ``schema`` (made now), so each run starts empty."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(db)
+    try:
+        with engine.begin() as conn:
+            conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    finally:
+        engine.dispose()
+    url = sa.engine.make_url(db).update_query_dict({"options": f"-csearch_path={schema}"})
+    return url.render_as_string(hide_password=False)
+
+
+def _drop_schema(db: str, schema: str) -> None:
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(db)
+    try:
+        with engine.begin() as conn:
+            conn.execute(sa.text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+    finally:
+        engine.dispose()
+
+
+def start_workers(
+    db: str, count: int, lease: float, log: Path
+) -> tuple[list[subprocess.Popen[bytes]], list[str]]:
+    """``count`` workers of one database (``--worker-id w1``...), each in a session of its
+    own; their processes and base URLs."""
+    processes, bases = [], []
+    for index in range(count):
+        port = _free_port()
+        extra = ("--worker-id", f"w{index + 1}", "--lease-seconds", str(lease))
+        processes.append(start_server(db, port, log, extra))
+        bases.append(f"http://127.0.0.1:{port}")
+    return processes, bases
+
+
+def stop(processes: list[subprocess.Popen[bytes]]) -> None:
+    for process in processes:
+        if process.poll() is None:
+            process.terminate()
+    for process in processes:
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def one_round(args: argparse.Namespace, tables: int, bases: list[str], pids: list[int]) -> bool:
+    """One round of ``tables`` tables on the workers at ``bases``: whether they held
+    (p99 <= 100 ms, no error); its line printed."""
+    step = argparse.Namespace(**{**vars(args), "tables": tables, "mode": "normal"})
+    bench = Bench(step, bases[0], tuple(bases[1:]))
+    cpu = sum(_process_cpu(pid) for pid in pids)
+    started = time.perf_counter()
+    _runner()(bench.run(None))
+    cpu = (sum(_process_cpu(pid) for pid in pids) - cpu) / (time.perf_counter() - started)
+    window = bench.stats.windows[0] if bench.stats.windows else None
+    lat = [] if window is None else [1000 * x for x in window.latencies]
+    p50, p99 = _percentile(lat, 0.5), _percentile(lat, 0.99)
+    errors = bench.stats.outside.errors + (0 if window is None else window.errors)
+    ok = bool(lat) and p99 <= TARGETS["normal"] and errors == 0
+    rate = 0.0 if window is None else window.actions / window.seconds
+    print(
+        f"    {len(bases)} worker{'s' * (len(bases) > 1)}, {tables:5d} tables: "
+        f"{rate:7.1f} actions/s, p50 {p50:6.1f} ms, p99 {p99:7.1f} ms, errors {errors}, "
+        f"workers' CPU {100 * cpu:.0f}% of a core -> " + ("held" if ok else "not held")
+    )
+    return ok
+
+
+def held_tables(
+    args: argparse.Namespace, clusters: dict[int, tuple[list[str], list[int]]]
+) -> dict[int, int]:
+    """The most tables each set of workers (by count: their bases and pids) holds at
+    p99 <= 100 ms without an error: ``--start-tables``, then ``--step`` times as many
+    each round, till a round fails. The sets take turns at each number of tables, so a
+    machine shared with others loads them alike."""
+    held = dict.fromkeys(clusters, 0)
+    going = set(clusters)
+    tables = args.start_tables
+    while going and tables <= args.max_tables:
+        print(f"  {tables} tables, {4 * tables} clients:")
+        for count in sorted(going):
+            bases, pids = clusters[count]
+            if one_round(args, tables, bases, pids):
+                held[count] = tables
+            else:
+                going.discard(count)
+        tables = max(tables + 1, round(tables * args.step))
+    return held
+
+
+class Reconnecting:
+    """A seat's scripted player that reconnects (to the next URL of its list) when its
+    socket closes, with the last event it heard; for the failover."""
+
+    def __init__(self, urls: list[str], token: str, think: float, rng: random.Random) -> None:
+        self.urls = urls
+        self.token = token
+        self.think = think
+        self.rng = rng
+        self.seq = 0
+        self.acks: list[float] = []
+        self.welcomes: list[float] = []
+        self.turn = -1
+        self.seat: str | None = None
+
+    async def run(self, stopping: asyncio.Event) -> None:
+        attempt = 0
+        while not stopping.is_set():
+            url = self.urls[min(attempt, len(self.urls) - 1)]
+            attempt += 1
+            try:
+                async with connect(url, open_timeout=30, max_size=2**20) as ws:
+                    hello = {"type": "hello", "protocol": PROTOCOL, "token": self.token}
+                    await ws.send(json.dumps({**hello, "since": self.seq}))
+                    async for raw in ws:
+                        frame = json.loads(raw)
+                        if frame["type"] == "welcome":
+                            self.seat = frame["seat"]
+                            self.welcomes.append(time.perf_counter())
+                            self.turn = -1  # an action not heard of is sent again
+                        if frame["type"] == "ack":
+                            self.acks.append(time.perf_counter())
+                        if frame["type"] in ("welcome", "update"):
+                            self.seq = frame["seq"]
+                            await self._act(ws, frame["state"])
+            except (OSError, asyncio.TimeoutError, ConnectionClosed):
+                pass
+            await asyncio.sleep(0.1)
+
+    async def _act(self, ws: ClientConnection, state: dict[str, Any]) -> None:
+        match = state["match"]
+        version = state["version"]
+        if not match or match["over"] or not match["legal"] or self.turn == version:
+            return
+        if match["to_act"] != self.seat:
+            return
+        self.turn = version
+        action = choose(match, self.rng)
+
+        async def later() -> None:
+            await asyncio.sleep(self.think * (0.5 + self.rng.random()))
+            frame = {"type": "act", "id": f"p-{version}", "version": version, "action": action}
+            with contextlib.suppress(ConnectionClosed):
+                await ws.send(json.dumps(frame))
+
+        asyncio.get_running_loop().create_task(later())
+
+
+async def failover(
+    args: argparse.Namespace, victim: subprocess.Popen[bytes], bases: list[str]
+) -> tuple[list[float], list[float]]:
+    """``--failover-tables`` tables made by the first worker of ``bases``, played; that
+    worker killed (SIGKILL): the seconds until each table is taken over by the other
+    worker (its first welcome there: the log replayed), and until it plays on (its first
+    ack after the kill: a player's think time later)."""
+    home, survivor = bases
+    players: list[list[Reconnecting]] = []
+    for index in range(args.failover_tables):
+        table, tokens = await asyncio.to_thread(new_table, home, args.rules)
+        urls = [f"ws{base[len('http') :]}/ws/{table}" for base in (home, survivor)]
+        rng = random.Random(args.seed + index)
+        players.append([Reconnecting(urls, token, args.think, rng) for token in tokens])
+    stopping = asyncio.Event()
+    tasks = [asyncio.create_task(p.run(stopping)) for table in players for p in table]
+    try:
+        deadline = time.perf_counter() + 60
+        while not all(any(p.acks for p in table) for table in players):
+            if time.perf_counter() > deadline:
+                raise SystemExit("failover: the tables did not start playing")
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(1.0)
+        killed = time.perf_counter()
+        victim.send_signal(signal.SIGKILL)
+        adopted: list[float] = []
+        playing: list[float] = []
+        for table in players:
+            while True:
+                later = [t for p in table for t in p.acks if t > killed]
+                if later:
+                    welcomes = [t for p in table for t in p.welcomes if t > killed]
+                    adopted.append(min(welcomes) - killed)
+                    playing.append(min(later) - killed)
+                    break
+                if time.perf_counter() - killed > 60:
+                    raise SystemExit("failover: a table was not taken over in 60 s")
+                await asyncio.sleep(0.02)
+        return adopted, playing
+    finally:
+        stopping.set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _runner() -> Any:
+    try:
+        import uvloop  # type: ignore[import-not-found]
+    except ImportError:
+        return asyncio.run
+    return uvloop.run
+
+
+def run_workers(args: argparse.Namespace) -> None:
+    """``--workers 1,2``: the tables each number of workers holds, their ratio, and the
+    time a dead worker's tables take to play on at another."""
+    db = args.db or os.environ.get("TARNEEB_TEST_POSTGRES_URL")
+    if not db or not db.startswith("postgresql"):
+        raise SystemExit("--workers needs PostgreSQL: --db postgresql+psycopg://...")
+    counts = [int(n) for n in args.workers.split(",")]
+    print(
+        f"server bench, many workers: {counts} workers over PostgreSQL, think {args.think:.2f} s, "
+        f"windows of {args.seconds:g} s after {args.warmup:g} s, tables from "
+        f"{args.start_tables} times {args.step:g} per round, lease {args.lease_seconds:g} s, "
+        f"{os.cpu_count()} cores (the clients share them)"
+    )
+    figures: dict[str, Any] = {"bench": "server-workers", "think_s": args.think}
+    with tempfile.TemporaryDirectory(prefix="tarneeb-bench-") as folder:
+        log = Path(folder) / "workers.log"
+        schemas = {count: f"tarneeb_bench_{os.getpid()}_{count}" for count in counts}
+        processes: list[subprocess.Popen[bytes]] = []
+        try:
+            clusters = {}
+            for count, schema in schemas.items():
+                started, bases = start_workers(
+                    _schema_url(db, schema), count, args.lease_seconds, log
+                )
+                processes += started
+                clusters[count] = (bases, [p.pid for p in started])
+                print(f"  {count} worker{'s' * (count > 1)}: {', '.join(bases)}")
+            for count, held in held_tables(args, clusters).items():
+                figures[f"tables_{count}_worker{'s' * (count > 1)}"] = held
+        finally:
+            stop(processes)
+            for schema in schemas.values():
+                _drop_schema(db, schema)
+        schema = f"tarneeb_bench_{os.getpid()}_failover"
+        url = _schema_url(db, schema)
+        processes = []
+        try:
+            processes, bases = start_workers(url, 2, args.lease_seconds, log)
+            times, playing = _runner()(failover(args, processes[0], bases))
+        finally:
+            stop(processes)
+            _drop_schema(db, schema)
+            if args.keep_log and log.exists():
+                print(log.read_text())
+    print(
+        f"  failover: {len(times)} tables of a worker killed with SIGKILL taken over by the "
+        f"other after {_percentile(times, 0.5):.2f} s (median), {max(times):.2f} s (last; "
+        f"target <= 5 s); playing on after {_percentile(playing, 0.5):.2f} s, "
+        f"{max(playing):.2f} s (a think time later)"
+    )
+    one, two = figures.get("tables_1_worker"), figures.get("tables_2_workers")
+    ratio = round(two / one, 2) if one and two is not None else None
+    if ratio is not None:
+        print(f"  tables held: {one} with 1 worker, {two} with 2: {ratio}x (target >= 1.4x)")
+    figures.update(
+        failover_play_s=round(max(playing), 2), scale_ratio=ratio, failover_s=round(max(times), 2)
+    )
+    print(json.dumps(figures))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--tables", type=int, default=250, help="tables (4 clients each)")
@@ -748,7 +1044,32 @@ def main() -> None:
         "--timeline", action="store_true", help="print the worst latency of each second"
     )
     parser.add_argument("--keep-log", action="store_true", help="print the server's log")
+    parser.add_argument(
+        "--workers",
+        default=None,
+        metavar="N,M",
+        help="many workers over PostgreSQL (--db or $TARNEEB_TEST_POSTGRES_URL): the tables "
+        "each number of workers holds at p99 <= 100 ms, their ratio, and the failover time",
+    )
+    parser.add_argument(
+        "--start-tables", type=int, default=50, help="--workers: tables of the first round"
+    )
+    parser.add_argument(
+        "--step", type=float, default=1.5, help="--workers: tables of a round over the last's"
+    )
+    parser.add_argument(
+        "--max-tables", type=int, default=2000, help="--workers: tables of a round at most"
+    )
+    parser.add_argument(
+        "--lease-seconds", type=float, default=3.0, help="--workers: the workers' lease time"
+    )
+    parser.add_argument(
+        "--failover-tables", type=int, default=20, help="--workers: tables of the killed worker"
+    )
     args = parser.parse_args()
+    if args.workers is not None:
+        run_workers(args)
+        return
     if args.analysis_rate <= 0 or args.flood_rate <= 0:
         parser.error("--analysis-rate and --flood-rate must be positive")
 

@@ -30,6 +30,20 @@ def test_serve_is_a_command_with_its_contract_options() -> None:
             "'postgresql+psycopg://nobody@127.0.0.1:1/none': (psycopg.OperationalError)",
         ),
         (["--db", "nosuchdb://x"], "tarneeb: error: cannot open the database 'nosuchdb://x'"),
+        (
+            ["--db", "sqlite://", "--workers", "2"],
+            "tarneeb: error: --workers and --worker-id need PostgreSQL "
+            "(--db postgresql+psycopg://...): SQLite is one process",
+        ),
+        (
+            ["--worker-id", "w1"],
+            "tarneeb: error: --workers and --worker-id need PostgreSQL",
+        ),
+        (["--workers", "0"], "tarneeb: error: --workers must be 1 or more, not 0"),
+        (
+            ["--db", "postgresql+psycopg://nobody@127.0.0.1:1/none", "--worker-id", "W 1"],
+            "tarneeb: error: --worker-id: a worker id is 1 to 12 lowercase letters and digits",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(

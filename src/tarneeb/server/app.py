@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import hashlib
@@ -32,6 +33,14 @@ from tarneeb.errors import TarneebError
 from tarneeb.presets import PRESET_SUMMARIES, find_rules
 from tarneeb.seats import Seat
 from tarneeb.server.analysis_pool import analyse_deal_text
+from tarneeb.server.cluster import (
+    FORWARDED,
+    Cluster,
+    Elsewhere,
+    Unreachable,
+    forward_http,
+    forward_socket,
+)
 from tarneeb.server.edge import (
     EdgeMiddleware,
     JSONResponse,
@@ -41,7 +50,7 @@ from tarneeb.server.edge import (
 )
 from tarneeb.server.events.host import EventHost, SetResultHook, no_ratings
 from tarneeb.server.events.routes import event_routes
-from tarneeb.server.hub import Connection, Hub, Settings
+from tarneeb.server.hub import Connection, Hub, Settings, _Live
 from tarneeb.server.limits import TokenBucket
 from tarneeb.server.metrics import CONTENT_TYPE_LATEST, BindMetrics, Metrics, readiness
 from tarneeb.server.protocol import (
@@ -166,7 +175,11 @@ def create_app(
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         store = Store(settings.db_url or default_db_url(), settings.db_threads)
         metrics.watch_store(store)
-        state["hub"] = Hub(store, settings)
+        cluster = None
+        if settings.worker_id is not None:
+            address = settings.worker_address or "127.0.0.1:8000"
+            cluster = Cluster(store, settings.worker_id, address, settings.lease_seconds)
+        state["hub"] = Hub(store, settings, cluster=cluster)
         _app.state.hub = state["hub"]
         await state["hub"].startup()
         hosted["events"] = _app.state.events = EventHost(state["hub"], on_set_result)
@@ -191,6 +204,33 @@ def create_app(
                 return error_response(exc, where)
 
         return wrapped
+
+    def routed(handler: Any) -> Any:
+        """A table's route: answered here by the table's owner, else forwarded to it
+        (a worker of many, see :mod:`.cluster`)."""
+
+        async def wrapped(request: Request) -> Response:
+            table_id = request.path_params["id"]
+            where = f"{request.method} {request.url.path}"
+            try:
+                for _ in range(3):
+                    away = await _reach(hub(), table_id, request.headers.get(FORWARDED))
+                    if away is None:
+                        return await handler(request)  # type: ignore[no-any-return]
+                    cluster = hub().cluster
+                    assert cluster is not None
+                    try:
+                        return await forward_http(request, away.address, cluster.worker_id)
+                    except Unreachable as exc:
+                        if not exc.refused:  # it may have been done there: not again
+                            break
+                    # Its owner is gone: once its lease lapses, the table is played here.
+                    await asyncio.sleep(away.lapses_in + 0.1)
+                return error_response(_moved(table_id), where)
+            except ServerError as exc:
+                return error_response(exc, where)
+
+        return api(wrapped)
 
     def live_json(table: Table) -> TableJson:
         live = hub().live.get(table.id)
@@ -256,7 +296,7 @@ def create_app(
         log.info("table created", extra={"table": table.id, "rules": config.rules_name})
         return JSONResponse(created_body(table, seat, token, live_json(table)), status_code=201)
 
-    @api
+    @routed
     async def get_table(request: Request) -> Response:
         table_id = request.path_params["id"]
         result = await hub().result(table_id)
@@ -264,7 +304,7 @@ def create_app(
             return JSONResponse(result["table"])
         return JSONResponse(await hub().table_json(table_id))
 
-    @api
+    @routed
     async def join(request: Request) -> Response:
         table_id = request.path_params["id"]
         data = await _body(request)
@@ -276,7 +316,7 @@ def create_app(
         taken = table.seat_of_token(token)
         return JSONResponse(joined_body(taken, token))
 
-    @api
+    @routed
     async def start(request: Request) -> Response:
         table_id = request.path_params["id"]
         data = await _body(request)
@@ -291,7 +331,7 @@ def create_app(
         await hub().change(table_id, lambda t: t.start(bot))
         return JSONResponse(live_json((await hub().open(table_id)).table))
 
-    @api
+    @routed
     async def leave(request: Request) -> Response:
         table_id = request.path_params["id"]
         data = await _body(request)
@@ -300,7 +340,7 @@ def create_app(
         await hub().change(table_id, lambda t: t.leave(seat))
         return JSONResponse(live_json((await hub().open(table_id)).table))
 
-    @api
+    @routed
     async def invite(request: Request) -> Response:
         table_id = request.path_params["id"]
         data = await _body(request)
@@ -309,7 +349,7 @@ def create_app(
         made = await hub().invite(table_id, data.get("token"), groups)
         return JSONResponse(invite_body((await hub().open(table_id)).table, made))
 
-    @api
+    @routed
     async def seat_link(request: Request) -> Response:
         table_id = request.path_params["id"]
         data = await _body(request)
@@ -317,7 +357,7 @@ def create_app(
         seat, secret = await hub().seat_link(table_id, data.get("token"))
         return JSONResponse(seat_link_body((await hub().open(table_id)).table, seat, secret))
 
-    @api
+    @routed
     async def claim(request: Request) -> Response:
         data = await _body(request)
         _only(data, "claim")
@@ -339,12 +379,12 @@ def create_app(
         table = (await hub().open(table_id)).table
         return {**deals_result(table), "record": None}
 
-    @api
+    @routed
     async def deals(request: Request) -> Response:
         result = await finished(request.path_params["id"])
         return JSONResponse(deals_body(result["deals"].values()))
 
-    @api
+    @routed
     async def deal_replay(request: Request) -> Response:
         table_id = request.path_params["id"]
         try:
@@ -363,7 +403,7 @@ def create_app(
             body = analysed(body, analysis)
         return JSONResponse(body)
 
-    @api
+    @routed
     async def record(request: Request) -> Response:
         table_id = request.path_params["id"]
         result = await finished(table_id)
@@ -456,6 +496,31 @@ def _client(request: Request | WebSocket) -> str | None:
     return None if request.client is None else request.client.host
 
 
+FORWARD_MAX = 1 << 20
+"""The largest frame a worker carries to another (uvicorn's own limit, ``cli.WS_MAX_SIZE``)."""
+
+
+def _moved(table_id: str) -> ServerError:
+    return ServerError(
+        ErrorCode.CONFLICT, f"table {table_id!r} moved to another worker just now: try again"
+    )
+
+
+async def _reach(hub: Hub, table_id: str, forwarded: str | None) -> Elsewhere | None:
+    """``None`` when this worker plays the table (taken now, if its lease lapsed); else
+    where it is played. A forwarded request is never forwarded again.
+
+    :raises ServerError: ``conflict`` for a forwarded request of a table played elsewhere.
+    """
+    try:
+        await hub.locate(table_id)
+    except Elsewhere as away:
+        if forwarded is not None:
+            raise _moved(table_id) from None
+        return away
+    return None
+
+
 def _origin_ok(ws: WebSocket, settings: Settings) -> bool:
     return origin_allowed(
         ws.headers.get("origin"), ws.headers.get("host"), settings.allowed_origins
@@ -502,14 +567,38 @@ async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings) -> None:
         if close:
             await ws.close(code=CLOSE_POLICY)
 
+    async def carry(raw: str | bytes, away: Elsewhere) -> _Live | None:
+        """Carry the socket to the table's owner, until it closes (``None``); or, when the
+        owner is gone, wait its lease out and play the table here (the table)."""
+        assert hub.cluster is not None
+        for _ in range(3):
+            try:
+                await forward_socket(ws, away.address, hub.cluster.worker_id, raw, FORWARD_MAX)
+                return None
+            except Unreachable:
+                await asyncio.sleep(away.lapses_in + 0.1)
+            try:
+                return await hub.open(table_id)
+            except Elsewhere as again:
+                away = again
+        await refuse(_moved(table_id), close=True)
+        return None
+
     bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)
     strikes = 0
     try:
-        try:
-            live = await hub.open(table_id)
-        except ServerError as exc:
-            await refuse(exc, close=True)
-            return
+        # A worker of many opens the table at the hello: a spectator watches another
+        # worker's table from its copy here, and only a player takes a table over.
+        live: _Live | None = hub.live.get(table_id)
+        if live is None and (hub.cluster is None or ws.headers.get(FORWARDED) is not None):
+            try:
+                live = await hub.open(table_id)
+            except Elsewhere:  # forwarded once: never again
+                await refuse(_moved(table_id), close=True)
+                return
+            except ServerError as exc:
+                await refuse(exc, close=True)
+                return
         while True:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
@@ -536,6 +625,18 @@ async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings) -> None:
                     error = ServerError(ErrorCode.MALFORMED, "the first frame must be hello")
                     await refuse(error, close=True)
                     return
+                if live is None and frame.token is None:
+                    live = hub.live.get(table_id) or await hub.copy_of(table_id)
+                if live is None:
+                    try:
+                        live = await hub.open(table_id)
+                    except Elsewhere as away:  # another worker plays the table
+                        live = await carry(raw, away)
+                        if live is None:
+                            return
+                    except ServerError as exc:
+                        await refuse(exc, close=True)
+                        return
                 seat: Seat | None = None
                 if frame.token is not None:
                     try:

@@ -59,6 +59,7 @@ class Asks:
 
     settings: Settings
     live: dict[str, _Live]
+    copies: dict[str, _Live]
     _clock: Callable[[], float]
 
     async def open(self, table_id: str) -> _Live:
@@ -68,6 +69,9 @@ class Asks:
         raise NotImplementedError  # pragma: no cover - the hub's
 
     async def _store_new(self, table: Table) -> _Live:
+        raise NotImplementedError  # pragma: no cover - the hub's
+
+    def _new_id(self) -> str:
         raise NotImplementedError  # pragma: no cover - the hub's
 
     def _buckets(self, live: _Live, what: str, per_minute: float, burst: float) -> Buckets[Seat]:
@@ -161,7 +165,7 @@ class Asks:
             table = live.table
             if not table.rematch_agreed:
                 return
-            new = table.rematch_of(secrets.token_urlsafe(9))
+            new = table.rematch_of(self._new_id())
             await self._store_new(new)
             await self.change(table.id, lambda t: t.made_rematch(new.id))
         finally:
@@ -229,7 +233,7 @@ class Asks:
             table_id, token = item["table"], item["token"]
             if not isinstance(table_id, str) or not isinstance(token, str):
                 raise ServerError(ErrorCode.MALFORMED, "a table id and a token are strings")
-            live = self.live.get(table_id)
+            live = self.live.get(table_id) or self.copies.get(table_id)  # of many: copies
             if live is None or live.expired or live.table.status == "finished":
                 continue
             with contextlib.suppress(ServerError):

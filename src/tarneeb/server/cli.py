@@ -3,6 +3,11 @@
 Starlette, uvicorn and SQLAlchemy are imported only when the server starts,
 so the rest of ``tarneeb`` works without them; without them the command says
 which extra to install, in one line.
+
+``--workers N`` runs N worker processes over one PostgreSQL on the ports
+from ``--port`` on (ids ``w1`` ... ``wN``), restarting one that dies; a
+worker of many on another machine is ``--worker-id ID --advertise
+HOST:PORT`` (docs/deploy.md, and :mod:`tarneeb.server.cluster`).
 """
 
 from __future__ import annotations
@@ -10,7 +15,10 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib.util
+import signal
+import subprocess
 import sys
+import time
 from typing import Any
 
 from tarneeb.errors import TarneebError
@@ -115,6 +123,43 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         "port, the default), 'off', or HOST:PORT, a listener of their own "
         "(e.g. 127.0.0.1:9100, to keep them off the public port)",
     )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run N worker processes over one PostgreSQL database (--db), on the ports "
+        "from --port on, with ids w1..wN; put a proxy in front (docs/deploy.md). Default 1",
+    )
+    serve.add_argument(
+        "--worker-id",
+        default=None,
+        metavar="ID",
+        help="run as one worker of many over one PostgreSQL database: its id (lowercase "
+        "letters and digits), unique among the workers; the tables it makes carry it",
+    )
+    serve.add_argument(
+        "--advertise",
+        default=None,
+        metavar="HOST:PORT",
+        help="where the other workers reach this one (default: --host and --port)",
+    )
+    serve.add_argument(
+        "--lease-seconds",
+        type=float,
+        default=3.0,
+        metavar="SECONDS",
+        help="how long a worker holds a table unless it renews the lease: a dead worker's "
+        "tables are taken over this long after (default 3)",
+    )
+    serve.add_argument(
+        "--trusted-proxies",
+        default=None,
+        metavar="IPS",
+        help="comma-separated addresses whose X-Forwarded-For is believed: the proxy's "
+        "and, on several machines, the other workers' (default: $FORWARDED_ALLOW_IPS, "
+        "else 127.0.0.1)",
+    )
     return serve
 
 
@@ -137,11 +182,32 @@ def run_serve(args: argparse.Namespace) -> int:
     from tarneeb.server.store import Store, default_db_url
 
     url = args.db or default_db_url()
+    many = args.workers != 1 or args.worker_id is not None
+    if args.workers < 1:
+        raise ServeError(f"--workers must be 1 or more, not {args.workers}")
+    if many and sqlalchemy.engine.make_url(url).get_backend_name() != "postgresql":
+        raise ServeError(
+            "--workers and --worker-id need PostgreSQL (--db postgresql+psycopg://...): "
+            "SQLite is one process"
+        )
+    if args.worker_id is not None:
+        from tarneeb.server.cluster import check_worker_id
+
+        try:
+            check_worker_id(args.worker_id)
+        except ValueError as exc:
+            raise ServeError(f"--worker-id: {exc}") from None
+    if not 0.5 <= args.lease_seconds <= 600:
+        raise ServeError("--lease-seconds must be from 0.5 to 600")
+    if args.workers > 1 and args.port + args.workers > 65536:
+        raise ServeError(f"--port {args.port} leaves no room for {args.workers} workers")
     try:
         Store(url).close()  # fail here, in one line, on a bad URL or a database that is down
     except (sqlalchemy.exc.SQLAlchemyError, ImportError, ValueError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ServeError(f"cannot open the database {url!r}: {first}") from None
+    if args.workers > 1:
+        return _run_workers(args, url)
     if min(args.tables_per_minute, args.open_tables_per_client, args.connections_per_client) < 0:
         raise ServeError(
             "--tables-per-minute, --open-tables-per-client and --connections-per-client "
@@ -154,6 +220,9 @@ def run_serve(args: argparse.Namespace) -> int:
         tables_per_minute=args.tables_per_minute,
         open_tables_per_client=args.open_tables_per_client,
         connections_per_client=args.connections_per_client,
+        worker_id=args.worker_id,
+        worker_address=args.advertise or f"{_reachable(args.host)}:{args.port}",
+        lease_seconds=args.lease_seconds,
     )
     # A game server holds many long-lived small objects (every table's events): collect the
     # young generation less often, so full collections do not pause every table for long.
@@ -170,15 +239,90 @@ def run_serve(args: argparse.Namespace) -> int:
             start_http_server(metrics_at[1], metrics_at[0], registry=app.state.metrics.registry)
         except OSError as exc:
             raise ServeError(f"cannot serve the metrics on {args.metrics}: {exc}") from None
-    print(f"tarneeb: serving on http://{args.host}:{args.port}/ (database {url})", flush=True)
+    shown = url.split("@")[-1] if "@" in url else url  # no password in the output
+    worker = "" if args.worker_id is None else f"worker {args.worker_id}, "
+    print(f"tarneeb: {worker}serving on http://{args.host}:{args.port}/ ({shown})", flush=True)
     uvicorn.run(
         app,
         host=args.host,
         port=args.port,
         log_level=args.log_level.lower(),
         log_config=log_config(args.log_format, args.log_level),
+        forwarded_allow_ips=args.trusted_proxies,
         **UVICORN_LIMITS,
     )
+    return 0
+
+
+def _reachable(host: str) -> str:
+    """An address of this machine's for the other workers, when listening on ``host``."""
+    return "127.0.0.1" if host in ("0.0.0.0", "", "::") else host
+
+
+_PASSED = (
+    "host",
+    "db",
+    "bot_delay",
+    "tables_per_minute",
+    "open_tables_per_client",
+    "connections_per_client",
+    "log_level",
+    "log_format",
+    "lease_seconds",
+)
+"""The options of ``serve`` each worker of ``--workers`` gets as they were given."""
+
+
+def _run_workers(args: argparse.Namespace, url: str) -> int:
+    """Run ``--workers`` worker processes, on consecutive ports, until interrupted;
+    a worker that dies is started again (after a second, its tables taken over meanwhile)."""
+    base = [sys.executable, "-m", "tarneeb", "serve"]
+    for name in _PASSED:
+        value = url if name == "db" else getattr(args, name)
+        base += [f"--{name.replace('_', '-')}", str(value)]
+    for origin in args.allow_origin:
+        base += ["--allow-origin", origin]
+    if args.trusted_proxies is not None:
+        base += ["--trusted-proxies", args.trusted_proxies]
+    base += ["--metrics", "off" if args.metrics == "off" else "here"]
+    commands = [
+        [*base, "--port", str(args.port + i), "--worker-id", f"w{i + 1}"]
+        for i in range(args.workers)
+    ]
+    if args.advertise is not None:
+        print("tarneeb: --advertise is per worker: each of --workers advertises its own port")
+    ports = f"{args.port}..{args.port + args.workers - 1}"
+    print(
+        f"tarneeb: {args.workers} workers on {args.host} ports {ports}; put nginx in front "
+        "(deploy/nginx/tarneeb.conf, docs/deploy.md)",
+        flush=True,
+    )
+    stopping = False
+
+    def stop(_signum: int, _frame: Any) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    running = [subprocess.Popen(command) for command in commands]
+    try:
+        while not stopping:
+            time.sleep(0.2)
+            for i, process in enumerate(running):
+                if process.poll() is not None and not stopping:
+                    print(f"tarneeb: worker w{i + 1} exited ({process.returncode}); again in 1 s")
+                    time.sleep(1.0)
+                    running[i] = subprocess.Popen(commands[i])
+    finally:
+        for process in running:
+            if process.poll() is None:
+                process.terminate()
+        for process in running:
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
     return 0
 
 

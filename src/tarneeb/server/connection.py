@@ -82,6 +82,13 @@ class Connection:
             with contextlib.suppress(Exception):
                 await self._abort(code)
 
+    async def hang_up(self, code: int) -> None:
+        """Send what waits, then close the socket with ``code`` (its client reconnects)."""
+        await self.close()
+        if self._abort is not None and not self.overflowed:
+            with contextlib.suppress(Exception):
+                await self._abort(code)
+
     async def close(self) -> None:
         self.queue.put_nowait(None)
         if self.writer is not None:

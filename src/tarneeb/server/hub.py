@@ -14,6 +14,12 @@ with backoff until the database is back (:mod:`tarneeb.server.commits`).
 Nothing runs for nobody: bots and timers wait at a table nobody is connected
 to, and a table that never started expires once idle long enough. The
 limits of :class:`Settings` bound what one client, seat or table may cost.
+
+A worker of many (:mod:`tarneeb.server.cluster`) holds in memory only the
+tables whose lease it holds: it takes a table on first contact, renews the
+leases of those it holds, and lets go of one whose write another worker's
+lease refused. It keeps copies of the other workers' public tables for its
+lobby and their spectators, brought up to date from the log on each notice.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from tarneeb.seats import SEATS, Seat
 from tarneeb.server.analysis_pool import AnalysisPool
 from tarneeb.server.asks import Asks
 from tarneeb.server.clockwork import Clockwork
+from tarneeb.server.cluster import CLOSE_LET_GO, Cluster, Elsewhere
 from tarneeb.server.commits import DatabaseHealth, not_stored, retry, short_error
 from tarneeb.server.connection import CLOSE_BEHIND, MAX_BACKLOG, Connection, dumps
 from tarneeb.server.limits import Buckets
@@ -45,7 +52,7 @@ from tarneeb.server.protocol import (
 )
 from tarneeb.server.results import RESULT_VERSION, table_result
 from tarneeb.server.settings import Settings
-from tarneeb.server.store import EXPIRED, Store
+from tarneeb.server.store import EXPIRED, FINISHED, StaleWrite, Store
 from tarneeb.server.table import (
     ErrorCode,
     Event,
@@ -92,6 +99,8 @@ class _Live:
     hosted: bool = False
     """A hosted event's table: its bots and timers play whether or not anyone watches
     (the event waits for it), see :meth:`Hub.host`."""
+    copy: bool = False
+    """A copy of another worker's table: only watched here, never changed."""
 
     def connected(self) -> set[Seat]:
         return {c.seat for c in self.connections if c.seat is not None}
@@ -101,11 +110,23 @@ class Hub(Asks, Clockwork):
     """All tables of one server process."""
 
     def __init__(
-        self, store: Store, settings: Settings, clock: Callable[[], float] = time.monotonic
+        self,
+        store: Store,
+        settings: Settings,
+        clock: Callable[[], float] = time.monotonic,
+        cluster: Cluster | None = None,
     ) -> None:
         self.store = store
         self.settings = settings
+        self.cluster = cluster
         self.live: dict[str, _Live] = {}
+        self.copies: dict[str, _Live] = {}
+        """A worker of many: the other workers' public tables as their logs say, and their
+        spectators here (no bot, timer or change runs at a copy)."""
+        self._catching_up: dict[str, asyncio.Task[None]] = {}
+        self._uncopied: set[str] = set()
+        """Other workers' tables not to copy on a notice: private or finished ones (a
+        table's set-up never changes, a finished one leaves the lobby)."""
         self.analyses = AnalysisPool(
             settings.analysis_workers, settings.analysis_queue, settings.analysis_cache
         )
@@ -124,7 +145,16 @@ class Hub(Asks, Clockwork):
     # -- life -------------------------------------------------------------------------------
 
     async def startup(self) -> None:
-        """Bring back every unfinished table exactly as stored."""
+        """Bring back every unfinished table exactly as stored (a worker of many: none,
+        each comes back on first contact; it listens for the others' changes)."""
+        if self.cluster is not None:
+            self._spawn(self._heartbeat(self.cluster))
+            self._spawn(self.cluster.listen(self._noticed, self._copy_all))
+            self._spawn(self.analyses.solver_available())
+            self._spawn(self._watch_database())
+            if self.settings.waiting_table_ttl is not None:
+                self._spawn(self._expire_forever(self.settings.waiting_table_ttl))
+            return
         for stored in await self.store.run(self.store.load_unfinished):
             live = self._new_live(await asyncio.to_thread(stored.restore))
             self.live[stored.id] = live
@@ -139,7 +169,10 @@ class Hub(Asks, Clockwork):
     async def shutdown(self) -> None:
         for background in list(self._background):
             background.cancel()
-        for live in self.live.values():
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):  # else they lapse
+                await self.store.run(self.cluster.release)
+        for live in [*self.live.values(), *self.copies.values()]:
             for task in [live.task, live.timer, *live.away.values()]:
                 if task is not None:
                     task.cancel()
@@ -224,7 +257,7 @@ class Hub(Asks, Clockwork):
                     f"at most {self.settings.tables_per_minute:g} new tables a minute "
                     "from one client: wait a little",
                 )
-        table = Table.new(secrets.token_urlsafe(9), config)
+        table = Table.new(self._new_id(), config)
         token = table.join(name if name is not None else "Player", seat)
         if reserve is None and not config.public:
             reserve = [[s] for s in SEATS if config.seats[s] == "human" and s != seat]
@@ -232,6 +265,9 @@ class Hub(Asks, Clockwork):
             table.invite(reserve)  # the secrets are in table.new_invites, for the answer
         await self._store_new(table, client)
         return table, token
+
+    def _new_id(self) -> str:
+        return secrets.token_urlsafe(9) if self.cluster is None else self.cluster.new_id()
 
     async def _store_new(self, table: Table, client: str | None = None) -> _Live:
         """Store a new table and run it (``client``: the address that created it).
@@ -302,7 +338,22 @@ class Hub(Asks, Clockwork):
             opening.add_done_callback(lambda _f: self._opening.pop(table_id, None))
         return await asyncio.shield(opening)
 
+    async def locate(self, table_id: str) -> None:
+        """Make sure this worker plays the table (of many: take its lease if it lapsed).
+
+        :raises Elsewhere: when another worker holds the lease (where it is).
+        """
+        if self.cluster is None or table_id in self.live or len(table_id) > 32:
+            return
+        try:
+            await self.store.run(self.cluster.acquire, table_id)
+        except Elsewhere:
+            raise
+        except Exception as exc:
+            raise self.db_health.unreadable(f"the lease of table {table_id}", exc) from None
+
     async def _load(self, table_id: str) -> _Live:
+        await self.locate(table_id)
         try:
             stored = await self.store.run(self.store.load, table_id)
         except Exception as exc:
@@ -315,6 +366,12 @@ class Hub(Asks, Clockwork):
             if live.table.status != "finished":
                 self.live[table_id] = live
             # A finished table is kept only while someone watches it (see _release).
+            copy = self.copies.pop(table_id, None)
+            if copy is not None:
+                self._let_go(copy)  # its spectators reconnect, to the table itself
+            if self.cluster is not None and live.table.status != "finished":
+                for seat in SEATS:  # taken over: as after a restart, absent until back
+                    self._seat_left(live, seat)
         return live
 
     async def result(self, table_id: str) -> dict[str, Any] | None:
@@ -364,6 +421,8 @@ class Hub(Asks, Clockwork):
     def _drop(self, live: _Live) -> None:
         if self.live.get(live.table.id) is live:
             del self.live[live.table.id]
+        if self.copies.get(live.table.id) is live:
+            del self.copies[live.table.id]
         for task in [live.task, live.timer, *live.away.values()]:
             if task is not None:
                 task.cancel()
@@ -375,9 +434,10 @@ class Hub(Asks, Clockwork):
             return _table(live)
 
     def tables(self) -> list[Table]:
+        """The public tables not finished: this worker's, and (of many) the others'."""
         return [
             live.table
-            for live in self.live.values()
+            for live in [*self.live.values(), *self.copies.values()]
             if live.table.config.public and live.table.status != "finished"
         ]
 
@@ -430,6 +490,10 @@ class Hub(Asks, Clockwork):
                     else None
                 )
                 await self.store.commit(table.id, new, table.status, finished)
+            except StaleWrite:
+                # Another worker plays this table now: nothing was written; let it go.
+                self._let_go(live)
+                raise Elsewhere(table.id, "", 0.0) from None
             except Exception as exc:
                 self.db_health.failed(table.id, f"{len(new)} new events", exc)
                 # Back to the last committed event, from memory (the database may be down,
@@ -487,6 +551,122 @@ class Hub(Asks, Clockwork):
             )
         await self.change(table_id, lambda t: t.chat(seat, line))
 
+    # -- many workers -------------------------------------------------------------------------
+
+    def _let_go(self, live: _Live) -> None:
+        """Forget a table another worker plays now, or a copy: its sockets are closed with
+        1012 (their clients reconnect, and reach whoever plays it)."""
+        self._drop(live)
+        for conn in list(live.connections):
+            self._spawn(conn.hang_up(CLOSE_LET_GO))
+
+    async def _heartbeat(self, cluster: Cluster) -> None:
+        """Renew the leases of the tables in memory, a third of the lease time apart; let go
+        of the ones another worker took (this one stalled past its lease)."""
+        while True:
+            await asyncio.sleep(cluster.lease_seconds / 3)
+            ids = list(self.live)
+            try:
+                held = await self.store.run(cluster.renew, ids)
+            except Exception as exc:  # the writes are refused too while it is down
+                self.db_health.failed("-", "the leases", exc)
+                continue
+            for table_id in ids:
+                live = self.live.get(table_id)
+                if table_id not in held and live is not None and not live.lock.locked():
+                    self._let_go(live)
+
+    def _noticed(self, table_id: str, seq: int) -> None:
+        """Another worker (or this one) stored events of a table up to ``seq``."""
+        if table_id in self.live or table_id in self._catching_up:
+            return
+        copy = self.copies.get(table_id)
+        if copy is None and table_id in self._uncopied:
+            return  # (a spectator's copy of a private table is kept up all the same)
+        if copy is not None and copy.table.seq >= seq:
+            return
+        task = self._spawn(self._catch_up(table_id))
+        self._catching_up[table_id] = task
+        task.add_done_callback(lambda _t: self._catching_up.pop(table_id, None))
+
+    async def _catch_up(self, table_id: str) -> None:
+        """Bring the copy of a table up to its log, and tell its spectators."""
+        copy = self.copies.get(table_id)
+        try:
+            if copy is None:
+                stored = await self.store.run(self.store.load, table_id)
+                if stored is None or table_id in self.live:
+                    return
+                if stored.status in (FINISHED, EXPIRED) or not stored.config.public:
+                    self._skip_copies(table_id)
+                    return
+                self._keep_copy(await asyncio.to_thread(stored.restore))
+                return
+            new = await self.store.run(self.store.events_since, table_id, copy.table.seq)
+        except Exception as exc:
+            self.db_health.unreadable(f"the changes of table {table_id}", exc)
+            return
+        if self.copies.get(table_id) is not copy or not new:
+            return
+        try:
+            copy.table.extend(new)
+        except ServerError as exc:  # not whole commits: read it again whole next time
+            _log.warning("table %s: its copy is read again: %s", table_id, exc.message)
+            self._let_go(copy)
+            return
+        self._broadcast(copy, new)
+        if copy.table.status == FINISHED and not copy.connections:
+            del self.copies[table_id]
+            self._skip_copies(table_id)
+
+    def _skip_copies(self, table_id: str) -> None:
+        if len(self._uncopied) >= MAX_UNCOPIED:
+            self._uncopied.clear()  # read again at most once each
+        self._uncopied.add(table_id)
+
+    def _keep_copy(self, table: Table) -> _Live:
+        copy = self._new_live(table)
+        copy.copy = True
+        self.copies[table.id] = copy
+        return copy
+
+    async def copy_of(self, table_id: str) -> _Live | None:
+        """The copy of another worker's table, for a spectator here; ``None`` for none
+        (no such table, or it ended)."""
+        copy = self.copies.get(table_id)
+        if copy is not None:
+            return copy
+        try:
+            stored = await self.store.run(self.store.load, table_id)
+        except Exception as exc:
+            raise self.db_health.unreadable(f"table {table_id}", exc) from None
+        if stored is None or stored.status == EXPIRED or table_id in self.live:
+            return None
+        copy = self.copies.get(table_id)  # made meanwhile
+        return copy or self._keep_copy(await asyncio.to_thread(stored.restore))
+
+    async def _copy_all(self) -> None:
+        """(Again) listening: copy every unfinished public table of the others anew."""
+        try:
+            stored = await self.store.run(self.store.load_unfinished)
+        except Exception as exc:
+            self.db_health.unreadable("the tables", exc)
+            return
+        found = {s.id for s in stored}
+        for table_id, copy in list(self.copies.items()):
+            if table_id not in found and not copy.connections:
+                del self.copies[table_id]
+        for each in stored:
+            if not each.config.public:
+                self._skip_copies(each.id)
+            if not each.config.public or each.id in self.live:
+                continue
+            known = self.copies.get(each.id)
+            if known is None:
+                self._keep_copy(await asyncio.to_thread(each.restore))
+            elif known.table.seq < len(each.events):
+                self._noticed(each.id, len(each.events))
+
     async def _watch_database(self) -> None:
         """While writes fail, ask the database now and then, so the health says ``ok``
         again once it is back even if no table changes meanwhile."""
@@ -508,7 +688,8 @@ class Hub(Asks, Clockwork):
         :raises ServerError: ``conflict`` when a spectator finds the table full of them;
             ``rate_limited`` when the client holds all the connections it may.
         """
-        live = await self.open(conn.table_id)
+        copy = self.copies.get(conn.table_id) if conn.table_id not in self.live else None
+        live = copy if copy is not None and conn.seat is None else await self.open(conn.table_id)
         seat = conn.seat
         most = self.settings.connections_per_client
         if conn.client is not None and 0 < most <= self._per_client.get(conn.client, 0):
@@ -528,14 +709,15 @@ class Hub(Asks, Clockwork):
             live.table.away_deadlines.pop(seat, None)
         async with live.lock:
             before = live.connected()
-            self.live.setdefault(conn.table_id, live)
+            if not live.copy:
+                self.live.setdefault(conn.table_id, live)
             live.connections.add(conn)
             if seat is None:
                 live.spectators += 1
             if conn.client is not None:
                 self._per_client[conn.client] = self._per_client.get(conn.client, 0) + 1
                 conn.counted = True
-            if live.timer is None:
+            if live.timer is None and not live.copy:
                 self._schedule(live)  # wake the bots and timers of a table nobody watched
             conn.push(welcome_frame(live.table, seat, live.connected(), since, MAX_REPLAY))
         if seat is not None and live.table.seats[seat].held_by is not None:
@@ -614,6 +796,8 @@ class Hub(Asks, Clockwork):
 
 RESULTS_KEPT = 64
 """Results of finished tables kept in memory."""
+MAX_UNCOPIED = 100_000
+"""Other workers' private or finished tables remembered as not to copy, at most."""
 
 
 def _retrieved(task: asyncio.Task[Any]) -> None:

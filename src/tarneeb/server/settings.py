@@ -77,3 +77,11 @@ class Settings:
     """... and at once."""
     links_per_minute: float = 5.0
     """Seat links and invites one seat may make a minute (a burst of as many)."""
+    worker_id: str | None = None
+    """This worker's id, one of many over one PostgreSQL (:mod:`.cluster`); ``None``: one
+    process plays every table."""
+    worker_address: str | None = None
+    """Where the other workers reach this one, ``HOST:PORT`` (a worker of many)."""
+    lease_seconds: float = 3.0
+    """How long a worker's lease on a table lasts unless renewed (a third of it apart):
+    a dead worker's tables are taken over this long after its last renewal."""

@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -40,7 +40,7 @@ from tarneeb.server.events.schema import EVENT_METADATA
 from tarneeb.server.table import Event, Table, TableConfig
 from tarneeb.server.text import scrub
 
-__all__ = ["EXPIRED", "FINISHED", "Store", "StoredTable", "default_db_url"]
+__all__ = ["EXPIRED", "FINISHED", "Guard", "StaleWrite", "Store", "StoredTable", "default_db_url"]
 
 T = TypeVar("T")
 
@@ -81,6 +81,42 @@ _results = sa.Table(
     sa.Column("data", sa.Text, nullable=False),
 )
 """A finished table's result, as the API serves it (see :mod:`tarneeb.server.results`)."""
+
+
+_leases = sa.Table(
+    "tarneeb_leases",
+    _metadata,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("owner", sa.String(64), nullable=False, index=True),
+    sa.Column("address", sa.String(256), nullable=False),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("expires", sa.DateTime(timezone=True), nullable=False),
+)
+"""Which worker plays each table, till when, and the last event it wrote (see
+:mod:`tarneeb.server.cluster`; a single process, as on SQLite, has no rows here)."""
+
+
+class StaleWrite(Exception):
+    """A change refused because another worker plays the table now: nothing was written."""
+
+    def __init__(self, table_ids: Sequence[str]) -> None:
+        super().__init__(f"tables {', '.join(table_ids)} are played by another worker now")
+        self.table_ids = tuple(table_ids)
+
+
+class Guard(Protocol):
+    """What a store of many workers checks in the transaction of each write
+    (:class:`tarneeb.server.cluster.Cluster`)."""
+
+    def created(self, conn: sa.Connection, table: Table) -> None:
+        """Take the new table's lease (in the transaction that stores it)."""
+
+    def appended(self, cursor: Any, marker: str, changes: Sequence[Change]) -> None:
+        """Check and move on the lease of each change's table, in the transaction
+        that writes them.
+
+        :raises StaleWrite: when another worker plays any of them now.
+        """
 
 
 _MARKERS = {"qmark": "?", "format": "%s", "pyformat": "%s"}
@@ -139,6 +175,8 @@ class Store:
         self._executor = ThreadPoolExecutor(
             max_workers=1 if sqlite else max(1, threads), thread_name_prefix="tarneeb-store"
         )
+        self.guard: Guard | None = None
+        """Set by a worker of many (:mod:`.cluster`): every write checks its lease."""
 
     def close(self) -> None:
         self._executor.shutdown(wait=True)
@@ -165,6 +203,8 @@ class Store:
                 )
             )
             self._insert(conn, table.id, table.events)
+            if self.guard is not None:
+                self.guard.created(conn, table)
 
     def append(
         self,
@@ -195,6 +235,8 @@ class Store:
         """
         marker = _MARKERS.get(self.engine.dialect.paramstyle)
         if marker is None:
+            if self.guard is not None:
+                raise ValueError(f"many workers need psycopg, not {self.engine.dialect.driver}")
             with self.engine.begin() as conn:
                 for table_id, events, status, result in changes:
                     self._insert(conn, table_id, events)
@@ -241,6 +283,8 @@ class Store:
                         f"INSERT INTO {_results.name} (table_id, data) VALUES ({marker}, {marker})",
                         results,
                     )
+                if self.guard is not None:
+                    self.guard.appended(cursor, marker, changes)
             finally:
                 cursor.close()
             raw.commit()
@@ -299,7 +343,7 @@ class Store:
             try:
                 self.append_many([change for change, _done, _loop in group])
                 outcomes = [None] * len(group)
-            except sa.exc.IntegrityError:
+            except (sa.exc.IntegrityError, StaleWrite):
                 outcomes = []
                 for change, _done, _loop in group:
                     try:
@@ -336,6 +380,16 @@ class Store:
             if row is None:
                 return None
             return self._stored(conn, row)
+
+    def events_since(self, table_id: str, seq: int) -> list[Event]:
+        """The events of a table's log after its event ``seq``, in order."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                _events.select()
+                .where(_events.c.table_id == table_id, _events.c.seq > seq)
+                .order_by(_events.c.seq)
+            ).all()
+        return [_event(e) for e in rows]
 
     def load_unfinished(self) -> list[StoredTable]:
         """Every table whose match has not ended (nor expired), to bring back after a restart."""
@@ -403,16 +457,17 @@ class Store:
             row.created,
             TableConfig.load(scrub(json.loads(row.config))),
             row.status,
-            tuple(
-                Event(
-                    e.seq,
-                    e.kind,
-                    scrub(json.loads(e.data)),  # text stored before the edge checked it
-                    None if e.secret is None else json.loads(e.secret),
-                )
-                for e in events
-            ),
+            tuple(_event(e) for e in events),
         )
+
+
+def _event(row: sa.Row[Any]) -> Event:
+    return Event(
+        row.seq,
+        row.kind,
+        scrub(json.loads(row.data)),  # text stored before the edge checked it
+        None if row.secret is None else json.loads(row.secret),
+    )
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -194,17 +194,26 @@ class Table(Seating):
     ) -> Table:
         """The table its stored ``events`` built, exactly as it was."""
         table = cls(table_id, config, created)
-        table.seeds = [
-            str(e.secret["seed"]) for e in events if e.kind is EventKind.DEAL and e.secret
-        ]
-        for event in events:
-            if event.seq != len(table.events) + 1:
-                raise ServerError(
-                    ErrorCode.INTERNAL, f"table {table_id}: event {event.seq} out of order"
-                )
-            table.events.append(event)
-            table._apply(event)
+        table.extend(events)
         return table
+
+    def extend(self, events: Sequence[Event]) -> None:
+        """Apply stored ``events`` that follow the log (another worker wrote them), whole
+        commits at a time: a deal's seed comes in the commit of the action that deals it.
+
+        :raises ServerError: ``internal`` for an event out of order (the table is as
+            far as the events before it took it).
+        """
+        self.seeds.extend(
+            str(e.secret["seed"]) for e in events if e.kind is EventKind.DEAL and e.secret
+        )
+        for event in events:
+            if event.seq != len(self.events) + 1:
+                raise ServerError(
+                    ErrorCode.INTERNAL, f"table {self.id}: event {event.seq} out of order"
+                )
+            self.events.append(event)
+            self._apply(event)
 
     # -- reading ------------------------------------------------------------------------
 
