@@ -42,6 +42,7 @@ from tarneeb.server.edge import (
 from tarneeb.server.hub import Connection, Hub, Settings
 from tarneeb.server.limits import TokenBucket
 from tarneeb.server.metrics import CONTENT_TYPE_LATEST, BindMetrics, Metrics, readiness
+from tarneeb.server.players import Players, player_routes
 from tarneeb.server.protocol import (
     ack_frame,
     analysed,
@@ -159,9 +160,12 @@ def create_app(settings: Settings | None = None, *, metrics_route: bool = True) 
         state["hub"] = Hub(store, settings)
         _app.state.hub = state["hub"]
         await state["hub"].startup()
+        _app.state.players = Players(state["hub"])
+        await _app.state.players.start()
         try:
             yield
         finally:
+            await _app.state.players.stop()
             await state["hub"].shutdown()
             store.close()
 
@@ -275,6 +279,7 @@ def create_app(settings: Settings | None = None, *, metrics_route: bool = True) 
             raise ServerError(ErrorCode.MALFORMED, "bot must be a bot spec")
         if "level" in data:
             bot = _level(data["level"], "bot" in data)
+        request.app.state.players.check_start(table_id)
         await hub().change(table_id, lambda t: t.start(bot))
         return JSONResponse(live_json((await hub().open(table_id)).table))
 
@@ -411,6 +416,7 @@ def create_app(settings: Settings | None = None, *, metrics_route: bool = True) 
         Route("/api/tables/{id}/deals", deals),
         Route("/api/tables/{id}/deals/{number}", deal_replay),
         Route("/api/tables/{id}/record", record),
+        *player_routes(),
         WebSocketRoute("/ws/{id}", websocket),
         Mount("/static", StaticFiles(directory=_static_dir(), check_dir=False), name="static"),
         *outside,

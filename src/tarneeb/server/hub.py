@@ -115,6 +115,8 @@ class Hub(Asks, Clockwork):
         self._background: set[asyncio.Task[Any]] = set()
         self._per_client: dict[str, int] = {}
         """Client address -> its connections now."""
+        self.watchers: list[Callable[[Table, Sequence[Event]], None]] = []
+        """Called with a table and its new events after each commit (the players' ratings)."""
 
     # -- life -------------------------------------------------------------------------------
 
@@ -427,6 +429,8 @@ class Hub(Asks, Clockwork):
             if first is not None:
                 first[0].push(first[1](result))
             self._broadcast(live, new)
+            for watch in self.watchers:
+                watch(table, new)
             self._release(live)
             return result
 
