@@ -21,7 +21,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -73,7 +73,7 @@ def decision(table: Table) -> tuple[int, str, Seat | None] | None:
     for event in table.events:
         if event.kind is EventKind.TAKEOVER:
             leaver = parse_seat_name(event.data["seat"])
-            return int(Team(leaver % 2).other()), "left", leaver
+            return int(Team(leaver % 2).other), "left", leaver
     match = table.match
     if match is not None and match.is_over() and match.winner is not None:
         return int(match.winner), "match", None
@@ -118,8 +118,14 @@ class Players:
         for task in list(self._tasks):
             task.cancel()
 
-    def _spawn(self, work: Any) -> None:
-        task = asyncio.get_running_loop().create_task(work)
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        async def logged() -> None:
+            try:
+                await work
+            except Exception as exc:  # the table stays open: the next start rates it
+                log.error("rating a table failed: %r", exc, exc_info=exc)
+
+        task = asyncio.get_running_loop().create_task(logged())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
