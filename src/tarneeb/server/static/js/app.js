@@ -6,6 +6,7 @@ import { t, LANGUAGES, chooseLanguage, setLanguage, language } from "./i18n.js";
 import { HomeView, RulesView } from "./home.js";
 import { TableView } from "./table.js";
 import { ReplayView } from "./replay.js";
+import { playersRoute, playersView, playersNav } from "./players.js";
 
 const root = document.getElementById("app");
 const header = document.getElementById("top");
@@ -21,6 +22,8 @@ function routeOf() {
     if (replay) return { name: "replay", table: table[1], number: replay[1] ? Number(replay[1]) : null };
     return { name: "table", table: table[1] };
   }
+  const players = playersRoute(hash);
+  if (players) return players;
   const rules = /^rules\/(.+)$/.exec(hash);
   if (rules) return { name: "rules", preset: rules[1] };
   return { name: "home" };
@@ -47,7 +50,7 @@ function renderHeader() {
       "div",
       { class: "top-inner" },
       h("a", { href: "/", class: "brand", id: "brand" }, h("span", { class: "brand-mark", "aria-hidden": "true" }, "♠"), h("span", {}, t("web.app.name"))),
-      h("nav", { class: "top-nav" }, h("a", { href: "/#rules/classic" }, t("web.nav.rules"))),
+      h("nav", { class: "top-nav" }, h("a", { href: "/#rules/classic" }, t("web.nav.rules")), playersNav()),
       h("span", { id: "conn-dot", class: "conn-dot", role: "img", hidden: routeOf().name !== "table" }),
       h("label", { class: "lang-switch" }, h("span", { class: "sr-only" }, t("web.app.language")), select),
     ),
@@ -64,6 +67,7 @@ async function route(force = false) {
   if (r.name === "table") view = new TableView(root, router, r.table);
   else if (r.name === "replay") view = new ReplayView(root, router, r.table, r.number);
   else if (r.name === "rules") view = new RulesView(root, router, r.preset);
+  else if (r.name === "players") view = playersView(root, router, r);
   else view = new HomeView(root, router);
   window.scrollTo(0, 0);
   await view.start();
