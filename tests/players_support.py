@@ -11,12 +11,11 @@ import asyncio
 import contextlib
 import random
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-import ws_support  # noqa: F401 - skips without the server's dependencies
+import ws_support
 
 for _module in ("argon2", "openskill"):
     try:

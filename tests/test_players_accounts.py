@@ -139,7 +139,15 @@ def test_sign_in_attempts_are_limited_per_name_and_per_client(app: App) -> None:
 
 @pytest.mark.parametrize(
     "twin",
-    ["LAYLA", "layla", " Layla ", "La yla", "La.yla", "L\u0430yla", "\uff2c\uff41\uff59\uff4c\uff41"],
+    [
+        "LAYLA",
+        "layla",
+        " Layla ",
+        "La yla",
+        "La.yla",
+        "L\u0430yla",
+        "\uff2c\uff41\uff59\uff4c\uff41",
+    ],
 )
 def test_names_are_unique_after_normalisation(app: App, twin: str) -> None:
     sign_up(app.client, "Layla")
@@ -194,14 +202,18 @@ def test_a_guest_signing_up_keeps_the_seats_they_played(app: App) -> None:
     assert thief.get("/api/players/profile/nour").json()["matches"] == []
     # A later claim (a guest seat of before, found when signing in) adds to the same profile.
     third, third_token = _guest_match(guest)
-    claimed = guest.post("/api/players/claim", json={"seats": [{"table": third, "token": third_token}]})
+    claimed = guest.post(
+        "/api/players/claim", json={"seats": [{"table": third, "token": third_token}]}
+    )
     assert claimed.json() == {"claimed": 1}
     assert len(guest.get("/api/players/profile/layla").json()["matches"]) == 3
 
 
 def test_a_claim_needs_a_session(app: App) -> None:
     table, token = _guest_match(app.client)
-    answer = app.client.post("/api/players/claim", json={"seats": [{"table": table, "token": token}]})
+    answer = app.client.post(
+        "/api/players/claim", json={"seats": [{"table": table, "token": token}]}
+    )
     _error(answer, 403, "unauthorized")
 
 
@@ -210,7 +222,11 @@ def test_a_claim_needs_a_session(app: App) -> None:
 
 @pytest.mark.parametrize(
     "headers",
-    [{"Origin": EVIL}, {"Sec-Fetch-Site": "cross-site"}, {"Origin": EVIL, "Sec-Fetch-Site": "cross-site"}],
+    [
+        {"Origin": EVIL},
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Origin": EVIL, "Sec-Fetch-Site": "cross-site"},
+    ],
 )
 def test_a_request_from_another_site_is_refused_with_the_cookie(
     app: App, headers: dict[str, str]
@@ -229,7 +245,9 @@ def test_a_request_from_another_site_is_refused_with_the_cookie(
     assert app.client.get("/api/players/me").json() == {"player": {"name": "Layla"}}
     assert app.client.get("/api/players/profile/layla").json()["matches"] == []
     assert app.client.get("/api/players/queue").json() == {"state": "idle"}
-    same = app.client.post("/api/players/claim", json={"seats": []}, headers={"Origin": "http://testserver"})
+    same = app.client.post(
+        "/api/players/claim", json={"seats": []}, headers={"Origin": "http://testserver"}
+    )
     assert same.status_code == 200
 
 
@@ -255,7 +273,10 @@ def test_a_logout_cannot_be_replayed_nor_its_cookie_used_again(app: App) -> None
 def test_a_signed_in_session_survives_another_session_signing_out(app: App) -> None:
     sign_up(app.client, "Layla")
     phone = app.browser()
-    assert phone.post("/api/players/login", json={"name": "Layla", "password": PASSWORD}).status_code == 200
+    assert (
+        phone.post("/api/players/login", json={"name": "Layla", "password": PASSWORD}).status_code
+        == 200
+    )
     assert app.client.post("/api/players/logout", json={}).status_code == 200
     assert phone.get("/api/players/me").json() == {"player": {"name": "Layla"}}
 
@@ -269,12 +290,17 @@ def test_the_recovery_code_resets_the_password_once(app: App) -> None:
     old_session = _cookie(app.client)
     stranger = app.browser()
     wrong = stranger.post(
-        "/api/players/recover", json={"name": "Layla", "code": "AAAAA-BBBBB-CCCCC-DDDDD", "password": "new password 1"}
+        "/api/players/recover",
+        json={"name": "Layla", "code": "AAAAA-BBBBB-CCCCC-DDDDD", "password": "new password 1"},
     )
     _error(wrong, 403, "unauthorized")
     reset = stranger.post(
         "/api/players/recover",
-        json={"name": "layla", "code": code.lower().replace("-", " "), "password": "new password 1"},
+        json={
+            "name": "layla",
+            "code": code.lower().replace("-", " "),
+            "password": "new password 1",
+        },
     )
     assert reset.status_code == 200, reset.text
     fresh = reset.json()["recovery_code"]
@@ -293,11 +319,14 @@ def test_the_recovery_code_resets_the_password_once(app: App) -> None:
     # The new code works (once) in its turn.
     assert (
         stranger.post(
-            "/api/players/recover", json={"name": "Layla", "code": fresh, "password": "new password 3"}
+            "/api/players/recover",
+            json={"name": "Layla", "code": fresh, "password": "new password 3"},
         ).status_code
         == 200
     )
     assert (
-        stranger.post("/api/players/login", json={"name": "Layla", "password": "new password 3"}).status_code
+        stranger.post(
+            "/api/players/login", json={"name": "Layla", "password": "new password 3"}
+        ).status_code
         == 200
     )

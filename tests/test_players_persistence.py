@@ -24,12 +24,10 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from players_support import PASSWORD, app_on, sign_up
 from support import free_port
-from test_server_persistence import Server, db_url  # noqa: F401 - its fixture
 from tarneeb.server.players.ratings import Family, record_result
+from test_server_persistence import Server, db_url  # noqa: F401 - its fixture
 
 
 def test_accounts_sessions_and_ratings_survive_a_restart(db_url: str) -> None:
@@ -84,7 +82,9 @@ def test_a_rated_table_decided_before_a_crash_is_rated_at_the_next_start(db_url:
         # The server "dies" after the takeover is stored and before it is rated: nobody
         # watches the hub any more.
         app.hub.watchers.clear()
-        left = app.players["Omar"].post(f"/api/tables/{table}/leave", json={"token": tokens["north"]})
+        left = app.players["Omar"].post(
+            f"/api/tables/{table}/leave", json={"token": tokens["north"]}
+        )
         assert left.status_code == 200
         assert app.client.get("/api/players/profile/Layla").json()["ratings"] == {}
     for _restart in range(2):  # rated at the first start after, and only then
@@ -112,7 +112,9 @@ class Browser:
     def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
         data = None if body is None else json.dumps(body).encode()
         headers = {"Content-Type": "application/json"} if body is not None else {}
-        request = urllib.request.Request(f"{self.base}{path}", data=data, method=method, headers=headers)
+        request = urllib.request.Request(
+            f"{self.base}{path}", data=data, method=method, headers=headers
+        )
         try:
             with self.opener.open(request, timeout=20) as answer:
                 return answer.status, json.load(answer)
@@ -125,11 +127,16 @@ def test_players_survive_kill_9(db_url: str, tmp_path: Path) -> None:
     server.start()
     try:
         layla = Browser(server.base)
-        status, body = layla.call("POST", "/api/players/signup", {"name": "Layla", "password": PASSWORD})
+        status, body = layla.call(
+            "POST", "/api/players/signup", {"name": "Layla", "password": PASSWORD}
+        )
         assert status == 201, body
         code = body["recovery_code"]
         nour = Browser(server.base)
-        assert nour.call("POST", "/api/players/signup", {"name": "Nour", "password": PASSWORD})[0] == 201
+        assert (
+            nour.call("POST", "/api/players/signup", {"name": "Nour", "password": PASSWORD})[0]
+            == 201
+        )
         stolen = Browser(server.base)
         for cookie in nour.jar:  # a copy of Nour's cookie, kept by a thief
             stolen.jar.set_cookie(cookie)
@@ -139,11 +146,15 @@ def test_players_survive_kill_9(db_url: str, tmp_path: Path) -> None:
         assert layla.call("GET", "/api/players/me") == (200, {"player": {"name": "Layla"}})
         status, body = stolen.call("GET", "/api/players/me")
         assert status == 403 and "signed out" in body["error"]["message"]
-        status, body = nour.call("POST", "/api/players/login", {"name": "nour", "password": PASSWORD})
+        status, body = nour.call(
+            "POST", "/api/players/login", {"name": "nour", "password": PASSWORD}
+        )
         assert status == 200, body
         # The password is hashed with argon2's defaults in the real server: recovery works.
         status, body = layla.call(
-            "POST", "/api/players/recover", {"name": "Layla", "code": code, "password": "new secret!"}
+            "POST",
+            "/api/players/recover",
+            {"name": "Layla", "code": code, "password": "new secret!"},
         )
         assert status == 200, body
     finally:

@@ -72,7 +72,9 @@ def test_the_rules_are_queues_of_their_own() -> None:
 
 def test_the_four_are_split_into_the_fairest_partnerships() -> None:
     queue = RankedQueue(clock=Clock())
-    players = [queue.join(n, n, "classic", o) for n, o in [("w", 1.0), ("x", 9.0), ("y", 5.0), ("z", 3.0)]]
+    players = [
+        queue.join(n, n, "classic", o) for n, o in [("w", 1.0), ("x", 9.0), ("y", 5.0), ("z", 3.0)]
+    ]
     seats = {seat: p.id for seat, p in partnerships(players).items()}
     assert seats == {Seat.SOUTH: "x", Seat.NORTH: "w", Seat.EAST: "y", Seat.WEST: "z"}
 
@@ -122,7 +124,12 @@ def test_four_players_of_close_rating_are_seated_at_one_rated_table(app: App) ->
     weak = {seated[n]["table"] for n in ("Eli", "Fay", "Gul", "Hal")}
     assert len(strong) == 1 and len(weak) == 1 and strong != weak
     [table_id] = strong
-    assert {seated[n]["seat"] for n in ("Ana", "Ben", "Cem", "Dan")} == {"south", "east", "north", "west"}
+    assert {seated[n]["seat"] for n in ("Ana", "Ben", "Cem", "Dan")} == {
+        "south",
+        "east",
+        "north",
+        "west",
+    }
     assert all(s["rated"] for s in seated.values()) and table_id in app.service.rated
     state = app.client.get(f"/api/tables/{table_id}").json()
     assert state["status"] == "playing" and not state["public"] and not state["hints"]

@@ -48,14 +48,18 @@ def _ids(app: App, names: list[str]) -> list[str]:
     return [p.id for p in found]
 
 
-def _expected(teams: list[list[str]], winner: int, before: dict[str, Any] | None = None) -> dict[str, Any]:
+def _expected(
+    teams: list[list[str]], winner: int, before: dict[str, Any] | None = None
+) -> dict[str, Any]:
     model = openskill.PlackettLuce()
     before = before or {}
     rated = model.rate(
         [[before.get(p) or model.rating() for p in team] for team in teams],
         ranks=[0, 1] if winner == 0 else [1, 0],
     )
-    return {p: r for team, new in zip(teams, rated, strict=True) for p, r in zip(team, new, strict=True)}
+    return {
+        p: r for team, new in zip(teams, rated, strict=True) for p, r in zip(team, new, strict=True)
+    }
 
 
 def _rating(app: App, name: str, family: str = "partnership") -> dict[str, Any]:
@@ -80,7 +84,10 @@ def test_record_result_agrees_with_openskill_on_known_results(app: App) -> None:
         assert new.ordinal == pytest.approx(again[player].ordinal(), abs=1e-12)
     assert second[a][1].played == 2 and second[a][1].won == 1 and second[e][1].won == 0
     # Told twice, a result changes nothing; another ladder is a ladder of its own.
-    assert app.call(record_result, app.hub.store, Family.PARTNERSHIP, [[a, b], [c, d]], 0, "t1") is None
+    assert (
+        app.call(record_result, app.hub.store, Family.PARTNERSHIP, [[a, b], [c, d]], 0, "t1")
+        is None
+    )
     assert app.call(record_result, app.hub.store, Family.EGYPTIAN, [[a, b], [c, d]], 1, "t3")
     assert _rating(app, "Ana")["played"] == 2 and _rating(app, "Ana", "egyptian")["played"] == 1
 
@@ -213,7 +220,9 @@ def test_the_leaderboard_is_ordered_by_mu_minus_three_sigma(app: App) -> None:
 
 def test_a_rated_table_takes_signed_in_players_only_and_never_bots(app: App) -> None:
     host = app.player("Layla")
-    bots = host.post("/api/players/tables", json={"rules": "classic", "seats": {"east": "bot:random"}})
+    bots = host.post(
+        "/api/players/tables", json={"rules": "classic", "seats": {"east": "bot:random"}}
+    )
     assert bots.status_code == 400 and "no bots" in bots.json()["error"]["message"]
     made = host.post("/api/players/tables", json={"rules": "egyptian"}).json()
     table = made["table"]
@@ -240,7 +249,10 @@ def test_the_family_is_read_from_the_rules_options(app: App) -> None:
     for body, family in [
         ({"rules": "syrian400"}, Family.SOLO),
         ({"rules": "tarneeb400"}, Family.PARTNERSHIP),
-        ({"rules": "classic", "options": {"bidding": "strains", "no_trump": True}}, Family.EGYPTIAN),
+        (
+            {"rules": "classic", "options": {"bidding": "strains", "no_trump": True}},
+            Family.EGYPTIAN,
+        ),
     ]:
         made = host.post("/api/players/tables", json=body)
         assert made.status_code == 201, made.text

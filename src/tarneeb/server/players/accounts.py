@@ -22,6 +22,7 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from typing import NamedTuple
 
 import sqlalchemy as sa
 from argon2 import PasswordHasher
@@ -64,6 +65,13 @@ def _age_days(stamp: str) -> float:
 
 def _session_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+class _Account(NamedTuple):
+    id: str
+    name: str
+    password_hash: str
+    recovery_hash: str | None
 
 
 @dataclass(frozen=True)
@@ -131,9 +139,9 @@ class Accounts:
                 ErrorCode.CONFLICT, f"the name {player.name!r} is taken (or one too like it)"
             ) from None
 
-    def _by_key(self, key: str) -> sa.Row[tuple[str, str, str, str | None]] | None:
+    def _by_key(self, key: str) -> _Account | None:
         with self.engine.connect() as conn:
-            return conn.execute(
+            row = conn.execute(
                 sa.select(
                     schema.accounts.c.id,
                     schema.accounts.c.name,
@@ -141,6 +149,7 @@ class Accounts:
                     schema.accounts.c.recovery_hash,
                 ).where(schema.accounts.c.name_key == key)
             ).first()
+        return None if row is None else _Account(*row)
 
     async def find(self, name: str) -> Player | None:
         """The account of ``name`` (any of its spellings), if there is one."""

@@ -164,7 +164,7 @@ def record_result_now(
             [MODEL.rating(mu=r.mu, sigma=r.sigma) for r in (before.get(p, DEFAULT) for p in team)]
             for team in teams
         ]
-        ranks = [0, 1] if winner == 0 else [1, 0]
+        ranks = [0.0, 1.0] if winner == 0 else [1.0, 0.0]
         rated = MODEL.rate(model, ranks=ranks)
         changes: dict[str, tuple[Rating, Rating]] = {}
         for index, (team, new) in enumerate(zip(teams, rated, strict=True)):
@@ -231,9 +231,13 @@ async def record_result(
     :raises ServerError: ``malformed`` for teams that are not two teams of distinct players.
     """
     try:
-        return await store.run(record_result_now, store.engine, family, teams, winner, source, detail)
+        return await store.run(
+            record_result_now, store.engine, family, teams, winner, source, detail
+        )
     except sa.exc.IntegrityError:
-        return await store.run(record_result_now, store.engine, family, teams, winner, source, detail)
+        return await store.run(
+            record_result_now, store.engine, family, teams, winner, source, detail
+        )
 
 
 def rating_of(engine: Engine, account: str) -> dict[Family, Rating]:
@@ -280,7 +284,11 @@ def leaderboard(engine: Engine, family: Family, limit: int = 100) -> list[dict[s
     with engine.connect() as conn:
         rows = conn.execute(query).all()
     return [
-        {"rank": i + 1, "name": row.name, **Rating(row.mu, row.sigma, row.played, row.won).to_json()}
+        {
+            "rank": i + 1,
+            "name": row.name,
+            **Rating(row.mu, row.sigma, row.played, row.won).to_json(),
+        }
         for i, row in enumerate(rows)
     ]
 

@@ -21,8 +21,8 @@ from tarneeb.errors import TarneebError
 from tarneeb.server.edge import JSONResponse, error_response, loads
 from tarneeb.server.players import history, ratings
 from tarneeb.server.players.accounts import Player
-from tarneeb.server.players.service import COOKIE, SESSION_DAYS, Players
 from tarneeb.server.players.names import name_key
+from tarneeb.server.players.service import COOKIE, SESSION_DAYS, Players
 from tarneeb.server.table import ErrorCode, ServerError, parse_seat_name, seat_name
 from tarneeb.server.wire import MAX_BODY, MAX_TOKEN
 

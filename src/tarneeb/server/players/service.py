@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import Callable, Coroutine, Sequence
@@ -187,7 +188,8 @@ class Players:
         if unknown:
             raise ServerError(ErrorCode.MALFORMED, f"unknown rated table setting {unknown[0]!r}")
         config = TableConfig.from_dict(
-            {k: v for k, v in data.items() if k in RATED_SETTINGS} | {"public": False, "hints": False}
+            {k: v for k, v in data.items() if k in RATED_SETTINGS}
+            | {"public": False, "hints": False}
         )
         others = [[s] for s in SEATS if s is not Seat.SOUTH]
         table, token = await self.hub.create(config, player.name, Seat.SOUTH, client, others)
@@ -208,7 +210,9 @@ class Players:
         await self.store.run(insert)
         self.rated[table_id] = family
 
-    async def join_rated(self, player: Player, table_id: str, seat: Seat | None) -> tuple[Seat, str]:
+    async def join_rated(
+        self, player: Player, table_id: str, seat: Seat | None
+    ) -> tuple[Seat, str]:
         """Seat ``player`` at a rated table (``seat`` or the first free one).
 
         :raises ServerError: ``not_found`` for no open rated table; ``conflict`` for a
@@ -263,18 +267,19 @@ class Players:
             return
         winner, reason, leaver = decided
         owners = await self.store.run(self.accounts.seats_of_table, table_id)
-        ids = [owners.get(seat_name(s)) for s in SEATS]
+        ids = [owners.get(seat_name(s), "") for s in SEATS]
         humans = all(st.kind is SeatKind.HUMAN for st in table.seats)
-        if not humans or None in ids or len(set(ids)) != 4:
+        if not humans or "" in ids or len(set(ids)) != 4:
             await self.store.run(self._close_rated, table_id, "void")
             self.rated.pop(table_id, None)
             log.warning("rated table %s is void: not every seat is a player's", table_id)
             return
         teams = [[ids[Seat.SOUTH], ids[Seat.NORTH]], [ids[Seat.EAST], ids[Seat.WEST]]]
-        detail = {"reason": reason, "leaver": None if leaver is None else seat_name(leaver)}
-        await ratings.record_result(
-            self.store, family, teams, winner, f"table:{table_id}", detail  # type: ignore[arg-type]
-        )
+        detail: dict[str, Any] = {
+            "reason": reason,
+            "leaver": None if leaver is None else seat_name(leaver),
+        }
+        await ratings.record_result(self.store, family, teams, winner, f"table:{table_id}", detail)
         await self.store.run(self._close_rated, table_id, "settled")
         self.rated.pop(table_id, None)
 
@@ -351,9 +356,7 @@ class Players:
         for seat in (Seat.EAST, Seat.NORTH, Seat.WEST):
             waiting = seats[seat]
             who = Player(waiting.id, waiting.name)
-            taken, joined = await self.hub.change(
-                table.id, lambda t, who=who, seat=seat: _invite_join(t, who, seat)
-            )
+            taken, joined = await self.hub.change(table.id, functools.partial(_join_as, who, seat))
             await self.accounts.own_seats(who, [(table.id, seat_name(taken))])
             placed[waiting.id] = Seated(table.id, taken, joined, True)
         self.seated.update(placed)
@@ -412,6 +415,10 @@ class Players:
             "bots_offered": waiting.offered,
             "bot_wait": self.queue.bot_wait,
         }
+
+
+def _join_as(player: Player, seat: Seat | None, table: Table) -> tuple[Seat, str]:
+    return _invite_join(table, player, seat)
 
 
 def _invite_join(table: Table, player: Player, seat: Seat | None) -> tuple[Seat, str]:
