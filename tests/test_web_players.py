@@ -19,6 +19,7 @@ import re
 from typing import TYPE_CHECKING
 
 import web_support
+from test_web_a11y import axe_violations
 from web_support import DESKTOP, PHONE, new_page, page_errors, quick_play
 
 try:
@@ -35,23 +36,29 @@ server = web_support.server
 PASSWORD = "a good long password"
 
 
-def _sign_up(page: Page, server: str, name: str) -> str:
+def _sign_up(page: Page, server: str, name: str, found: list[str] | None = None) -> str:
     page.goto(f"{server}/#signup")
+    page.wait_for_selector("#player-name")
+    if found is not None:
+        found += axe_violations(page, "sign up")
     page.fill("#player-name", name)
     page.fill("#player-password", PASSWORD)
     page.keyboard.press("Enter")  # the form is keyboard-usable: Enter submits it
     code = page.locator("#code-value")
     expect(code).to_have_value(re.compile(r"^[A-Z0-9]{5}(-[A-Z0-9]{5}){3}$"))  # type: ignore[misc]
     value = code.input_value()
+    if found is not None:
+        found += axe_violations(page, "recovery code")
     page.click("#code-done")
     expect(page.locator("#profile-name")).to_have_text(name)  # type: ignore[misc]
     return value
 
 
 def test_sign_up_play_rated_and_see_the_rating(browser: Browser, server: str) -> None:
+    found: list[str] = []  # what axe-core finds wrong on each page (nothing serious may be)
     layla = new_page(browser, DESKTOP)
     guest_table = quick_play(layla, server, "Layla")
-    code = _sign_up(layla, server, "Layla")
+    code = _sign_up(layla, server, "Layla", found)
     # The guest match is Layla's now, with its way back to the table.
     expect(layla.locator(f'#matches .match-item[data-table="{guest_table}"]')).to_be_visible()  # type: ignore[misc]
     expect(layla.locator("#nav-profile")).to_have_text("Layla")  # type: ignore[misc]
@@ -66,6 +73,8 @@ def test_sign_up_play_rated_and_see_the_rating(browser: Browser, server: str) ->
         _sign_up(pages[seat], server, name)
 
     layla.goto(f"{server}/#ranked")
+    layla.wait_for_selector("#rated-list")
+    found += axe_violations(layla, "ranked")
     layla.select_option("#ranked-rules", "classic")
     layla.click("#rated-create")
     layla.wait_for_url("**/t/*")
@@ -95,6 +104,7 @@ def test_sign_up_play_rated_and_see_the_rating(browser: Browser, server: str) ->
     expect(layla.locator("#rating-plot circle.plot-won")).to_have_count(1)  # type: ignore[misc]
     rated = layla.locator(f'#matches .match-item[data-table="{table}"]')
     expect(rated.locator(".badge")).to_be_visible()  # type: ignore[misc]
+    found += axe_violations(layla, "profile")
     # The match plays on with a bot for Sami: its way back to the table (the record and
     # replay links come once it is over).
     expect(rated.locator(".replay-link")).to_have_attribute("href", f"/t/{table}")  # type: ignore[misc]
@@ -104,6 +114,10 @@ def test_sign_up_play_rated_and_see_the_rating(browser: Browser, server: str) ->
     expect(rows).to_have_count(4)  # type: ignore[misc]
     names = rows.evaluate_all("rs => rs.map(r => r.dataset.name)")
     assert set(names[:2]) == {"Layla", "Omar"} and set(names[2:]) == {"Nour", "Sami"}
+    found += axe_violations(layla, "leaderboard")
+    layla.goto(f"{server}/")
+    expect(layla.locator("#ranked-who")).to_contain_text("Layla")  # type: ignore[misc]
+    found += axe_violations(layla, "home, signed in")
 
     # On a phone, in Arabic: the page is right to left, in Arabic, and fits the screen.
     phone = new_page(browser, PHONE, locale="ar")
@@ -116,5 +130,7 @@ def test_sign_up_play_rated_and_see_the_rating(browser: Browser, server: str) ->
     phone.goto(f"{server}/#profile/Sami")
     expect(phone.locator('#ratings li[data-family="partnership"]')).to_be_visible()  # type: ignore[misc]
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    found += axe_violations(phone, "profile, phone, Arabic")
+    assert not found, "\n".join(found)
     for page in (layla, phone, *pages.values()):
         assert not page_errors(page), page_errors(page)

@@ -141,7 +141,7 @@ export class HomeView {
         const key = localStorage.key(i) || "";
         if (!key.startsWith("tarneeb.seat.")) continue;
         const saved = JSON.parse(localStorage.getItem(key) || "null");
-        if (saved?.token) tokens.push(saved.token);
+        if (saved?.token) tokens.push({ table: key.slice("tarneeb.seat.".length), token: saved.token });
       }
     } catch (_) {
       return;
