@@ -330,3 +330,31 @@ def test_the_recovery_code_resets_the_password_once(app: App) -> None:
         ).status_code
         == 200
     )
+
+
+def test_current_player_tells_who_a_request_or_a_websocket_is(app: App) -> None:
+    from starlette.requests import Request
+    from starlette.websockets import WebSocket
+
+    from tarneeb.server.players import current_player
+
+    sign_up(app.client, "Layla")
+    cookie = f"tarneeb_session={_cookie(app.client)}".encode()
+
+    async def nothing() -> Any:
+        return {"type": "websocket.disconnect"}
+
+    async def ignore(_message: Any) -> None:
+        return None
+
+    def scope(kind: str, headers: list[tuple[bytes, bytes]]) -> dict[str, Any]:
+        return {"type": kind, "headers": headers, "app": app.client.app, "path": "/"}
+
+    request = Request(scope("http", [(b"cookie", cookie)]))
+    socket = WebSocket(scope("websocket", [(b"cookie", cookie)]), nothing, ignore)
+    guest = Request(scope("http", []))
+    assert app.call(current_player, request).name == "Layla"
+    assert app.call(current_player, socket).name == "Layla"
+    assert app.call(current_player, guest) is None
+    app.client.post("/api/players/logout", json={})
+    assert app.call(current_player, request) is None

@@ -271,3 +271,34 @@ def test_results_of_one_player_at_once_are_rated_one_after_the_other(app: App) -
 
     app.call(both)
     assert _rating(app, "Ana")["played"] == 2 and _rating(app, "Dan")["played"] == 2
+
+
+def test_a_rated_table_makes_no_invites_and_a_seat_left_before_the_start_is_free(app: App) -> None:
+    host = app.player("Layla")
+    made = host.post("/api/players/tables", json={"rules": "classic"}).json()
+    table = made["table"]
+    invite = host.post(
+        f"/api/tables/{table}/invite", json={"token": made["token"], "seats": ["east"]}
+    )
+    assert invite.status_code == 409 and "no invites" in invite.json()["error"]["message"]
+    nour = app.player("Nour")
+    joined = nour.post(f"/api/players/tables/{table}/join", json={"seat": "east"}).json()
+    assert (
+        nour.post(f"/api/tables/{table}/leave", json={"token": joined["token"]}).status_code == 200
+    )
+    # East is free again: another player takes it, and Nour may come back in another seat.
+    omar = app.player("Omar").post(f"/api/players/tables/{table}/join", json={"seat": "east"})
+    assert omar.status_code == 200, omar.text
+    back = nour.post(f"/api/players/tables/{table}/join", json={"seat": "north"})
+    assert back.status_code == 200, back.text
+    sami = app.player("Sami").post(f"/api/players/tables/{table}/join", json={}).json()
+    assert sami["seat"] == "west"
+    # Four players: it plays, and a leaver's loss rates the four who sit there now.
+    assert (
+        app.players["Sami"]
+        .post(f"/api/tables/{table}/leave", json={"token": sami["token"]})
+        .status_code
+        == 200
+    )
+    app.settled()
+    assert _rating(app, "Omar")["won"] == 0 and _rating(app, "Nour")["won"] == 1

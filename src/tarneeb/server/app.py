@@ -297,6 +297,7 @@ def create_app(settings: Settings | None = None, *, metrics_route: bool = True) 
         table_id = request.path_params["id"]
         data = await _body(request)
         _only(data, "token", "seats")
+        request.app.state.players.check_start(table_id)
         groups = invite_groups([data.get("seats")])
         made = await hub().invite(table_id, data.get("token"), groups)
         return JSONResponse(invite_body((await hub().open(table_id)).table, made))

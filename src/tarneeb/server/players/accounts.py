@@ -290,6 +290,18 @@ class Accounts:
                 continue  # the seat is an account's already (this one's or another's)
         return made
 
+    def release(self, table_id: str, seats: Iterable[str]) -> None:
+        """Forget whose ``seats`` of ``table_id`` were (seats left before the match began)."""
+        wanted = list(seats)
+        if wanted:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    schema.account_seats.delete().where(
+                        schema.account_seats.c.table_id == table_id,
+                        schema.account_seats.c.seat.in_(wanted),
+                    )
+                )
+
     def seats_of_table(self, table_id: str) -> dict[str, str]:
         """Seat name -> account id, of the seats of ``table_id`` that are an account's."""
         with self.engine.connect() as conn:

@@ -167,10 +167,15 @@ class Players:
     # -- rated tables -------------------------------------------------------------------------
 
     def check_start(self, table_id: str) -> None:
-        """:raises ServerError: ``conflict`` for a rated table (it starts with four players)."""
+        """Refuse to fill a rated table with bots, or to make invites of its seats (its
+        seats are taken by signed-in players only, through :meth:`join_rated`).
+
+        :raises ServerError: ``conflict`` for a rated table.
+        """
         if table_id in self.rated:
             raise ServerError(
-                ErrorCode.CONFLICT, "a rated table is played by four signed-in players: no bots"
+                ErrorCode.CONFLICT,
+                "a rated table is played by four signed-in players: no bots, no invites",
             )
 
     async def create_rated(
@@ -221,7 +226,12 @@ class Players:
         if table_id not in self.rated:
             raise ServerError(ErrorCode.NOT_FOUND, f"no rated table {table_id!r} to join")
         async with self._lock:
+            table = (await self.hub.open(table_id)).table
             owners = await self.store.run(self.accounts.seats_of_table, table_id)
+            # A seat left before the start is free again, and nobody's.
+            left = [s for s in owners if not table.seats[parse_seat_name(s)].taken]
+            await self.store.run(self.accounts.release, table_id, left)
+            owners = {s: a for s, a in owners.items() if s not in left}
             if player.id in owners.values():
                 raise ServerError(ErrorCode.CONFLICT, "you sit at this table already")
             taken, token = await self.hub.change(table_id, lambda t: _invite_join(t, player, seat))
@@ -261,7 +271,15 @@ class Players:
         family = self.rated.get(table_id)
         if family is None:
             return
-        table = (await self.hub.open(table_id)).table
+        try:
+            table = (await self.hub.open(table_id)).table
+        except ServerError as exc:
+            if exc.code is not ErrorCode.NOT_FOUND:
+                raise
+            # It expired waiting for its players: nothing to rate, ever.
+            await self.store.run(self._close_rated, table_id, "void")
+            self.rated.pop(table_id, None)
+            return
         decided = decision(table)
         if decided is None:
             return
