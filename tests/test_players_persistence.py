@@ -98,6 +98,32 @@ def test_a_rated_table_decided_before_a_crash_is_rated_at_the_next_start(db_url:
             assert table not in app.service.rated
 
 
+def test_results_of_one_player_at_once_are_rated_in_turn(db_url: str) -> None:
+    """Two results of the same players told at once (PostgreSQL: in two threads of the
+    store, the rows locked) both count, and a result told twice at once counts once."""
+    import asyncio
+
+    with app_on(db_url) as app:
+        names = ["Ana", "Ben", "Cem", "Dan", "Eli", "Fay"]
+        for name in names:
+            app.player(name)
+        a, b, c, d, e, f = (app.call(app.service.accounts.find, n).id for n in names)
+        store = app.hub.store
+
+        async def at_once() -> list[Any]:
+            return await asyncio.gather(
+                record_result(store, Family.PARTNERSHIP, [[a, b], [c, d]], 0, "x1"),
+                record_result(store, Family.PARTNERSHIP, [[a, e], [f, d]], 0, "x2"),
+                record_result(store, Family.PARTNERSHIP, [[a, e], [f, d]], 0, "x2"),
+            )
+
+        told = app.call(at_once)
+        assert sum(result is None for result in told) == 1
+        ana = app.client.get("/api/players/profile/Ana").json()
+        assert ana["ratings"]["partnership"]["played"] == 2
+        assert [p["source"] for p in ana["rating_history"]] in (["x1", "x2"], ["x2", "x1"])
+
+
 # -- kill -9 ------------------------------------------------------------------------------------
 
 

@@ -67,6 +67,20 @@ def test_sign_up_play_rated_and_see_the_rating(browser: Browser, server: str) ->
     expect(layla.locator("#signed-in")).to_contain_text("Layla")  # type: ignore[misc]
     assert code not in layla.content()
 
+    # A wrong password is told in the page's words; a taken name too.
+    stranger = new_page(browser, PHONE)
+    stranger.goto(f"{server}/#signin")
+    stranger.fill("#player-name", "layla")
+    stranger.fill("#player-password", "not the password")
+    stranger.click("#players-submit")
+    expect(stranger.locator("#players-error")).to_have_text("Wrong name or password.")  # type: ignore[misc]
+    stranger.goto(f"{server}/#signup")
+    stranger.fill("#player-name", "LAYLA")
+    stranger.fill("#player-password", PASSWORD)
+    stranger.click("#players-submit")
+    expect(stranger.locator("#players-error")).to_contain_text("taken")  # type: ignore[misc]
+    found += axe_violations(stranger, "sign up, refused, phone")
+
     others = {"east": "Nour", "north": "Omar", "west": "Sami"}
     pages = {seat: new_page(browser, DESKTOP) for seat in others}
     for seat, name in others.items():

@@ -51,6 +51,9 @@ __all__ = [
     "record_result_now",
 ]
 
+_TRIES = 8
+"""Tries of a result that meets unique-key refusals from results told at the same time."""
+
 MODEL = PlackettLuce()
 """The rating model (openskill's defaults: mu 25, sigma 25/3)."""
 
@@ -226,18 +229,19 @@ async def record_result(
     Returns each player's rating before and after, or ``None`` when ``source`` was
     rated already. A PostgreSQL store rates two results of the same player one after
     the other (the rows are locked); a result told twice at once, or a concurrent
-    first rating of a new player, meets a unique-key refusal and is tried once more.
+    first rating of a new player (no row to lock yet), meets a unique-key refusal and
+    is tried again (each refusal means another result committed).
 
     :raises ServerError: ``malformed`` for teams that are not two teams of distinct players.
     """
-    try:
-        return await store.run(
-            record_result_now, store.engine, family, teams, winner, source, detail
-        )
-    except sa.exc.IntegrityError:
-        return await store.run(
-            record_result_now, store.engine, family, teams, winner, source, detail
-        )
+    for _attempt in range(_TRIES - 1):
+        try:
+            return await store.run(
+                record_result_now, store.engine, family, teams, winner, source, detail
+            )
+        except sa.exc.IntegrityError:
+            continue  # another result committed meanwhile: read again, from what it wrote
+    return await store.run(record_result_now, store.engine, family, teams, winner, source, detail)
 
 
 def rating_of(engine: Engine, account: str) -> dict[Family, Rating]:

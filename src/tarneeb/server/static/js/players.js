@@ -104,6 +104,18 @@ export function playersPanel() {
   return node;
 }
 
+/** What a refusal of the players' API means, in the page's words (`where`: the form). */
+function playerError(err, where) {
+  const code = err && err.code;
+  const key = {
+    signup: { conflict: "taken", malformed: "invalid", rate_limited: "slow" },
+    signin: { unauthorized: "wrong", malformed: "wrong", rate_limited: "slow" },
+    recover: { unauthorized: "wrongCode", malformed: "invalid", rate_limited: "slow" },
+    ranked: { unauthorized: "signin", conflict: "notNow", rate_limited: "slow" },
+  }[where]?.[code];
+  return key ? t(`web.players.error.${key}`) : errorText(err);
+}
+
 function field(label, control, hint) {
   return h("label", { class: "field" }, h("span", { class: "field-label" }, label), control, hint ? h("small", { class: "hint" }, hint) : null);
 }
@@ -213,7 +225,7 @@ class SignView {
         return;
       }
     } catch (err) {
-      this.error = errorText(err);
+      this.error = playerError(err, this.mode);
     } finally {
       this.busy = false;
     }
@@ -530,7 +542,7 @@ class RankedView {
       this.error = null;
       return answer;
     } catch (err) {
-      this.error = errorText(err);
+      this.error = playerError(err, "ranked");
       this.renderStatus();
       return null;
     }
