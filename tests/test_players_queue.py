@@ -134,10 +134,15 @@ def test_four_players_of_close_rating_are_seated_at_one_rated_table(app: App) ->
     state = app.client.get(f"/api/tables/{table_id}").json()
     assert state["status"] == "playing" and not state["public"] and not state["hints"]
     assert sorted(s["name"] for s in state["seats"]) == ["Ana", "Ben", "Cem", "Dan"]
-    # The token the queue told holds its seat.
+    # Nobody is connected yet: each seat's away clock runs (a no-show loses the match) ...
+    live = app.hub.live[table_id]
+    assert set(live.away) == {Seat.SOUTH, Seat.EAST, Seat.NORTH, Seat.WEST}
+    # ... and the token the queue told holds its seat (which stops its clock).
     with connect(app.client, table_id, "ana") as peer:
         welcome = peer.hello(seated["Ana"]["token"])
         assert welcome["seat"] == seated["Ana"]["seat"]
+        ana_seat = {"south": Seat.SOUTH, "east": Seat.EAST, "north": Seat.NORTH, "west": Seat.WEST}
+        assert ana_seat[seated["Ana"]["seat"]] not in live.away
     # Each one's profile has the table, as theirs.
     [match] = app.players["Ben"].get("/api/players/profile/Ben").json()["matches"]
     assert match["table"] == table_id and match["seat"] == seated["Ben"]["seat"]

@@ -236,6 +236,7 @@ class Players:
                 raise ServerError(ErrorCode.CONFLICT, "you sit at this table already")
             taken, token = await self.hub.change(table_id, lambda t: _invite_join(t, player, seat))
             await self.accounts.own_seats(player, [(table_id, seat_name(taken))])
+            self._expect_players(table_id)
         return taken, token
 
     async def open_rated(self) -> list[dict[str, Any]]:
@@ -378,6 +379,17 @@ class Players:
             await self.accounts.own_seats(who, [(table.id, seat_name(taken))])
             placed[waiting.id] = Seated(table.id, taken, joined, True)
         self.seated.update(placed)
+        self._expect_players(table.id)
+
+    def _expect_players(self, table_id: str) -> None:
+        """Start the away clock of every seat nobody is connected to yet, as a restart does:
+        a player seated who does not come within the table's ``takeover_seconds`` has a
+        bot take the seat, and loses the rated match."""
+        live = self.hub.live.get(table_id)
+        if live is not None:
+            for seat in SEATS:
+                if seat not in live.connected():
+                    self.hub._seat_left(live, seat)
 
     async def accept_bots(self, player: Player, bot: str) -> Seated:
         """Seat a player who waited long enough with bots, at a table that is not rated.
