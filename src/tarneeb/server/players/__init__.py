@@ -6,7 +6,10 @@ The API other parts of the server use:
   WebSocket is (by its session cookie);
 * :func:`tarneeb.server.players.ratings.record_result` — rate a result
   (two teams of account ids, the winner, a source named once);
-* :func:`tarneeb.server.players.ratings.family_of` — the ladder of a match's rules.
+* :func:`tarneeb.server.players.ratings.family_of` — the ladder of a match's rules;
+* ``app.state.players`` (:class:`Players`): ``accounts.own_seats(player, [(table, seat)])``
+  makes seats a player's (their profile lists those tables), and
+  ``accounts.seats_of_table(table)`` (in a store thread) tells whose each seat is.
 """
 
 from __future__ import annotations
