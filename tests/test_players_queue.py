@@ -91,6 +91,19 @@ def test_bots_are_offered_after_the_wait() -> None:
     assert queue.join("a", "a", "classic", 0.0).offered
 
 
+def test_a_player_whose_page_stopped_asking_leaves_the_queue() -> None:
+    clock = Clock()
+    queue = RankedQueue(clock=clock, stale=30)
+    for name in ("a", "b", "c"):
+        queue.join(name, name, "classic", 0.0)
+    clock.now += 25
+    for name in ("a", "b"):
+        queue.seen(name)  # their pages poll; c's was closed
+    clock.now += 10
+    queue.join("d", "d", "classic", 0.0)
+    assert queue.match() == [] and queue.waiting("c") is None and len(queue) == 3
+
+
 # -- the API ----------------------------------------------------------------------------------
 
 
@@ -166,7 +179,10 @@ def test_after_the_wait_bots_are_offered_and_that_table_is_not_rated(app: App) -
     early = ana.post("/api/players/queue/bots", json={})
     assert early.status_code == 409 and "60" in early.json()["error"]["message"]
     window = waiting["window"]
-    app.clock.now += 60  # type: ignore[attr-defined]
+    for _half in range(2):  # a minute, each page asking now and then
+        app.clock.now += 30  # type: ignore[attr-defined]
+        for name in ("Ben", "Ana"):
+            assert app.players[name].get("/api/players/queue").json()["state"] == "waiting"
     later = ana.get("/api/players/queue").json()
     assert later["bots_offered"] and later["waited"] == 60 and later["window"] > window
     seated = ana.post("/api/players/queue/bots", json={"bot": "random"}).json()

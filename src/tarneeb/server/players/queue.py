@@ -10,6 +10,10 @@ partnerships (the best and the worst against the two in the middle).
 After :attr:`RankedQueue.bot_wait` seconds a player is offered bots instead:
 accepting seats them with bots at a table that is not rated.
 
+A player whose page stopped asking for the queue's status for
+:attr:`RankedQueue.stale` seconds (they closed it) leaves the queue: nobody is
+seated at a rated table they will not come to (and lose as a no-show).
+
 The queue is the process's own (in memory): a restart empties it, and a
 player's browser joins again.
 
@@ -47,6 +51,8 @@ class Waiting:
     ordinal: float
     since: float
     queue: RankedQueue = field(repr=False)
+    seen: float = 0.0
+    """When the player last asked for the queue's status (or joined)."""
 
     def waited(self, now: float) -> float:
         return max(0.0, now - self.since)
@@ -77,8 +83,10 @@ class RankedQueue:
         base_window: float = 3.0,
         widen: float = 0.25,
         clock: Callable[[], float] = time.monotonic,
+        stale: float = 30.0,
     ) -> None:
         self.bot_wait = bot_wait
+        self.stale = stale
         self.base_window = base_window
         self.widen = widen
         self.clock = clock
@@ -92,8 +100,9 @@ class RankedQueue:
         known = self._waiting.get(player)
         if known is not None and known.rules == rules:
             known.ordinal = ordinal
+            known.seen = self.clock()
             return known
-        entry = Waiting(player, name, rules, ordinal, self.clock(), self)
+        entry = Waiting(player, name, rules, ordinal, self.clock(), self, self.clock())
         self._waiting[player] = entry
         return entry
 
@@ -103,12 +112,20 @@ class RankedQueue:
     def waiting(self, player: str) -> Waiting | None:
         return self._waiting.get(player)
 
+    def seen(self, player: str) -> None:
+        """The player's page asked for the status: they are still there."""
+        entry = self._waiting.get(player)
+        if entry is not None:
+            entry.seen = self.clock()
+
     def count(self, rules: str) -> int:
         return sum(1 for w in self._waiting.values() if w.rules == rules)
 
     def match(self) -> list[tuple[str, list[Waiting]]]:
         """Take every group of four that can sit now out of the queue: ``(rules, players)``."""
         now = self.clock()
+        for gone in [w for w in self._waiting.values() if now - w.seen > self.stale]:
+            del self._waiting[gone.id]
         groups: list[tuple[str, list[Waiting]]] = []
         for anchor in sorted(self._waiting.values(), key=lambda w: (w.since, w.id)):
             if anchor.id not in self._waiting:

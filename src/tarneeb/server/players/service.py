@@ -421,6 +421,7 @@ class Players:
 
     async def queue_status(self, player: Player) -> dict[str, Any]:
         """Where ``player`` is: seated (the table, seat and token), waiting, or not queued."""
+        self.queue.seen(player.id)
         await self.seat_waiting()
         seated = self.seated.get(player.id)
         if seated is not None:
