@@ -53,6 +53,7 @@ from tarneeb.server.events.routes import event_routes
 from tarneeb.server.hub import Connection, Hub, Settings, _Live
 from tarneeb.server.limits import TokenBucket
 from tarneeb.server.metrics import CONTENT_TYPE_LATEST, BindMetrics, Metrics, readiness
+from tarneeb.server.players import Players, player_routes
 from tarneeb.server.protocol import (
     ack_frame,
     analysed,
@@ -182,12 +183,15 @@ def create_app(
         state["hub"] = Hub(store, settings, cluster=cluster)
         _app.state.hub = state["hub"]
         await state["hub"].startup()
+        _app.state.players = Players(state["hub"])
+        await _app.state.players.start()
         hosted["events"] = _app.state.events = EventHost(state["hub"], on_set_result)
         await hosted["events"].startup()  # after the hub's: its tables are back
         try:
             yield
         finally:
             await hosted["events"].shutdown()
+            await _app.state.players.stop()
             await state["hub"].shutdown()
             store.close()
 
@@ -328,6 +332,7 @@ def create_app(
             raise ServerError(ErrorCode.MALFORMED, "bot must be a bot spec")
         if "level" in data:
             bot = _level(data["level"], "bot" in data)
+        request.app.state.players.check_start(table_id)
         await hub().change(table_id, lambda t: t.start(bot))
         return JSONResponse(live_json((await hub().open(table_id)).table))
 
@@ -345,6 +350,7 @@ def create_app(
         table_id = request.path_params["id"]
         data = await _body(request)
         _only(data, "token", "seats")
+        request.app.state.players.check_start(table_id)
         groups = invite_groups([data.get("seats")])
         made = await hub().invite(table_id, data.get("token"), groups)
         return JSONResponse(invite_body((await hub().open(table_id)).table, made))
@@ -464,6 +470,7 @@ def create_app(
         Route("/api/tables/{id}/deals", deals),
         Route("/api/tables/{id}/deals/{number}", deal_replay),
         Route("/api/tables/{id}/record", record),
+        *player_routes(),
         WebSocketRoute("/ws/{id}", websocket),
         *event_routes(lambda: hosted["events"], api, _body, page, settings.allowed_origins),
         Mount("/static", StaticFiles(directory=_static_dir(), check_dir=False), name="static"),

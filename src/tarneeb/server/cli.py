@@ -26,7 +26,7 @@ from tarneeb.server.logs import FORMATS, log_config
 
 __all__ = ["ServeError", "add_serve_parser", "run_serve"]
 
-NEEDS = ("starlette", "uvicorn", "sqlalchemy", "prometheus_client")
+NEEDS = ("starlette", "uvicorn", "sqlalchemy", "prometheus_client", "argon2", "openskill")
 WS_MAX_SIZE = 1 << 20
 """Frames past this size close the connection in uvicorn itself (code 1009). It is far above
 the protocol's own limit (4 KiB), so an oversized frame is answered with the protocol's
@@ -107,6 +107,18 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="WebSocket connections one client address may hold at once (default 100; 0: no limit)",
     )
     serve.add_argument(
+        "--secure-cookies",
+        action="store_true",
+        help="mark the session cookie Secure (behind a TLS proxy; it is anyway for https requests)",
+    )
+    serve.add_argument(
+        "--ranked-bot-wait",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="seconds in the ranked queue before bots are offered (default 60)",
+    )
+    serve.add_argument(
         "--log-level", default="info", help="the log level, uvicorn's too (default info)"
     )
     serve.add_argument(
@@ -171,6 +183,8 @@ def run_serve(args: argparse.Namespace) -> int:
         raise ServeError(f"--port must be 1 to 65535, not {args.port}")
     if args.bot_delay < 0:
         raise ServeError("--bot-delay cannot be negative")
+    if not 0 <= args.ranked_bot_wait < float("inf"):
+        raise ServeError("--ranked-bot-wait is a number of seconds, 0 or more")
     metrics_at = _metrics_address(args.metrics)
     if args.log_level.lower() not in _LEVELS:
         raise ServeError(f"--log-level is one of {', '.join(_LEVELS)}, not {args.log_level!r}")
@@ -223,6 +237,8 @@ def run_serve(args: argparse.Namespace) -> int:
         worker_id=args.worker_id,
         worker_address=args.advertise or f"{_reachable(args.host)}:{args.port}",
         lease_seconds=args.lease_seconds,
+        cookie_secure=args.secure_cookies,
+        ranked_bot_wait=args.ranked_bot_wait,
     )
     # A game server holds many long-lived small objects (every table's events): collect the
     # young generation less often, so full collections do not pause every table for long.

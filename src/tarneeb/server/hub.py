@@ -141,6 +141,8 @@ class Hub(Asks, Clockwork):
         """Client address -> its connections now."""
         self.finish_listeners: list[Callable[[Table], None]] = []
         """Called with each table whose match ends, once its end is stored (hosted events)."""
+        self.watchers: list[Callable[[Table, Sequence[Event]], None]] = []
+        """Called with a table and its new events after each commit (the players' ratings)."""
 
     # -- life -------------------------------------------------------------------------------
 
@@ -516,6 +518,8 @@ class Hub(Asks, Clockwork):
             if first is not None:
                 first[0].push(first[1](result))
             self._broadcast(live, new)
+            for watch in self.watchers:
+                watch(table, new)
             self._release(live)
             return result
 

@@ -85,3 +85,13 @@ class Settings:
     lease_seconds: float = 3.0
     """How long a worker's lease on a table lasts unless renewed (a third of it apart):
     a dead worker's tables are taken over this long after its last renewal."""
+    logins_per_minute: float = 5.0
+    """Sign-in (and recovery) attempts a minute for one player's name; four times as many
+    from one client address."""
+    cookie_secure: bool = False
+    """Mark the session cookie ``Secure`` (it is anyway for a request that came over https:
+    behind a TLS proxy, set this or let uvicorn trust the proxy's ``X-Forwarded-Proto``)."""
+    ranked_bot_wait: float = 60.0
+    """Seconds in the ranked queue before a player is offered bots (a table then not rated)."""
+    ranked_turn_seconds: float | None = 60.0
+    """The turn timer of a ranked table (a player who stalls has the timer's bot play)."""

@@ -7,6 +7,7 @@ import { HomeView, RulesView } from "./home.js";
 import { TableView } from "./table.js";
 import { ReplayView } from "./replay.js";
 import { EventsView, EventView } from "./events.js";
+import { playersRoute, playersView, playersNav } from "./players.js";
 
 const root = document.getElementById("app");
 const header = document.getElementById("top");
@@ -25,6 +26,8 @@ function routeOf() {
   const event = /^\/e\/([^/]+)\/?$/.exec(path);
   if (event) return { name: "event", event: event[1] };
   if (/^\/events\/?$/.test(path)) return { name: "events" };
+  const players = playersRoute(hash);
+  if (players) return players;
   const rules = /^rules\/(.+)$/.exec(hash);
   if (rules) return { name: "rules", preset: rules[1] };
   return { name: "home" };
@@ -51,7 +54,7 @@ function renderHeader() {
       "div",
       { class: "top-inner" },
       h("a", { href: "/", class: "brand", id: "brand" }, h("span", { class: "brand-mark", "aria-hidden": "true" }, "♠"), h("span", {}, t("web.app.name"))),
-      h("nav", { class: "top-nav" }, h("a", { href: "/events", id: "nav-events" }, t("web.events.nav")), " ", h("a", { href: "/#rules/classic" }, t("web.nav.rules"))),
+      h("nav", { class: "top-nav" }, h("a", { href: "/events", id: "nav-events" }, t("web.events.nav")), " ", h("a", { href: "/#rules/classic" }, t("web.nav.rules")), playersNav()),
       h("span", { id: "conn-dot", class: "conn-dot", role: "img", hidden: routeOf().name !== "table" }),
       h("label", { class: "lang-switch" }, h("span", { class: "sr-only" }, t("web.app.language")), select),
     ),
@@ -70,6 +73,7 @@ async function route(force = false) {
   else if (r.name === "rules") view = new RulesView(root, router, r.preset);
   else if (r.name === "events") view = new EventsView(root, router);
   else if (r.name === "event") view = new EventView(root, router, r.event);
+  else if (r.name === "players") view = playersView(root, router, r);
   else view = new HomeView(root, router);
   window.scrollTo(0, 0);
   await view.start();

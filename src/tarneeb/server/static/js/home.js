@@ -4,6 +4,7 @@
 import { h, mount } from "./dom.js";
 import { t, language } from "./i18n.js";
 import { api, saveSeat, loadJson, saveJson } from "./net.js";
+import { playersPanel } from "./players.js";
 import { presetName, botName, seatName, occupantName, copyText, errorText, renderReference, toast } from "./common.js";
 
 const NAME_KEY = "tarneeb.name";
@@ -140,7 +141,7 @@ export class HomeView {
         const key = localStorage.key(i) || "";
         if (!key.startsWith("tarneeb.seat.")) continue;
         const saved = JSON.parse(localStorage.getItem(key) || "null");
-        if (saved?.token) tokens.push(saved.token);
+        if (saved?.token) tokens.push({ table: key.slice("tarneeb.seat.".length), token: saved.token });
       }
     } catch (_) {
       return;
@@ -270,7 +271,7 @@ export class HomeView {
         h("section", { class: "hero" }, h("h1", {}, t("web.home.title")), h("p", {}, t("web.home.subtitle"))),
         this.error ? h("p", { class: "error-box", role: "alert" }, this.error) : null,
         h("section", { class: "panel", id: "my-tables", hidden: true }),
-        h("div", { class: "home-grid" }, quick, create, open, learn),
+        h("div", { class: "home-grid" }, quick, playersPanel(), create, open, learn),
       ),
     );
     for (const prefix of ["quick", "create"]) {
