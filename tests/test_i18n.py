@@ -88,6 +88,7 @@ SAME_EVERYWHERE = {
     "web.app.name",
     "web.home.title",
     "web.home.seat.bot",
+    "web.players.rating.value",  # placeholders and the Greek mu and sigma only
     "web.preset.tarneeb61",
     "web.seat.points",
 }
