@@ -84,6 +84,14 @@ INFER_CANDIDATES = 3
 NEGLIGIBLE = 1e-3
 """With inference, a layout this much less likely than the best so far is dropped unweighed."""
 
+TIE_UTILITY = 0.01
+TIE_TRICKS = 0.2
+"""A card within these of the best over the layouts solved (chance of the set, tricks
+kept) is as good as far as the search can tell: among such cards the heuristic bot's
+wins, with its reason. Double dummy cannot tell apart the cards that give partner
+a count, keep a master trump or return partner's suit, and a few layouts' noise
+should not decide between them."""
+
 EQUITY_MARGIN = 0.03
 """A bid the valuation proposes gives way to a pass only when passing is this much
 better for the set: estimates from a few layouts are noisy, and choosing the
@@ -92,6 +100,10 @@ best of noisy estimates favours whichever was lucky."""
 RESCUE_BELOW = 0.1
 """Below this chance of the set if they play their contract, the bot outbids them
 where the valuation would pass (see :meth:`SearchBot._rescue`)."""
+
+AUCTION_MIN_LAYOUTS = 3
+"""With fewer layouts solved for a bid (a slow solver, a busy machine), the
+valuation's proposal stands: one or two layouts say too little to overrule it."""
 
 MAKE_AT_LEAST = 0.45
 """The share of simulated layouts in which a bid must make for the search bot to bid it."""
@@ -239,6 +251,15 @@ class SearchBot(Bot):
                 totals[card] += weight * utility[kept]
                 tricks_kept[card] += weight * kept
         best = max(classes, key=lambda c: (round(totals[c] / weight_sum, 9), tricks_kept[c], -c))
+        advice = self._fallback.decide(view)
+        card = advice.action
+        if isinstance(card, Card) and card in legal:
+            # The class of the heuristic's card: the run of touching cards it starts or is in.
+            mine = max(c for c in classes if c.suit == card.suit and c <= card)
+            short = (totals[best] - totals[mine]) / weight_sum
+            fewer = (tricks_kept[best] - tricks_kept[mine]) / weight_sum
+            if short <= TIE_UTILITY and fewer <= TIE_TRICKS:
+                return Decision(card, advice.reason)
         return Decision(
             best,
             self._play_reason(view, len(layouts), totals[best] / weight_sum)
@@ -308,6 +329,13 @@ class SearchBot(Bot):
         return Decision(
             heuristic.action,
             f"no layout solved within {self.limit.time} s, so the heuristic: {heuristic.reason}",
+        )
+
+    def _too_few(self, proposal: Decision, solved: int) -> Decision:
+        """The valuation's decision, when too few layouts were solved to overrule it."""
+        return Decision(
+            proposal.action,
+            f"{proposal.reason} (only {solved} layouts solved in time: too few to overrule it)",
         )
 
     def _utility(self, view: View, kept: int) -> float:
@@ -435,6 +463,8 @@ class SearchBot(Bot):
         rows = self._layout_tricks(view)
         if not rows:
             return self._unsolved(proposal)
+        if len(rows) < AUCTION_MIN_LAYOUTS:
+            return self._too_few(proposal, len(rows))
         weight_sum = sum(w for w, _t in rows) or 1.0
 
         def tricks(table: dict[Strain, int]) -> int:
@@ -443,32 +473,49 @@ class SearchBot(Bot):
             return max(t for s, t in table.items() if s != Strain.NO_TRUMP)
 
         made = sum(w for w, t in rows if tricks(t) - 0.5 >= want) / weight_sum
-        if made < MAKE_AT_LEAST:
+        if equity is None:
+            if made < MAKE_AT_LEAST:
+                return Decision(
+                    Pass(), f"{proposal.reason}, but it makes in only {made:.0%} of layouts"
+                )
+            return Decision(bid, f"{proposal.reason}; it makes in {made:.0%} of layouts")
+        mine = contract_equity(equity, view, rows, bid, True)
+        if high is not None:  # passing lets them, or partner, play it
+            passing = contract_equity(equity, view, rows, high[1], not contested)
+        else:
+            # Ahead, a bid must not risk the chance the score already gives.
+            passing = equity.value(view.scores[view.seat], view.scores[(view.seat + 1) & 3])
+            if passing <= 0.5:
+                passing = 0.0
+        worth_the_risk = contested and (
+            mine > passing + EQUITY_MARGIN or (passing < RESCUE_BELOW and mine >= passing)
+        )
+        if made < MAKE_AT_LEAST and not worth_the_risk:
+            # A bid that rarely makes is worth it only against their contract, when
+            # letting them play it costs the set more than our going down does (or
+            # nearly loses it, and going down costs no more).
             return Decision(
                 Pass(), f"{proposal.reason}, but it makes in only {made:.0%} of layouts"
             )
-        if equity is not None:
-            mine = contract_equity(equity, view, rows, bid, True)
-            if high is not None:  # passing lets them, or partner, play it
-                passing = contract_equity(equity, view, rows, high[1], not contested)
-            else:
-                # Ahead, a bid must not risk the chance the score already gives.
-                passing = equity.value(view.scores[view.seat], view.scores[(view.seat + 1) & 3])
-                if passing <= 0.5:
-                    passing = 0.0
-            if mine < passing - EQUITY_MARGIN:
-                return Decision(
-                    Pass(),
-                    f"{proposal.reason}, but passing keeps a better chance of the set "
-                    f"({passing:.0%} against {mine:.0%})",
-                )
+        if mine < passing - EQUITY_MARGIN:
+            return Decision(
+                Pass(),
+                f"{proposal.reason}, but passing keeps a better chance of the set "
+                f"({passing:.0%} against {mine:.0%})",
+            )
+        if made < MAKE_AT_LEAST:
+            return Decision(
+                bid,
+                f"{proposal.reason}; it makes in only {made:.0%} of layouts, but letting "
+                f"them play leaves {passing:.0%} of the set, bidding {mine:.0%}",
+            )
         return Decision(bid, f"{proposal.reason}; it makes in {made:.0%} of layouts")
 
     def _rescue(self, view: View, proposal: Decision, equity: MatchEquity, high: Bid) -> Decision:
         """The valuation would pass their high bid: outbid it only when letting them
         play it nearly loses the set (under :data:`RESCUE_BELOW`) and a bid does better."""
         rows = self._layout_tricks(view)
-        if not rows:
+        if len(rows) < AUCTION_MIN_LAYOUTS:
             return proposal
         passing = contract_equity(equity, view, rows, high, False)
         bids = sorted((a for a in view.legal_actions if isinstance(a, Bid)), key=lambda b: b.level)
