@@ -45,6 +45,7 @@ from tarneeb.bots.bidding import REACH, contract_equity, high_bid
 from tarneeb.bots.equity import MatchEquity, match_equity
 from tarneeb.bots.heuristic import HeuristicBot, hand_tricks
 from tarneeb.bots.inference import PlayModel, draw_distinct, play_likelihood, played_masks
+from tarneeb.bots.reasons import Reason
 from tarneeb.cards import SUIT_MASKS, Card, Suit
 from tarneeb.rules import Count
 from tarneeb.scoring import score_contract
@@ -161,6 +162,8 @@ class SearchBot(Bot):
 
     name = "search"
     slow = True
+    default_limit: ClassVar[Limit] = Limit()
+    """What a decision may spend when no ``limit`` is given."""
     option_docs: ClassVar[Mapping[str, str]] = {
         "own": "use our own solver even where DDS is installed",
         "fast": "a quarter of the samples",
@@ -177,7 +180,7 @@ class SearchBot(Bot):
         limit: Limit | None = None,
     ) -> None:
         super().__init__(rng, options)
-        base = limit or Limit()
+        base = limit or self.default_limit
         if "wide" in self.options:
             base = replace(base, samples=base.samples * 2, auction_samples=base.auction_samples * 2)
         if "fast" in self.options:
@@ -259,7 +262,9 @@ class SearchBot(Bot):
             short = (totals[best] - totals[mine]) / weight_sum
             fewer = (tricks_kept[best] - tricks_kept[mine]) / weight_sum
             if short <= TIE_UTILITY and fewer <= TIE_TRICKS:
-                return Decision(card, advice.reason)
+                return Decision(
+                    card, Reason("search-agrees", reason=advice.reason, layouts=len(layouts))
+                )
         return Decision(
             best,
             self._play_reason(view, len(layouts), totals[best] / weight_sum)
