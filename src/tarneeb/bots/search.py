@@ -255,15 +255,15 @@ class SearchBot(Bot):
                 tricks_kept[card] += weight * kept
         best = max(classes, key=lambda c: (round(totals[c] / weight_sum, 9), tricks_kept[c], -c))
         advice = self._fallback.decide(view)
-        card = advice.action
-        if isinstance(card, Card) and card in legal:
+        hint = advice.action
+        if isinstance(hint, Card) and hint in legal:
             # The class of the heuristic's card: the run of touching cards it starts or is in.
-            mine = max(c for c in classes if c.suit == card.suit and c <= card)
+            mine = max(c for c in classes if c.suit == hint.suit and c <= hint)
             short = (totals[best] - totals[mine]) / weight_sum
             fewer = (tricks_kept[best] - tricks_kept[mine]) / weight_sum
             if short <= TIE_UTILITY and fewer <= TIE_TRICKS:
                 return Decision(
-                    card, Reason("search-agrees", reason=advice.reason, layouts=len(layouts))
+                    hint, Reason("search-agrees", reason=advice.reason, layouts=len(layouts))
                 )
         return Decision(
             best,
