@@ -32,7 +32,6 @@ single legal action; the raise; a weak-hand redeal) go to the heuristic bot.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Mapping, Sequence
@@ -43,13 +42,13 @@ from tarneeb.actions import Bid, ChooseTrump, Pass, Phase, Strain
 from tarneeb.bots.base import Bot, Decision
 from tarneeb.bots.bidding import REACH, contract_equity, high_bid
 from tarneeb.bots.equity import MatchEquity, match_equity
-from tarneeb.bots.heuristic import HeuristicBot, hand_tricks
-from tarneeb.bots.inference import PlayModel, draw_distinct, play_likelihood, played_masks
+from tarneeb.bots.heuristic import HeuristicBot
+from tarneeb.bots.inference import PlayModel, draw_distinct, layout_weight
 from tarneeb.bots.reasons import Reason
 from tarneeb.cards import SUIT_MASKS, Card, Suit
+from tarneeb.layouts import Layout
 from tarneeb.rules import Count
 from tarneeb.scoring import score_contract
-from tarneeb.seats import Seat
 from tarneeb.view import View
 
 if TYPE_CHECKING:
@@ -110,51 +109,15 @@ MAKE_AT_LEAST = 0.45
 """The share of simulated layouts in which a bid must make for the search bot to bid it."""
 
 
-def sample_layouts(
-    view: View, count: int, rng: random.Random
-) -> list[tuple[tuple[int, int, int, int], float]]:
+def sample_layouts(view: View, count: int, rng: random.Random) -> list[tuple[Layout, float]]:
     """``count`` layouts of all four hands consistent with ``view``, each with its weight.
 
-    The layouts come from :meth:`View.sample_hands`; the weight says how well
-    each fits the auction (1.0 when the auction says nothing).
+    The layouts come from :meth:`View.sample_layouts`, uniformly; the weight
+    says how well each fits the auction
+    (:func:`~tarneeb.bots.inference.auction_likelihood`; 1.0 when the
+    auction says nothing).
     """
-    out: list[tuple[tuple[int, int, int, int], float]] = []
-    played = played_masks(view)
-    for _ in range(count):
-        layout = view.sample_hands(rng)
-        out.append((layout, _auction_weight(view, layout, played)))
-    return out
-
-
-def _auction_weight(view: View, layout: Sequence[int], played: Sequence[int]) -> float:
-    """How well the hands of ``layout`` fit the bids and passes of the auction.
-
-    ``played``: the cards each seat has played (masks).
-    """
-    weight = 1.0
-    first_bid: dict[Seat, int] = {}
-    passed: set[Seat] = set()
-    for seat, action in view.history:
-        if isinstance(action, Bid):
-            first_bid.setdefault(seat, action.level)
-        elif isinstance(action, Pass) and seat not in first_bid:
-            passed.add(seat)
-    points = view.rules.count is Count.CARD_POINTS
-    for seat in Seat:
-        if seat == view.seat or (seat not in first_bid and seat not in passed):
-            continue
-        # What the hand could take with its best trump (the hidden part included).
-        hand = layout[seat] | played[seat]
-        best = max(hand_tricks(hand, suit) for suit in Suit)
-        if seat in first_bid:
-            level = first_bid[seat] * 13 / 120 if points else first_bid[seat]
-            expected = level - 3.0  # the bidder counted on about 3 tricks from partner
-            short = max(0.0, expected - best)
-            weight *= math.exp(-short * short / 2)
-        else:
-            over = max(0.0, best - 5.0)
-            weight *= math.exp(-over * over / 2)
-    return weight
+    return view.sample_layouts(rng, count, weight=layout_weight(view))
 
 
 class SearchBot(Bot):
@@ -301,27 +264,32 @@ class SearchBot(Bot):
                 break
         return out
 
-    def _play_layouts(self, view: View) -> list[tuple[tuple[int, int, int, int], float]]:
-        """The layouts to solve for a card: as drawn, or resampled by the play's likelihood."""
+    def _play_layouts(self, view: View) -> list[tuple[Layout, float]]:
+        """The layouts to solve for a card: as drawn, or resampled by the play's likelihood.
+
+        With inference, up to ``candidates`` layouts are drawn and weighed by
+        the auction and the play (:func:`~tarneeb.bots.inference.layout_weight`)
+        within a third of the time limit, and ``samples`` different ones of
+        them drawn in proportion to their weights.
+        """
         limit = self.limit
         others_played = any(isinstance(a, Card) and seat != view.seat for seat, a in view.history)
         if limit.candidates <= limit.samples or not others_played:
             return self._layouts(view, limit.samples)
         start = time.perf_counter()
         budget = None if limit.time is None else limit.time / 3
-        weighted: list[tuple[tuple[int, int, int, int], float]] = []
-        best = 0.0
-        for hands, weight in self._layouts(view, limit.candidates):
-            likelihood = play_likelihood(view, hands, self.model, best * NEGLIGIBLE)
-            best = max(best, likelihood)
-            weighted.append((hands, weight * likelihood))
+        weight = layout_weight(view, self.model, NEGLIGIBLE)
+        weighted: list[tuple[Layout, float]] = []
+        while len(weighted) < limit.candidates:
+            batch = min(8, limit.candidates - len(weighted))
+            weighted.extend(view.sample_layouts(self.rng, batch, weight=weight))
             if budget is not None and time.perf_counter() - start > budget:
                 break
         return draw_distinct(weighted, limit.samples, self.rng)
 
-    def _layouts(self, view: View, count: int) -> list[tuple[tuple[int, int, int, int], float]]:
+    def _layouts(self, view: View, count: int) -> list[tuple[Layout, float]]:
         start = time.perf_counter()
-        out: list[tuple[tuple[int, int, int, int], float]] = []
+        out: list[tuple[Layout, float]] = []
         batch = max(1, min(count, 8))
         while len(out) < count:
             out.extend(sample_layouts(view, min(batch, count - len(out)), self.rng))
