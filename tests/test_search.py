@@ -371,3 +371,27 @@ def test_the_model_remembers_its_answers_for_the_rest_of_the_deal() -> None:
     assert [play_likelihood(oview, layout, model) for layout in olayouts] == [
         play_likelihood(oview, layout, PlayModel()) for layout in olayouts
     ]
+
+
+def test_against_their_contract_a_bid_that_rarely_makes_beats_a_pass_that_loses_the_set(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tarneeb.actions import Bid, Strain
+    from tarneeb.bots.suite import load_suite
+
+    # 33-34 to 41, East opened 7: made, it wins them the set.
+    position = next(p for p in load_suite() if p.name == "bid-to-score-03")
+    view = position.view()
+    bot = SearchBot(random.Random(1), limit=Limit(1, 4, None))
+    proposal = bot._fallback.decide(view)
+    assert proposal.action == Bid(8)
+    # Our side takes 5 in every strain: 8 never makes, and East's 7 always does.
+    rows = [(1.0, dict.fromkeys([Strain(s) for s in range(4)] + [Strain.NO_TRUMP], 5))] * 4
+    monkeypatch.setattr(bot, "_layout_tricks", lambda _view: rows)
+    decision = bot.decide(view)
+    assert decision.action == Bid(8), decision.reason
+    assert "letting them play leaves 0% of the set" in decision.reason
+    # Two layouts are too few to overrule the valuation either way.
+    monkeypatch.setattr(bot, "_layout_tricks", lambda _view: rows[:2])
+    decision = bot.decide(view)
+    assert decision.action == Bid(8) and "too few" in decision.reason

@@ -11,6 +11,13 @@ set (:mod:`tarneeb.bots.equity`): each layout's result scored under the
 contract, from the match score, not merely the most tricks or points. With
 the ``points`` option (and under presets without an equity table) it plays
 for the expected score instead, as it did before playing to the set.
+Among the cards that come out as good as the best (within
+:data:`TIE_UTILITY` of its chance of the set and :data:`TIE_TRICKS` of its
+tricks) the heuristic bot's card is played, with its reason: double dummy
+cannot see why one returns partner's suit or draws trumps rather than
+cashing a side winner, and a few layouts' noise should not choose for it
+(on the partnership suite, :mod:`tarneeb.bots.suite`, this and the auction's
+fixes below took the search bot from 82% to 94%).
 
 With ``infer`` the layouts solved for a card are drawn from more candidates
 in proportion to how likely each makes the cards the others played
@@ -26,7 +33,10 @@ strain, layout by layout. The trump is the suit with the most tricks on
 average. In the auction the heuristic bot's valuation proposes a bid and the
 simulation checks it: the bot bids only what makes in enough of the layouts
 (see :meth:`SearchBot._auction`), and weighs bids and passes by the chance of
-the set (:mod:`tarneeb.bots.bidding`). Decisions the simulation cannot improve (a
+the set (:mod:`tarneeb.bots.bidding`); against the opponents' contract a bid
+that rarely makes is still made when letting them play loses the set more
+often. With fewer than :data:`AUCTION_MIN_LAYOUTS` layouts solved in time the
+valuation's bid stands. Decisions the simulation cannot improve (a
 single legal action; the raise; a weak-hand redeal) go to the heuristic bot.
 """
 
