@@ -20,12 +20,16 @@ cashing a side winner, and a few layouts' noise should not choose for it
 fixes below took the search bot from 82% to 94%).
 
 With ``infer`` the layouts solved for a card are drawn from more candidates
-in proportion to how likely each makes the cards the others played
+in proportion to how likely each makes the auction and the cards the others
+played under a model of their play, the heuristic bot
 (:mod:`tarneeb.bots.inference`): an answer to plain Monte Carlo search
 treating every layout as equally likely however the others played. It is an
-option, not the default: on 675 positions of heuristic deals it lost 8.0
-tricks per 100 card decisions against double-dummy play of the real layout,
-the plain search 7.4, at twice the time.
+option, not the default, as it has not shown that it wins: on 250 card
+decisions of heuristic deals (``bench/search.py --accuracy 250``, the
+setting most favourable to it, since the model is the players' own policy)
+it gave away 4.8 tricks per 100 against double-dummy play of the real
+layout, the plain search 6.4 (difference -1.6, 95% interval -5.1 to +1.9),
+at about seven times the processor time (211 ms median against 31).
 
 Bidding and the trump choice use the same simulation over the partner's and
 the opponents' possible hands: the partnership's double-dummy tricks in each
