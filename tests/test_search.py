@@ -119,8 +119,10 @@ def test_search_gives_reasons_and_repeats_itself_with_a_seed() -> None:
     seat = deal.to_act
     assert seat is not None and deal.phase is Phase.PLAY
     view = deal.view(seat)
-    first = SearchBot(random.Random(5), limit=Limit(samples=6)).decide(view)
-    again = SearchBot(random.Random(5), limit=Limit(samples=6)).decide(view)
+    # No time limit: the six layouts are all solved however busy the machine, so the
+    # same seed gives the same layouts and the same decision.
+    first = SearchBot(random.Random(5), limit=Limit(samples=6, time=None)).decide(view)
+    again = SearchBot(random.Random(5), limit=Limit(samples=6, time=None)).decide(view)
     assert first == again
     assert first.reason
     assert first.action in view.legal_actions
@@ -298,3 +300,98 @@ def test_the_search_bench_prints_figures_and_the_ratio_to_its_reference() -> Non
     assert figures["median_ratio"] == pytest.approx(
         figures["median_ms"] / figures["reference_median_ms"], rel=0.05
     )
+
+
+def _ducked_last() -> tuple[Deal, Seat, int]:
+    """Seed 102 after the first trick: North, last to play, followed low under the
+    opponents' winning card; the heuristic would have won it had North a higher card.
+
+    Returns the deal, North, and the hidden cards of the suit above the winner (a mask).
+    """
+    deal = heuristic_deal(102, 4)
+    trick = deal.tricks[-1]
+    assert trick.seat_of(3) == Seat.NORTH and trick.winner.team != Seat.NORTH.team
+    led = trick.cards[0].suit
+    assert all(c.suit == led for c in trick.cards)
+    top = max(trick.cards)
+    view = deal.view(Seat.WEST)
+    higher = view.unseen().mask & led.mask & ~((2 << top) - 1)
+    assert higher and not deal.hand(Seat.NORTH).mask & higher  # North really has none
+    return deal, Seat.NORTH, higher
+
+
+def test_inference_finds_that_a_seat_that_ducked_last_holds_nothing_higher() -> None:
+    """The layouts solved with inference mostly deny North a card that would have won
+    the trick; drawn uniformly (plain search) about a third of them give it one."""
+    deal, north, higher = _ducked_last()
+    view = deal.view(Seat.WEST)
+    limit = Limit(samples=20, candidates=200, time=None)
+    shares = {}
+    for options in (["infer"], ["plain"]):
+        bot = SearchBot(random.Random(4), options, limit)
+        drawn = [h for _ in range(5) for h, _w in bot._play_layouts(view)]
+        shares[options[0]] = sum(bool(h[north] & higher) for h in drawn) / len(drawn)
+    assert shares["plain"] > 0.2, shares
+    assert shares["infer"] < shares["plain"] / 2, shares
+
+
+def test_every_layout_that_fits_the_cards_seen_keeps_some_weight() -> None:
+    deal, north, higher = _ducked_last()
+    view = deal.view(Seat.WEST)
+    model = PlayModel()
+    rng = random.Random(5)
+    weights = {True: [], False: []}
+    for layout, _w in view.sample_layouts(rng, 100):
+        weights[bool(layout[north] & higher)].append(play_likelihood(view, layout, model))
+    assert all(w > 0 for ws in weights.values() for w in ws)
+    # One card against the model: its weight is eps/n against 1 - eps + eps/n.
+    assert max(weights[True]) < max(weights[False])
+
+
+def test_the_model_remembers_its_answers_for_the_rest_of_the_deal() -> None:
+    deal = heuristic_deal(41, 20)
+    seat = deal.to_act
+    assert seat is not None
+    view = deal.view(seat)
+    model = PlayModel()
+    layouts = [layout for layout, _w in view.sample_layouts(random.Random(6), 10)]
+    first = [play_likelihood(view, layout, model) for layout in layouts]
+    asked = model.asked
+    assert asked > 0
+    assert [play_likelihood(view, layout, model) for layout in layouts] == first
+    assert model.asked == asked  # every answer remembered
+    # A fresh model (a fresh memory) gives the same likelihoods.
+    assert [play_likelihood(view, layout, PlayModel()) for layout in layouts] == first
+    # Another deal: the memory is dropped, not misapplied.
+    other = heuristic_deal(42, 20)
+    seat = other.to_act
+    assert seat is not None
+    oview = other.view(seat)
+    olayouts = [layout for layout, _w in oview.sample_layouts(random.Random(6), 5)]
+    assert [play_likelihood(oview, layout, model) for layout in olayouts] == [
+        play_likelihood(oview, layout, PlayModel()) for layout in olayouts
+    ]
+
+
+def test_against_their_contract_a_bid_that_rarely_makes_beats_a_pass_that_loses_the_set(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tarneeb.actions import Bid, Strain
+    from tarneeb.bots.suite import load_suite
+
+    # 33-34 to 41, East opened 7: made, it wins them the set.
+    position = next(p for p in load_suite() if p.name == "bid-to-score-03")
+    view = position.view()
+    bot = SearchBot(random.Random(1), limit=Limit(1, 4, None))
+    proposal = bot._fallback.decide(view)
+    assert proposal.action == Bid(8)
+    # Our side takes 5 in every strain: 8 never makes, and East's 7 always does.
+    rows = [(1.0, dict.fromkeys([Strain(s) for s in range(4)] + [Strain.NO_TRUMP], 5))] * 4
+    monkeypatch.setattr(bot, "_layout_tricks", lambda _view: rows)
+    decision = bot.decide(view)
+    assert decision.action == Bid(8), decision.reason
+    assert "letting them play leaves 0% of the set" in decision.reason
+    # Two layouts are too few to overrule the valuation either way.
+    monkeypatch.setattr(bot, "_layout_tricks", lambda _view: rows[:2])
+    decision = bot.decide(view)
+    assert decision.action == Bid(8) and "too few" in decision.reason

@@ -43,7 +43,7 @@ from tarneeb.scoring import score_contract
 from tarneeb.seats import Seat
 from tarneeb.view import View
 
-__all__ = ["HeuristicBot", "hand_tricks"]
+__all__ = ["HeuristicBot", "hand_tricks", "tricks_needed"]
 
 _ACE, _KING, _QUEEN, _JACK = 12, 11, 10, 9
 
@@ -85,6 +85,25 @@ def hand_tricks(hand: int, trump: Suit | None) -> float:
         losers = sum(1 for rank in (_ACE, _KING, _QUEEN)[: min(trumps, 3)] if not bits >> rank & 1)
         total += min(trumps, trumps - losers + ruffs)
     return total
+
+
+def tricks_needed(view: View) -> tuple[int, int]:
+    """(the tricks the seat's side still needs for its goal, the tricks left to play).
+
+    The goal: the contract for the declarers, one more trick than the contract
+    leaves them for the defenders, the seat's own bid for individual bids.
+    """
+    taken = view.tricks_taken
+    left = 13 - sum(taken)
+    contract = view.contract
+    if contract is None:
+        bid = view.bids[view.seat] or 0
+        return max(0, bid - taken[view.seat]), left
+    level = contract.level
+    if view.rules.count is Count.CARD_POINTS:
+        level = round(level * 13 / 120)
+    goal = level if contract.team == view.seat.team else 14 - level
+    return max(0, goal - taken[view.seat] - taken[view.seat.partner]), left
 
 
 def _defence_tricks(hand: int, trump: Suit | None) -> float:
@@ -332,26 +351,11 @@ class HeuristicBot(Bot):
             return True  # individual bids: every player plays for their own tricks
         return contract.team == view.seat.team
 
-    def _tricks_needed(self, view: View) -> tuple[int, int]:
-        """(tricks our side still needs for its goal, tricks left to play)."""
-        taken = view.tricks_taken
-        ours = taken[view.seat] + taken[view.seat.partner]
-        left = 13 - sum(taken)
-        contract = view.contract
-        if contract is None:
-            bid = view.bids[view.seat] or 0
-            return max(0, bid - taken[view.seat]), left
-        level = contract.level
-        if view.rules.count is Count.CARD_POINTS:
-            level = round(level * 13 / 120)
-        goal = level if self._declaring(view) else 14 - level
-        return max(0, goal - ours), left
-
     def _lead(self, view: View, know: Knowledge, legal: list[Card]) -> tuple[Card, Reason]:
         trump = view.trump
         masters = [c for c in legal if know.is_master(c)]
         side_masters = [c for c in masters if c.suit != trump and know.is_sure_winner(c)]
-        needed, _left = self._tricks_needed(view)
+        needed, _left = tricks_needed(view)
         my_trumps = [c for c in legal if c.suit == trump]
         if 0 < needed <= len(side_masters) + len([c for c in masters if c.suit == trump]):
             card = max(side_masters or masters)
@@ -471,7 +475,7 @@ class HeuristicBot(Bot):
         if partner_wins:
             if not last and following and not self._safe_winner(view, know, best, trick):
                 sure = [c for c in beaters if know.is_master(c)]
-                needed, left = self._tricks_needed(view)
+                needed, left = tricks_needed(view)
                 if sure and needed >= left:
                     return sure[0], Reason("overtake-sure")
             if following and trick.leader == view.seat.partner and self._all_ours(view, know, led):
@@ -492,7 +496,7 @@ class HeuristicBot(Bot):
                 return min(legal), Reason("cannot-win")
             if position == 1 and not partner_wins:
                 sure = [c for c in beaters if know.is_master(c)]
-                needed, left = self._tricks_needed(view)
+                needed, left = tricks_needed(view)
                 if sure and needed >= left - 1:
                     return sure[0], Reason("take-sure")
                 return min(legal), Reason("second-low")

@@ -36,11 +36,10 @@ from typing import ClassVar
 
 from tarneeb.actions import Bid, Pass, Phase
 from tarneeb.bots.base import Bot, Decision
-from tarneeb.bots.heuristic import HeuristicBot
+from tarneeb.bots.heuristic import HeuristicBot, tricks_needed
 from tarneeb.bots.knowledge import Knowledge
 from tarneeb.bots.search import Limit, SearchBot
 from tarneeb.cards import Card
-from tarneeb.rules import Count
 from tarneeb.view import View
 
 __all__ = [
@@ -84,14 +83,7 @@ class ExpertBot(SearchBot):
     """The search bot thinking longer: :data:`EXPERT_LIMIT`."""
 
     name = "expert"
-
-    def __init__(
-        self,
-        rng: random.Random | None = None,
-        options: Sequence[str] = (),
-        limit: Limit | None = None,
-    ) -> None:
-        super().__init__(rng, options, limit or EXPERT_LIMIT)
+    default_limit = EXPERT_LIMIT
 
 
 class EasyBot(Bot):
@@ -203,15 +195,5 @@ def _lead_slips(
 
 def _every_trick_counts(view: View) -> bool:
     """Whether the side needs every remaining trick but at most one for its goal."""
-    taken = view.tricks_taken
-    ours = taken[view.seat] + taken[view.seat.partner]
-    left = 13 - sum(taken)
-    contract = view.contract
-    if contract is None:
-        bid = view.bids[view.seat] or 0
-        return bid - taken[view.seat] >= left - 1 > 0
-    level = contract.level
-    if view.rules.count is Count.CARD_POINTS:
-        level = round(level * 13 / 120)
-    goal = level if contract.team == view.seat.team else 14 - level
-    return goal - ours >= left - 1 and goal > ours
+    needed, left = tricks_needed(view)
+    return needed >= left - 1 and needed > 0
