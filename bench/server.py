@@ -326,6 +326,8 @@ class Bench:
         """Where each place plays now: its table and the four seat tokens."""
         self.http = concurrent.futures.ThreadPoolExecutor(max(1, args.analysts))
         """The analysts' threads (apart from the default pool, which creates the tables)."""
+        self.analysts: list[asyncio.Task[None]] = []
+        """The analysts' tasks (:meth:`start_attack`)."""
 
     async def table(self, index: int) -> None:
         """Play tables one after another at this place, until the bench stops."""
@@ -485,9 +487,10 @@ class Bench:
         if args.analysts > 0:
             table, deals = await self.played_deals()
             print(f"  attack: {args.analysts} analysts on {deals} finished deals of table {table}")
-            tasks += [
+            self.analysts = [
                 asyncio.create_task(self.analyst(table, deals, i)) for i in range(args.analysts)
             ]
+            tasks += self.analysts
         tasks += [asyncio.create_task(self.spectator(i)) for i in range(args.spectators)]
         tasks += [asyncio.create_task(self.flooder(i)) for i in range(args.flooders)]
         print(
@@ -533,6 +536,10 @@ class Bench:
         # Let the updates of the actions sent in the window arrive before stopping.
         await asyncio.sleep(min(2.0, max(0.5, args.think)))
         self.stats.stopping = True
+        if self.analysts:
+            # An analysis takes a while on a busy machine: let the ones asked be answered
+            # (each analyst stops after its current request) rather than lose them all.
+            await asyncio.wait(self.analysts, timeout=60)
         for task in [*tasks, watch]:
             task.cancel()
         await asyncio.gather(*tasks, watch, return_exceptions=True)
