@@ -167,6 +167,10 @@ def new_page(
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on(
+        "response",
+        lambda r: errors.append(f"HTTP {r.status} {r.request.method} {r.url}") if r.status >= 400 else None,
+    )
     page.errors = errors  # type: ignore[attr-defined]
     return page
 
