@@ -194,7 +194,7 @@ def create_app(settings: Settings | None = None, *, metrics_route: bool = True) 
     @api
     async def rules(request: Request) -> Response:
         from tarneeb.i18n import accept_language, find_language
-        from tarneeb.reference import describe_rules
+        from tarneeb.reference import describe_game, describe_rules
         from tarneeb.summaries import preset_summary
 
         name = request.path_params["name"]
@@ -213,6 +213,7 @@ def create_app(settings: Settings | None = None, *, metrics_route: bool = True) 
                 preset_summary(name.strip().lower(), found, lang),
                 found.to_dict(),
                 describe_rules(found, name, lang),
+                describe_game(found, name, lang),
             ),
             headers={"Content-Language": lang, "Vary": "Accept-Language"},
         )

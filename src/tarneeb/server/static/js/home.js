@@ -492,7 +492,7 @@ export class RulesView {
         h("h1", {}, t("web.rules.title", { name: presetName(this.name) })),
         nav,
         this.error ? h("p", { class: "error-box" }, this.error) : null,
-        this.rules ? h("div", { class: "reference", lang: this.rules.lang, dir: this.rules.dir }, renderReference(this.rules.reference)) : null,
+        this.rules ? h("div", { class: "reference", lang: this.rules.lang, dir: this.rules.dir }, renderReference(this.rules.howto)) : null,
       ),
     );
   }
