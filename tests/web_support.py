@@ -275,7 +275,7 @@ def act_on_page(page: Page, table: Table) -> str:
         return "summary"
     version = int(page.get_attribute("body", "data-version") or "0")
     if page.locator("#bidbox").count():
-        legal: list[str] = page.locator("#bidbox .bid-button").evaluate_all(
+        legal: list[str] = page.locator("#bidbox .bid-button:not([disabled])").evaluate_all(
             "bs => bs.map(b => b.dataset.action)"
         )
         choice = choose_bid(page, legal)
