@@ -346,9 +346,11 @@ def test_item8_keys_work_on_an_arabic_keyboard(browser: Browser, server: str) ->
     quick_play(page, server, name="ليلى", target=1000)
     page.wait_for_selector(READY)
     table = Table({"south": page})
-    while True:  # until it is ours to call after someone else bid
+    while True:  # until it is ours to call in the auction, after someone else bid
         page.wait_for_selector(READY)
-        if page.locator("#bidbox").count() and page.locator("#auction-list .act-bid").count():
+        others_bid = page.locator('#auction-list li:not([data-seat="south"]) .act-bid').count()
+        may_pass = page.locator('#bidbox .bid-button[data-action="pass"]:not([disabled])').count()
+        if page.get_attribute("body", "data-phase") == "auction" and others_bid and may_pass:
             break
         if act_on_page(page, table) == "summary":
             page.click("#summary-close")
