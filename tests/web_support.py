@@ -169,7 +169,11 @@ def new_page(
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.on(
         "response",
-        lambda r: errors.append(f"HTTP {r.status} {r.request.method} {r.url}") if r.status >= 400 else None,
+        lambda r: (
+            errors.append(f"HTTP {r.status} {r.request.method} {r.url}")
+            if r.status >= 400
+            else None
+        ),
     )
     page.errors = errors  # type: ignore[attr-defined]
     return page

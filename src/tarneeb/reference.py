@@ -187,7 +187,6 @@ def describe_game(rules: Rules, name: str | None = None, lang: str = DEFAULT_LAN
     return "\n".join(lines) + "\n"
 
 
-
 def describe_rules(rules: Rules, name: str | None = None, lang: str = DEFAULT_LANGUAGE) -> str:
     """The reference for people of one set of rules: what ``tarneeb rules NAME`` prints.
 
