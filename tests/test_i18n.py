@@ -40,7 +40,13 @@ from tarneeb.i18n import (
 )
 from tarneeb.options import IntOption, OptionSpec, Reading
 from tarneeb.presets import PRESET_SUMMARIES, PRESETS
-from tarneeb.reference import SOURCES, describe_rules, option_sources, reference_markdown
+from tarneeb.reference import (
+    SOURCES,
+    describe_game,
+    describe_rules,
+    option_sources,
+    reference_markdown,
+)
 from tarneeb.summaries import preset_summary
 
 OTHERS = [lang for lang in LANGUAGES if lang != DEFAULT_LANGUAGE]
@@ -578,6 +584,21 @@ def test_server_serves_the_browser_its_messages_with_an_etag(tmp_path: Path) -> 
         assert client.get("/i18n/xx.json").status_code == 400
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_how_to_play_is_in_the_language_and_free_of_option_names(preset: str, lang: str) -> None:
+    """Issue 23, item 9: "rules pages are English and full of jargon in every language"."""
+    text = describe_game(PRESETS[preset], preset, lang)
+    assert "## " in text and "\n- " in text
+    # the option names that are no word of a language, and the setup's commands and files
+    code = [o for o in Rules.option_names() if re.search(r"[_\d]", o)]
+    found = [w for w in [*code, "tarneeb rules", "Rules.", "-o ", "docs/", "`", "|"] if w in text]
+    assert not found, (preset, lang, found)
+    if lang in ("ar", "ru"):
+        latin = re.findall(r"[A-Za-z]{3,}", text)
+        assert not latin, (preset, lang, latin)
+
+
 def test_server_serves_the_reference_in_the_pages_language(tmp_path: Path) -> None:
     pytest.importorskip("starlette")
     from ws_support import server
@@ -587,6 +608,7 @@ def test_server_serves_the_reference_in_the_pages_language(tmp_path: Path) -> No
         body = client.get("/api/rules/egyptian?lang=ar").json()
         assert (body["lang"], body["dir"]) == ("ar", "rtl")
         assert body["reference"] == describe_rules(egyptian, "egyptian", "ar")
+        assert body["howto"] == describe_game(egyptian, "egyptian", "ar")
         assert body["summary"] == preset_summary("egyptian", egyptian, "ar")
         assert body["options"] == egyptian.to_dict()
         # the browser's own language when the page does not say

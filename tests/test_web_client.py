@@ -380,7 +380,13 @@ def test_arabic_page_lays_out_right_to_left_with_arabic_glyphs(
     # card faces keep their Latin ranks
     first = hand_cards(page)[0]
     rank = "10" if first[0] == "T" else first[0]
-    assert page.locator(f'#hand .card[data-card="{first}"] text').first.text_content() == rank
+    # (a face is a picture of an SVG drawing: its corner index is the drawing's first text)
+    drawn = page.locator(f'#hand .card[data-card="{first}"] img').evaluate(
+        """(img) => new DOMParser().parseFromString(
+            decodeURIComponent(img.src.split(",", 2)[1]), "image/svg+xml")
+            .querySelector("text").textContent"""
+    )
+    assert drawn == rank
 
     table = Table({"south": page})
     play_until(page, table, PLAY_WITH_TRICK)

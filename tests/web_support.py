@@ -167,6 +167,14 @@ def new_page(
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on(
+        "response",
+        lambda r: (
+            errors.append(f"HTTP {r.status} {r.request.method} {r.url}")
+            if r.status >= 400
+            else None
+        ),
+    )
     page.errors = errors  # type: ignore[attr-defined]
     return page
 
@@ -271,7 +279,7 @@ def act_on_page(page: Page, table: Table) -> str:
         return "summary"
     version = int(page.get_attribute("body", "data-version") or "0")
     if page.locator("#bidbox").count():
-        legal: list[str] = page.locator("#bidbox .bid-button").evaluate_all(
+        legal: list[str] = page.locator("#bidbox .bid-button:not([disabled])").evaluate_all(
             "bs => bs.map(b => b.dataset.action)"
         )
         choice = choose_bid(page, legal)

@@ -36,6 +36,7 @@ from tarneeb.summaries import preset_summary
 __all__ = [
     "SOURCES",
     "choice_doc",
+    "describe_game",
     "describe_rules",
     "format_option_value",
     "option_sources",
@@ -157,7 +158,33 @@ def _game_lines(rules: Rules, tr: Translator) -> list[str]:
     return [_bullet(label, text) for label, text in topics(rules, tr)]
 
 
-# -- the two public texts -------------------------------------------------------------
+# -- the public texts -----------------------------------------------------------------
+
+
+def describe_game(rules: Rules, name: str | None = None, lang: str = DEFAULT_LANGUAGE) -> str:
+    """How to play under ``rules``, for players: the page a client shows to learn the game.
+
+    The preset's summary, then how the game goes, topic by topic, in plain words
+    of ``lang``; none of :func:`describe_rules`' option names, values or
+    commands, which are for whoever sets rules up, not for players, and the
+    page's own title says which game it is.
+
+    :raises LanguageError: for a language without a catalogue.
+
+    >>> from tarneeb.presets import find_rules
+    >>> text = describe_game(find_rules("egyptian"), lang="ar")
+    >>> "## كيف تسير اللعبة" in text.splitlines()
+    True
+    >>> "min_bid" in text or "tarneeb" in text
+    False
+    """
+    tr = translator(lang)
+    if name is None:
+        name = preset_name(rules)
+    key = "" if name is None else name.strip().lower()
+    lines = [_paragraph(preset_summary(key, rules, lang)), ""] if key in PRESETS else []
+    lines += [f"## {tr('heading.game')}", "", *_game_lines(rules, tr)]
+    return "\n".join(lines) + "\n"
 
 
 def describe_rules(rules: Rules, name: str | None = None, lang: str = DEFAULT_LANGUAGE) -> str:

@@ -251,7 +251,7 @@ def create_app(
     @api
     async def rules(request: Request) -> Response:
         from tarneeb.i18n import accept_language, find_language
-        from tarneeb.reference import describe_rules
+        from tarneeb.reference import describe_game, describe_rules
         from tarneeb.summaries import preset_summary
 
         name = request.path_params["name"]
@@ -270,6 +270,7 @@ def create_app(
                 preset_summary(name.strip().lower(), found, lang),
                 found.to_dict(),
                 describe_rules(found, name, lang),
+                describe_game(found, name, lang),
             ),
             headers={"Content-Language": lang, "Vary": "Accept-Language"},
         )

@@ -263,9 +263,9 @@ info_json = info_body
 
 
 def rules_body(
-    name: str, lang: str, summary: str, options: dict[str, Any], reference: str
+    name: str, lang: str, summary: str, options: dict[str, Any], reference: str, howto: str
 ) -> RulesBody:
-    """A preset's rules (``summary`` and ``reference`` written in ``lang``)."""
+    """A preset's rules (``summary``, ``reference`` and ``howto`` written in ``lang``)."""
     from tarneeb.i18n import RIGHT_TO_LEFT
 
     return {
@@ -275,6 +275,7 @@ def rules_body(
         "summary": summary,
         "options": options,
         "reference": reference,
+        "howto": howto,
     }
 
 

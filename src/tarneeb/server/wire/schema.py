@@ -606,6 +606,9 @@ class RulesBody(TypedDict):
     summary: str
     options: dict[str, Any]
     reference: str
+    """Every option and its value, as ``tarneeb rules NAME`` prints it: for whoever sets rules up."""
+    howto: str
+    """How to play, for players: the summary and how the game goes in plain words, no option names."""
 
 
 class TablesBody(TypedDict):

@@ -300,12 +300,30 @@ export function biddingBox(model, ui) {
           ),
         );
       } else {
-        // Sol: a row a level, its bid and its no-trump bid, each saying its level
+        // Sol: a level once, beside its two bids (with a trump suit, and no-trump: the suits
+        // and "NT" say which); a bid out of reach in a row stands there disabled, so that
+        // no-trump never stands alone and the grid keeps its shape
+        const short = t("web.strain.NT.short");
+        /** @param {number} level @param {boolean} nt */
+        const solCell = (level, nt) => {
+          const text = `${level}${nt ? "NT" : ""}`;
+          const action = box.bids.find((b) => b.text === text);
+          const content = nt ? h("span", { class: "nt" }, short) : h("span", { class: "suits", "aria-hidden": "true" }, [3, 2, 1, 0].map((x) => suitIcon(x, 11)));
+          const label = nt ? t("web.bid.label.strain", { level: formatNumber(level), strain: short }) : t("web.bid.label", { level: formatNumber(level) });
+          const node = action
+            ? button(action, content)
+            : h("button", { type: "button", class: "bid-button unavailable", dataset: { action: text }, disabled: true }, content);
+          node.dataset.strain = nt ? "NT" : "-";
+          node.setAttribute("aria-label", label);
+          return node;
+        };
         parts.push(
           h(
             "div",
-            { class: "bid-grid strained by-level", dir: "ltr", role: "group", "aria-label": t("web.bidbox.bid"), style: { "grid-template-columns": `repeat(${strains.length}, minmax(2.6rem, auto))` } },
-            box.rows.map(({ level, bids }) => h("div", { class: "bid-row", dataset: { level: String(level) } }, bids.map((b) => cell(b, actionView(b.text), strains.indexOf(b.strain || "-") + 1)))),
+            { class: "bid-grid strained by-level", dir: "ltr", role: "group", "aria-label": t("web.bidbox.bid") },
+            box.rows.map(({ level }) =>
+              h("div", { class: "bid-row", dataset: { level: String(level) } }, h("span", { class: "level", "aria-hidden": "true" }, formatNumber(level)), solCell(level, false), solCell(level, true)),
+            ),
           ),
         );
       }

@@ -1,7 +1,7 @@
 // @ts-check
 // Cards as the protocol writes them ("AS", "TH", "2C") and their faces, drawn in SVG.
 
-import { svg } from "./dom.js";
+import { h, svg } from "./dom.js";
 
 export const RANKS = "23456789TJQKA";
 export const SUITS = "CDHS"; // clubs 0, diamonds 1, hearts 2, spades 3
@@ -118,11 +118,44 @@ const PIPS = {
   10: [[16, 14], [44, 14], [30, 24], [16, 35], [44, 35], [16, 55, 1], [44, 55, 1], [30, 66, 1], [16, 76, 1], [44, 76, 1]],
 };
 
+/** @type {Map<string, string>} */
+const PICTURES = new Map();
+
 /**
- * The face of a card as an SVG element (viewBox 0 0 100 140). The rank is
- * drawn as Latin letters and digits in every language, as on real cards.
+ * An SVG drawing as a picture (an <img> of a data: URL, made once per key): what
+ * is drawn, the corner indices included, is an image, not text of the page, so
+ * the accessible name of a control holding it is its label alone (a card button
+ * reads "Queen of spades", not "QQQ Queen of spades"); also 52 small images
+ * instead of thousands of SVG nodes in the hand and the trick.
+ * @param {string} key @param {() => SVGElement} draw @param {string} className
+ */
+function picture(key, draw, className) {
+  let url = PICTURES.get(key);
+  if (url === undefined) {
+    const drawing = draw();
+    drawing.setAttribute("xmlns", "http://www.w3.org/2000/svg");
+    url = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(drawing))}`;
+    PICTURES.set(key, url);
+  }
+  return h("img", { class: className, src: url, alt: "", width: 100, height: 140, draggable: "false", decoding: "sync" });
+}
+
+/**
+ * The face of a card as a picture (drawn in SVG, viewBox 0 0 100 140). The rank
+ * is drawn as Latin letters and digits in every language, as on real cards.
+ * @param {string} text
  */
 export function cardFace(text) {
+  return picture(`face:${cardText(cardId(text))}`, () => drawFace(text), "card-svg");
+}
+
+/** The back of a card, as a picture. */
+export function cardBack() {
+  return picture("back", drawBack, "card-svg back");
+}
+
+/** @param {string} text */
+function drawFace(text) {
   const id = cardId(text);
   const suit = Math.floor(id / 13);
   const rank = id % 13;
@@ -168,14 +201,13 @@ export function cardFace(text) {
       pip(suit, 40, 30, 20),
     );
   }
-  return svg("svg", { viewBox: "0 0 100 140", class: "card-svg", "aria-hidden": "true", focusable: "false" }, parts);
+  return svg("svg", { viewBox: "0 0 100 140", width: 100, height: 140 }, parts);
 }
 
-/** The back of a card. */
-export function cardBack() {
+function drawBack() {
   return svg(
     "svg",
-    { viewBox: "0 0 100 140", class: "card-svg back", "aria-hidden": "true", focusable: "false" },
+    { viewBox: "0 0 100 140", width: 100, height: 140 },
     svg("defs", {},
       svg("pattern", { id: "lattice", width: 12, height: 12, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
         svg("rect", { width: 12, height: 12, fill: "#1d3b6e" }),

@@ -3,9 +3,12 @@
 
 import { h, mount } from "./dom.js";
 import { t, language } from "./i18n.js";
-import { api, saveSeat, loadJson, saveJson } from "./net.js";
+import { api, saveSeat, savedSeats, loadJson, saveJson } from "./net.js";
 import { playersPanel } from "./players.js";
 import { presetName, botName, seatName, occupantName, copyText, errorText, renderReference, toast } from "./common.js";
+
+/** The most seats one ``POST /api/seats`` may ask about (tsc checks it against the wire). @type {typeof import("./wire").MAX_SEAT_LOOKUPS} */
+const MAX_SEAT_LOOKUPS = 20;
 
 const NAME_KEY = "tarneeb.name";
 const rulesCache = new Map();
@@ -135,21 +138,11 @@ export class HomeView {
 
   /** The running tables where this browser holds a seat: the way back to a game. */
   async loadMine() {
-    const tokens = [];
-    try {
-      for (let i = 0; i < localStorage.length; i++) {
-        const key = localStorage.key(i) || "";
-        if (!key.startsWith("tarneeb.seat.")) continue;
-        const saved = JSON.parse(localStorage.getItem(key) || "null");
-        if (saved?.token) tokens.push({ table: key.slice("tarneeb.seat.".length), token: saved.token });
-      }
-    } catch (_) {
-      return;
-    }
-    if (!tokens.length || !this.info?.levels) return;
+    const seats = savedSeats();
+    if (!seats.length || !this.info?.levels) return;
     let answer;
     try {
-      answer = await api("POST", "/api/seats", { seats: tokens.slice(-20) });
+      answer = await api("POST", "/api/seats", { seats: seats.slice(-MAX_SEAT_LOOKUPS) });
     } catch (_) {
       return;
     }
@@ -500,7 +493,7 @@ export class RulesView {
         h("h1", {}, t("web.rules.title", { name: presetName(this.name) })),
         nav,
         this.error ? h("p", { class: "error-box" }, this.error) : null,
-        this.rules ? h("div", { class: "reference", lang: this.rules.lang, dir: this.rules.dir }, renderReference(this.rules.reference)) : null,
+        this.rules ? h("div", { class: "reference", lang: this.rules.lang, dir: this.rules.dir }, renderReference(this.rules.howto)) : null,
       ),
     );
   }

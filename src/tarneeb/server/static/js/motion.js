@@ -184,8 +184,10 @@ export class TrickStage {
     if (!step) return;
     this.running = true;
     const pace = PACES[this.hooks.pace()] || PACES.normal;
-    // behind by more than a trick: catch up faster
-    // (and when it is the player's turn, who must see the lead before following it)
+    // behind by more than a trick: the cards move faster (and when it is the player's
+    // turn, who must see the lead before following it); a finished trick is held for the
+    // pace's whole hold all the same, as it is there to be read (more than a trick
+    // behind, sync() shows the earlier tricks at once instead)
     const hurry = this.queue.length > 6 ? 0.35 : this.hooks.urgent?.() ? 0.4 : 1;
     const still = reducedMotion();
     const done = () => {
@@ -217,7 +219,7 @@ export class TrickStage {
       this.winner = step.winner;
       this.hooks.paint(this.shown, this.winner);
       this.hooks.onTrick?.();
-      this.wait(pace.hold * hurry, done);
+      this.wait(pace.hold, done);
       return;
     }
     if (step.trick >= 0 && pace.gather === 0 && pace.hold === 0) {

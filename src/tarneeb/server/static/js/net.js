@@ -56,6 +56,27 @@ export function saveSeat(table, data) {
   }
 }
 
+/**
+ * Every seat this browser holds, newest last as stored: the body of
+ * ``POST /api/seats`` (``{table, token}`` each), read where the seats are saved.
+ * @returns {{table: string, token: string}[]}
+ */
+export function savedSeats() {
+  const prefix = seatKey("");
+  const seats = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i) || "";
+      if (!key.startsWith(prefix)) continue;
+      const saved = loadSeat(key.slice(prefix.length));
+      if (typeof saved?.token === "string") seats.push({ table: key.slice(prefix.length), token: saved.token });
+    }
+  } catch (_) {
+    /* storage denied: no seats saved */
+  }
+  return seats;
+}
+
 export function forgetSeat(table) {
   try {
     localStorage.removeItem(seatKey(table));

@@ -73,7 +73,14 @@ export class TableView {
       pace: () => this.pace,
       urgent: () => this.model.myTurn,
       // scripts and tests read the trick on show once it caught up with the table
-      onBusy: (busy) => (document.body.dataset.stage = busy ? "busy" : "idle"),
+      onBusy: (busy) => {
+        document.body.dataset.stage = busy ? "busy" : "idle";
+        // the hand waits for the centre: once the cards before the turn were seen, it is live
+        if (!busy && this.model.pending && !this.pending && !this.settling) {
+          this.model = this.buildModel();
+          this.renderBoard();
+        }
+      },
       onCard: () => sound.play("card"),
       onTrick: () => sound.play("trick"),
     });
@@ -274,9 +281,10 @@ export class TableView {
     if (match) this.deals.see(match, this.mySeat);
     if (this.mySeat && this.saved && this.saved.seat !== this.mySeat) saveSeat(this.id, { seat: this.mySeat });
     if (before.deal !== (match?.deal_number ?? null)) this.hintText = null;
-    this.model = this.buildModel();
-    // the deal's cards go to the stage before the events: a deal_end then waits for them
+    // the deal's cards go to the stage before the events (a deal_end then waits for them)
+    // and before the model (which waits for the stage)
     if (match) this.stage.sync(match.deal_number, playsOf(match));
+    this.model = this.buildModel();
     this.takeEvents(events, false);
     this.render();
     // say when the turn comes: in the tab's title, to screen readers, and by sound
@@ -293,8 +301,11 @@ export class TableView {
     if (this.model.over && !this.endShown && !this.stage.busy() && this.welcomed && !events.length) this.showEnd();
   }
 
+  /** The model; it waits (pending) for an answer, a deal's end being shown, or the centre
+   * still showing the cards played before this turn: a card is not played to a trick unseen. */
   buildModel() {
-    return tableModel({ state: this.state, table: this.table, mySeat: this.mySeat, pending: Boolean(this.pending) || Boolean(this.settling), bidBuffer: this.bidBuffer });
+    const pending = Boolean(this.pending) || Boolean(this.settling) || this.stage.busy();
+    return tableModel({ state: this.state, table: this.table, mySeat: this.mySeat, pending, bidBuffer: this.bidBuffer });
   }
 
   /** A deal is over and its last trick was seen: its summary, or the match's end. @param {number} number */
@@ -381,7 +392,7 @@ export class TableView {
 
   /** Take one of the state's legal actions. @param {ActionJson} action */
   act(action) {
-    if (this.pending || this.settling || !this.state || !this.conn) return;
+    if (this.pending || this.settling || this.stage.busy() || !this.state || !this.conn) return;
     const id = this.conn.act(action.id, this.state.version);
     if (!id) {
       toast(t("web.error.offline"), "error");

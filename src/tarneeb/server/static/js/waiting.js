@@ -24,6 +24,19 @@ export function botChoices(info) {
 }
 
 /**
+ * The seats a visitor may take: with an invite, its own seat while free (the server
+ * seats an invite's holder where it says, so all free seats when the link names none); without,
+ * the free seats no invite keeps for a friend (the server refuses those to anyone else).
+ * @param {SeatJson[]} seats @param {string | null} invite @param {string | null} inviteSeat
+ * @returns {SeatJson[]}
+ */
+export function seatsOpenTo(seats, invite, inviteSeat) {
+  const free = seats.filter((s) => !s.taken);
+  if (invite) return inviteSeat ? free.filter((s) => s.seat === inviteSeat) : free;
+  return free.filter((s) => !s.reserved);
+}
+
+/**
  * @param {{seats: SeatJson[], mySeat: string | null, seated: boolean, invites: Record<string, string>, status: string, invite: string | null, inviteSeat: string | null, isPublic: boolean, joinName: string, joinSeat: string | null, info: any, onJoin: (e: Event) => void, onStart: () => void, onName: (v: string) => void, onSeat: (v: string) => void}} p
  */
 export function waitingRoom(p) {
@@ -37,7 +50,7 @@ export function waitingRoom(p) {
         "li",
         { class: ["waiting-seat", s.taken ? "taken" : "free"], dataset: { seat: s.seat } },
         h("span", { class: "seat-compass" }, seatName(s.seat)),
-        h("span", {}, s.taken ? occupantName(s, s.seat) : /** @type {any} */ (s).reserved ? t("web.table.reservedSeat") : t("web.table.freeSeat")),
+        h("span", {}, s.taken ? occupantName(s, s.seat) : s.reserved ? t("web.table.reservedSeat") : t("web.table.freeSeat")),
         s.kind === "bot" || s.bot ? h("span", { class: "badge bot" }, t("web.badge.bot")) : null,
         s.seat === p.mySeat ? h("span", { class: "badge you" }, t("web.seat.you")) : null,
       ),
@@ -72,11 +85,11 @@ export function waitingRoom(p) {
   } else if (free.length && p.status === "waiting" && !p.invite && !p.isPublic) {
     // A private table's seats are taken with their invite links: this link only watches.
     parts.push(h("p", { class: "muted", id: "invite-only" }, t("web.table.watching.inviteOnly")));
-  } else if (free.length && p.status === "waiting") {
-    // With an invite, its own seat only (the server seats the invite's secret there).
-    const offered = p.invite && p.inviteSeat ? free.filter((s) => s.seat === p.inviteSeat) : free;
-    const chosen = offered.find((s) => s.seat === p.joinSeat);
-    const preferred = chosen || offered.find((s) => s.seat === p.inviteSeat) || offered[0] || free[0];
+  } else if (p.status === "waiting" && seatsOpenTo(p.seats, p.invite, p.inviteSeat).length) {
+    // With an invite, its own seat only (the server seats the invite's secret there);
+    // without, never a seat kept for a friend.
+    const offered = seatsOpenTo(p.seats, p.invite, p.inviteSeat);
+    const preferred = offered.find((s) => s.seat === p.joinSeat) || offered[0];
     parts.push(
       h(
         "form",
@@ -86,7 +99,7 @@ export function waitingRoom(p) {
           "div",
           { class: "row" },
           h("label", { class: "field" }, h("span", { class: "field-label" }, t("web.home.name")), h("input", { id: "join-name", maxlength: 40, value: p.joinName, placeholder: t("web.home.name.placeholder"), autocomplete: "nickname", onInput: (/** @type {Event} */ e) => p.onName(/** @type {HTMLInputElement} */ (e.target).value) })),
-          h("label", { class: "field" }, h("span", { class: "field-label" }, t("web.table.join.seat")), h("select", { id: "join-seat", onChange: (/** @type {Event} */ e) => p.onSeat(/** @type {HTMLSelectElement} */ (e.target).value) }, (offered.length ? offered : free).map((s) => h("option", { value: s.seat, selected: s.seat === preferred.seat }, seatName(s.seat))))),
+          h("label", { class: "field" }, h("span", { class: "field-label" }, t("web.table.join.seat")), h("select", { id: "join-seat", onChange: (/** @type {Event} */ e) => p.onSeat(/** @type {HTMLSelectElement} */ (e.target).value) }, offered.map((s) => h("option", { value: s.seat, selected: s.seat === preferred.seat }, seatName(s.seat))))),
         ),
         h("button", { type: "submit", class: "primary big", id: "join-button" }, t("web.table.join.button")),
       ),

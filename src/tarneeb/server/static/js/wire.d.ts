@@ -553,7 +553,10 @@ export interface RulesBody {
   dir: "ltr" | "rtl";
   summary: string;
   options: Record<string, unknown>;
+  /** Every option and its value, as ``tarneeb rules NAME`` prints it: for whoever sets rules up. */
   reference: string;
+  /** How to play, for players: the summary and how the game goes in plain words, no option names. */
+  howto: string;
 }
 
 export interface TablesBody {
