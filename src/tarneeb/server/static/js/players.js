@@ -4,7 +4,7 @@
 
 import { h, svg, mount } from "./dom.js";
 import { t, formatNumber } from "./i18n.js";
-import { api, saveSeat } from "./net.js";
+import { api, saveSeat, savedSeats } from "./net.js";
 import { presetName, seatName, contractView, copyText, errorText, toast } from "./common.js";
 
 const FAMILIES = ["partnership", "egyptian", "solo"];
@@ -32,18 +32,7 @@ function setMe(player) {
 
 /** The seats this browser holds as a guest ({table, token}), to make them the account's. */
 export function guestSeats() {
-  const seats = [];
-  try {
-    for (let i = 0; i < localStorage.length; i++) {
-      const key = localStorage.key(i) || "";
-      if (!key.startsWith("tarneeb.seat.")) continue;
-      const saved = JSON.parse(localStorage.getItem(key) || "null");
-      if (saved?.token) seats.push({ table: key.slice("tarneeb.seat.".length), token: saved.token });
-    }
-  } catch (_) {
-    return [];
-  }
-  return seats.slice(-50);
+  return savedSeats().slice(-50);
 }
 
 /**
