@@ -23,12 +23,13 @@ from textual.pilot import Pilot
 import tarneeb.tui.cli as play_cli
 from tarneeb import Phase, Seat, find_rules
 from tarneeb.actions import Card, ChooseTrump, Stand, format_action
+from tarneeb.i18n import LANGUAGES, translator
 from tarneeb.presets import PRESETS
 from tarneeb.tui import review
 from tarneeb.tui.app import TarneebApp, screen_text
 from tarneeb.tui.cli import add_play_parser, run_play
 from tarneeb.tui.controller import GameController
-from tarneeb.tui.render import Look, auction_text, help_text, status_line
+from tarneeb.tui.render import HELP_WIDTH, Look, auction_text, help_text, status_line
 from tarneeb.tui.review import review_text
 from tarneeb.tui.saves import list_saved, saves_dir
 from tarneeb.tui.screens import rules_markdown
@@ -322,6 +323,19 @@ def test_help_offers_x_only_where_the_rules_double() -> None:
     assert "x doubles" in help_text(find_rules("classic").replace(doubling="double"))
     assert "trump: c d h s" not in help_text(find_rules("syrian400"))
     assert "p passes" not in help_text(find_rules("syrian400"))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_help_fits_the_dialog_at_80_columns_without_breaking_a_sentence_early(lang: str) -> None:
+    """The help dialog shows HELP_WIDTH columns at 80x24: a longer line used to be wrapped
+    by the dialog mid-sentence ("... the      |" then "cards" alone on the next line)."""
+    for preset in PRESETS:
+        for look in (Look(lang=lang), Look(unicode=False, colour=False, lang=lang)):
+            lines = help_text(find_rules(preset), look).splitlines()
+            assert max(map(len, lines)) <= HELP_WIDTH, (preset, max(lines, key=len))
+            intro = " ".join(translator(lang)("tui.help.intro").split())
+            text = " ".join(" ".join(lines).split())
+            assert intro in text, (preset, lang)  # its words whole, and in order
 
 
 def test_refusals_speak_to_the_player() -> None:

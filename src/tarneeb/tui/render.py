@@ -8,6 +8,8 @@ cannot show them (``unicode=False``).
 
 from __future__ import annotations
 
+import re
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -23,6 +25,7 @@ from tarneeb.seats import SEATS, Seat
 from tarneeb.view import View
 
 __all__ = [
+    "HELP_WIDTH",
     "LEGEND",
     "RED",
     "Look",
@@ -351,8 +354,37 @@ def legend(rules: Rules, look: Look = PLAIN) -> str:
     return look.tr("tui.legend.plain" if plain else "tui.legend")
 
 
-def help_text(rules: Rules, look: Look = PLAIN) -> str:
-    """The help page for ``rules``: only the keys and calls these rules have.
+HELP_WIDTH = 72
+"""The help page's width: what the dialog shows of a line at 80 columns (78, less its
+border, padding and scroll bar)."""
+
+_KEY_LINE = re.compile(r"(\s+\S+(?: \S+)*?(?:\s{2,}|\s+(?=\S+:)))(\S.*)")
+"""A line of a table of keys: the key column (up to two spaces), then what it does."""
+
+
+def _fit(lines: Sequence[str], width: int) -> list[str]:
+    """``lines`` no wider than ``width``: a long line of a table of keys goes on under
+    its description column, a long line of prose under its own start, by words."""
+    fitted: list[str] = []
+    for line in lines:
+        if len(line) <= width:
+            fitted.append(line)
+            continue
+        key = _KEY_LINE.fullmatch(line)
+        indent = " " * len(key.group(1)) if key else " " * (len(line) - len(line.lstrip()))
+        fitted += textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False)
+    return fitted
+
+
+def _paragraph(text: str) -> list[str]:
+    """A catalogue's paragraph of prose as one line (its own line breaks are a translator's
+    guess at a width: :func:`_fit` breaks it where the page is)."""
+    return [" ".join(text.split("\n"))]
+
+
+def help_text(rules: Rules, look: Look = PLAIN, width: int = HELP_WIDTH) -> str:
+    """The help page for ``rules``: only the keys and calls these rules have, in lines no
+    wider than ``width``.
 
     >>> from tarneeb import find_rules
     >>> "x doubles" in help_text(find_rules("classic")), "x doubles" in help_text(
@@ -373,7 +405,7 @@ def help_text(rules: Rules, look: Look = PLAIN) -> str:
     lines = [
         tr("tui.help.title"),
         "",
-        *tr("tui.help.intro").split("\n"),
+        *_paragraph(tr("tui.help.intro")),
         "",
         *tr("tui.help.keys.move").split("\n"),
         tr("tui.help.keys.card", ten=f"{ten:<5}"),
@@ -392,4 +424,4 @@ def help_text(rules: Rules, look: Look = PLAIN) -> str:
         "",
         tr("tui.help.legend", legend=legend(rules, look)),
     ]
-    return "\n".join(lines) + "\n"
+    return "\n".join(_fit(lines, width)) + "\n"
