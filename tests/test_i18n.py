@@ -100,6 +100,7 @@ SAME_EVERYWHERE = {
 }
 # Words the language shares with English.
 SAME_WORD = {
+    ("nl", "web.players.board.rating"),  # Dutch says "rating" too (KNSB-rating)
     ("es", "topic.sets"),
     ("nl", "topic.sets"),
     ("nl", "topic.partners"),
