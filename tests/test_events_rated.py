@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from starlette.testclient import TestClient
 
 from events_support import make_event
 from players_support import FAST, App, app_on, play_to_the_end
-from starlette.testclient import TestClient
 from tarneeb.server.app import create_app
 from tarneeb.server.events.host import EventHost, SetOutcome
 from tarneeb.server.hub import Settings
@@ -165,7 +165,10 @@ def test_a_rated_event_takes_no_guest_and_no_bot(app: App) -> None:
     assert _error(layla.post(pairs, json=botted)) == (400, "malformed")
     me_as_guest = {"name": "Me", "players": [{"me": True}, {"name": "Nour"}]}
     assert _error(app.client.post(pairs, json=me_as_guest)) == (403, "unauthorized")
-    assert _error(app.client.post(f"/api/events/{event_id}/partner", json={})) == (403, "unauthorized")
+    assert _error(app.client.post(f"/api/events/{event_id}/partner", json={})) == (
+        403,
+        "unauthorized",
+    )
     bots = {"bots": True, "token": host}
     assert _error(app.client.post(pairs, json=bots)) == (409, "conflict")
     # a ticket is one event's, used once; a player plays in one pair
@@ -187,29 +190,40 @@ def test_a_rated_event_takes_no_guest_and_no_bot(app: App) -> None:
     assert [p["name"] for p in registered] == ["Cedars"]
 
 
-def test_a_signed_in_member_is_their_account_and_a_given_hook_replaces_the_ratings(tmp_path: Path) -> None:
+def test_a_signed_in_member_is_their_account_and_a_given_hook_replaces_the_ratings(
+    tmp_path: Path,
+) -> None:
     heard: list[SetOutcome] = []
     settings = Settings(db_url=f"sqlite:///{tmp_path / 'server.db'}", **FAST)
     with TestClient(create_app(settings, on_set_result=heard.append)) as client:
         app = App(client, settings.db_url or "")
-        event_id, host = make_event(client, kind="sets-match", sets=1, rated=True)
+        event_id, host = make_event(client, kind="sets-match", sets=2, rated=True)
         _register(app, event_id, "Cedars", "Layla", "Nour")
         _register(app, event_id, "Olives", "Omar", "Sami")
         client.post(f"/api/events/{event_id}/start", json={"token": host})
-        _play(app, event_id)
+        final = _play(app, event_id)
         _settled(app)
         ids = _ids(app, ["Layla", "Nour", "Omar", "Sami"])
-        # a hook of the caller's own replaces the ratings: nobody is rated
-        assert all(ratings.rating_of(client.app.state.hub.store.engine, p) == {} for p in ids)  # type: ignore[attr-defined]
-        guest_id, guest_host = make_event(client, kind="sets-match", sets=1)
+        engine = app.hub.store.engine
+        assert all(ratings.rating_of(engine, p) == {} for p in ids)  # the given hook only
+        # an unrated event: a signed-in member is their account, a named one a guest;
+        # its sets tell the hook nothing
+        unrated_id, unrated_host = make_event(client, kind="sets-match", sets=1)
         mixed = app.players["Layla"].post(
-            f"/api/events/{guest_id}/pairs",
+            f"/api/events/{unrated_id}/pairs",
             json={"name": "Mixed", "players": [{"me": True}, {"name": "Rami"}]},
         )
         assert mixed.status_code == 201, mixed.text
-        members = client.app.state.events.get(guest_id).event.pairs["p1"].members  # type: ignore[attr-defined]
+        members = _host(app).get(unrated_id).event.pairs["p1"].members
         assert members[0].identity == f"account:{ids[0]}" and members[0].name == "Layla"
         assert members[1].identity is not None and members[1].identity.startswith("guest:")
-    assert [o.result.number for o in heard] == [1]
-    assert heard[0].players == {"p1": (f"account:{ids[0]}", f"account:{ids[1]}"),
-                                "p2": (f"account:{ids[2]}", f"account:{ids[3]}")}
+        client.post(f"/api/events/{unrated_id}/start", json={"token": unrated_host, "fill": True})
+        _play(app, unrated_id)
+        _settled(app)
+    assert [o.result.number for o in heard] == [1, 2]
+    assert all(o.event == event_id for o in heard)
+    assert [o.table for o in heard] == [g["table"] for g in final["games"]]
+    assert heard[0].players == {
+        "p1": (f"account:{ids[0]}", f"account:{ids[1]}"),
+        "p2": (f"account:{ids[2]}", f"account:{ids[3]}"),
+    }

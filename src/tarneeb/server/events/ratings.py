@@ -11,10 +11,9 @@ member is not an account (a guest, a bot) is never rated.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 
 from tarneeb.presets import find_rules
-from tarneeb.server.events.host import SetOutcome
+from tarneeb.server.events.host import SetOutcome, SetResultHook
 from tarneeb.server.events.model import ACCOUNT
 from tarneeb.server.players.ratings import family_of, record_result
 from tarneeb.server.store import Store
@@ -29,7 +28,7 @@ def set_source(event_id: str, number: int) -> str:
     return f"event:{event_id}:set:{number}"
 
 
-def rate_sets(store: Store) -> Callable[[SetOutcome], Awaitable[None]]:
+def rate_sets(store: Store) -> SetResultHook:
     """The hook that rates each set of a rated event in ``store``'s ratings."""
 
     async def rate(outcome: SetOutcome) -> None:
