@@ -11,7 +11,6 @@ from typing import Any
 
 from events_support import make_event, standing_order, watch
 from tarneeb.server import wire
-from tarneeb.server.events.host import SetOutcome
 from tarneeb.server.wiretypes import check
 from ws_support import Settings, TestClient, connect, create_app, server
 
@@ -281,32 +280,6 @@ def test_bad_input_is_told_in_the_api_error_shape(tmp_path: Path) -> None:
         assert _error(client.post(pairs, json={**one, "name": "Late"})) == (409, "conflict")
         with connect(client, "events/nope", "lost") as lost:
             assert lost.next()["code"] == "not_found"
-
-
-def test_a_rated_event_tells_the_ratings_hook_each_set_with_opaque_identities(
-    tmp_path: Path,
-) -> None:
-    heard: list[SetOutcome] = []
-    settings = Settings(
-        db_url=f"sqlite:///{tmp_path / 'server.db'}", bot_delay=0, rate_per_s=1e6, rate_burst=1e6
-    )
-    with TestClient(create_app(settings, on_set_result=heard.append)) as client:
-        event_id, host = make_event(client, kind="sets-match", sets=2, rated=True)
-        client.post(
-            f"/api/events/{event_id}/pairs",
-            json={"name": "Cedars", "players": [{"name": "Layla"}, {"bot": True}]},
-        )
-        client.post(f"/api/events/{event_id}/start", json={"token": host, "fill": True})
-        final = watch(client, event_id)[-1]
-        unrated_id, unrated_host = make_event(client, kind="sets-match", sets=1)
-        client.post(f"/api/events/{unrated_id}/start", json={"token": unrated_host, "fill": True})
-        watch(client, unrated_id)
-    assert [o.result.number for o in heard] == [1, 2]  # the unrated event told nothing
-    assert all(o.event == event_id for o in heard)
-    assert [o.table for o in heard] == [g["table"] for g in final["games"]]
-    layla, bot = heard[0].players["p1"]
-    assert layla is not None and layla.startswith("guest:") and bot is None
-    assert heard[0].players["p2"] == (None, None)
 
 
 def test_event_sockets_are_limited_per_client(tmp_path: Path) -> None:

@@ -48,7 +48,8 @@ from tarneeb.server.edge import (
     origin_allowed,
     public_error,
 )
-from tarneeb.server.events.host import EventHost, SetResultHook, no_ratings
+from tarneeb.server.events.host import EventHost, SetResultHook
+from tarneeb.server.events.ratings import rate_sets
 from tarneeb.server.events.routes import event_routes
 from tarneeb.server.hub import Connection, Hub, Settings, _Live
 from tarneeb.server.limits import TokenBucket
@@ -155,11 +156,12 @@ def create_app(
     settings: Settings | None = None,
     *,
     metrics_route: bool = True,
-    on_set_result: SetResultHook = no_ratings,
+    on_set_result: SetResultHook | None = None,
 ) -> Starlette:
     """The server app; its store opens when the app starts (uvicorn or a test client).
 
-    ``on_set_result`` hears each set result of a rated hosted event (the ratings).
+    ``on_set_result`` hears each set result of a rated hosted event; by default the
+    ratings do (:func:`tarneeb.server.events.ratings.rate_sets`).
 
     Its metrics are ``app.state.metrics`` (:class:`Metrics`), served at ``/metrics``
     unless ``metrics_route`` is false.
@@ -185,7 +187,9 @@ def create_app(
         await state["hub"].startup()
         _app.state.players = Players(state["hub"])
         await _app.state.players.start()
-        hosted["events"] = _app.state.events = EventHost(state["hub"], on_set_result)
+        hosted["events"] = _app.state.events = EventHost(
+            state["hub"], on_set_result or rate_sets(store)
+        )
         await hosted["events"].startup()  # after the hub's: its tables are back
         try:
             yield

@@ -44,7 +44,13 @@ from tarneeb.seats import Seat
 from tarneeb.server.commits import not_stored, retry
 from tarneeb.server.connection import Connection, dumps
 from tarneeb.server.events.bodies import event_frame
-from tarneeb.server.events.model import HostedEvent, Member, bot_member, guest_identity
+from tarneeb.server.events.model import (
+    ACCOUNT,
+    HostedEvent,
+    Member,
+    bot_member,
+    guest_identity,
+)
 from tarneeb.server.events.records import EventRecords
 from tarneeb.server.hub import Hub
 from tarneeb.server.limits import Buckets
@@ -61,6 +67,10 @@ FINISHED_KEPT = 50
 """Finished events a restarted server brings back into memory (the lobby lists them)."""
 MAX_EVENTS = 1000
 """Events in memory at most: past it, no new event is made."""
+PARTNER_SECONDS = 600.0
+"""How long a partner ticket lasts."""
+MAX_PARTNERS = 10_000
+"""Partner tickets in memory at most."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +97,23 @@ class SetResultHook(Protocol):
 def no_ratings(outcome: SetOutcome) -> None:
     """The default :data:`SetResultHook`: no ratings."""
     return None
+
+
+RATED_NO_BOTS = "a rated event is played by signed-in players only: no bots"
+
+
+def _check_rated(event: HostedEvent, members: list[Member]) -> None:
+    """:raises ServerError: unless ``members`` are signed-in players new to ``event``."""
+    if any(m.bot is not None for m in members):
+        raise ServerError(ErrorCode.MALFORMED, RATED_NO_BOTS)
+    identities = [m.identity or "" for m in members]
+    if not all(i.startswith(ACCOUNT) for i in identities):
+        raise ServerError(
+            ErrorCode.UNAUTHORIZED, "a rated event is played by signed-in players: sign in"
+        )
+    known = {m.identity for pair in event.pairs.values() for m in pair.members}
+    if len(set(identities)) != len(identities) or known & set(identities):
+        raise ServerError(ErrorCode.CONFLICT, "a player plays in one pair of a rated event")
 
 
 @dataclass(eq=False)
@@ -116,6 +143,9 @@ class EventHost:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._per_client: dict[str, int] = {}
         """Client address -> its event WebSockets now."""
+        self._clock = clock
+        self._partners: dict[str, tuple[str, Member, float]] = {}
+        """Partner ticket -> (its event, the signed-in member it names, when it expires)."""
         hub.finish_listeners.append(self._table_finished)
 
     # -- life -----------------------------------------------------------------------------
@@ -203,9 +233,16 @@ class EventHost:
         (a guest here: its identity is its token's hash). A member with a
         ``token_hash`` already (an account's, say) gets no new token.
 
-        :raises ServerError: as :meth:`HostedEvent.register`.
+        A rated event takes signed-in players only (identities ``account:...``), each
+        in one pair at most, and no bots.
+
+        :raises ServerError: as :meth:`HostedEvent.register`; for a rated event,
+            ``malformed`` for a bot member, ``unauthorized`` for a guest, ``conflict``
+            for a player registered already.
         """
         live = self.get(event_id)
+        if live.event.config.rated:
+            _check_rated(live.event, members)
         tokens: list[str | None] = []
         seated: list[Member] = []
         for member in members:
@@ -222,10 +259,43 @@ class EventHost:
         pair = await self._change(live, lambda e: e.register(name, seated))
         return pair, tokens
 
+    def partner_ticket(self, event_id: str, member: Member) -> str:
+        """A ticket a signed-in player (``member``, an ``account:`` identity) gives their
+        partner, who registers the pair with it (:meth:`take_partner`); it lasts
+        :data:`PARTNER_SECONDS`, in this process's memory only.
+
+        :raises ServerError: ``not_found`` for no such event; ``conflict`` when the
+            server holds all the tickets it can.
+        """
+        self.get(event_id)
+        at = self._clock()
+        for ticket, (_, _, expires) in list(self._partners.items()):
+            if expires <= at:
+                del self._partners[ticket]
+        if len(self._partners) >= MAX_PARTNERS:
+            raise ServerError(ErrorCode.CONFLICT, "too many partner tickets: try again later")
+        ticket = secrets.token_urlsafe(18)
+        self._partners[ticket] = (event_id, member, at + PARTNER_SECONDS)
+        return ticket
+
+    def take_partner(self, event_id: str, ticket: object) -> Member:
+        """The member a partner ticket of ``event_id`` names (the ticket is used up).
+
+        :raises ServerError: ``unauthorized`` for no such ticket, an expired one or
+            another event's.
+        """
+        found = self._partners.get(ticket) if isinstance(ticket, str) else None
+        if found is None or found[0] != event_id or found[2] <= self._clock():
+            raise ServerError(ErrorCode.UNAUTHORIZED, "no such partner ticket: ask for a new one")
+        del self._partners[ticket]  # type: ignore[arg-type]
+        return found[1]
+
     async def add_bots(self, event_id: str, token: object, count: int = 1) -> list[str]:
         """The host fills ``count`` places with bot pairs. :raises ServerError: as register."""
         live = self.get(event_id)
         live.event.check_host(token)
+        if live.event.config.rated:
+            raise ServerError(ErrorCode.CONFLICT, RATED_NO_BOTS)
         spec = live.event.config.bot
         made: list[str] = []
         for _ in range(count):
@@ -246,6 +316,8 @@ class EventHost:
         event.check_host(token)
         if event.status is not EventStatus.REGISTERING:
             raise ServerError(ErrorCode.CONFLICT, "the event has already started")
+        if fill and event.config.rated:
+            raise ServerError(ErrorCode.CONFLICT, RATED_NO_BOTS)
         if fill:
             await self.add_bots(event_id, token, event.config.capacity - len(event.pairs))
         await self._change(live, lambda e: e.start())

@@ -49,12 +49,14 @@ from tarneeb.server.wire import (
 from tarneeb.tournament import KingOfTheTable, Pairing, SetPlayed, TournamentError
 
 __all__ = [
+    "ACCOUNT",
     "EventConfig",
     "Fact",
     "FactKind",
     "HostedEvent",
     "Member",
     "Pair",
+    "account_identity",
     "bot_member",
     "guest_identity",
 ]
@@ -226,6 +228,15 @@ class Member:
 
     def public(self) -> dict[str, Any]:
         return {"name": self.name, "bot": self.bot}
+
+
+ACCOUNT = "account:"
+"""The prefix of a signed-in player's identity in an event (then the account's id)."""
+
+
+def account_identity(account_id: str) -> str:
+    """A signed-in player's identity in an event: ``account:`` and the account's id."""
+    return f"{ACCOUNT}{account_id}"
 
 
 def guest_identity(digest: str) -> str:

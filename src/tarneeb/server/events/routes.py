@@ -7,7 +7,11 @@
 * ``POST /api/events/{id}/pairs``: a pair registers, ``{"name", "players":
   [{"name": ...}, {"name": ...} or {"bot": true}]}``, or the host adds a bot
   pair, ``{"bots": true, "token": HOST}``; each player gets a token that holds
-  their seat at every table of the event;
+  their seat at every table of the event. A signed-in player registers as
+  themselves with ``{"me": true}`` (their account is the member, by its name),
+  and their partner with ``{"partner": TICKET}``, the ticket the partner, signed
+  in, had from ``POST /api/events/{id}/partner``; a *rated* event takes these
+  two only (its results feed the ratings), never a guest or a bot;
 * ``POST /api/events/{id}/start``: the host starts it, ``{"token", "fill"}``
   (``fill``: bot pairs take the free places);
 * ``/ws/events/{id}``: the event (an ``event`` frame) now and after every change;
@@ -31,13 +35,21 @@ from tarneeb.server.connection import Connection
 from tarneeb.server.edge import JSONResponse, origin_allowed, public_error
 from tarneeb.server.events.bodies import event_json, summary_json
 from tarneeb.server.events.host import EventHost
-from tarneeb.server.events.model import EventConfig, HostedEvent, Member, bot_member
+from tarneeb.server.events.model import (
+    EventConfig,
+    HostedEvent,
+    Member,
+    account_identity,
+    bot_member,
+)
+from tarneeb.server.players import Player, current_player
 from tarneeb.server.protocol import error_frame
 from tarneeb.server.table import ErrorCode, ServerError
 from tarneeb.server.text import clean_text
 from tarneeb.server.wire import (
     MAX_NAME,
     EventCreatedBody,
+    EventPartnerBody,
     EventRegisteredBody,
     EventsBody,
     loads,
@@ -51,10 +63,22 @@ LISTED = 100
 Handler = Callable[[Request], Any]
 
 
-def _member(data: object, bot: str) -> Member:
-    """A member of a registering pair: a player by name, or a bot (the event's ``bot``)."""
+def _member(
+    data: object, bot: str, player: Player | None, partner: Callable[[object], Member]
+) -> Member:
+    """A member of a registering pair: a player by name, or a bot (the event's ``bot``),
+    or an account: the signed-in ``player`` (``{"me": true}``) or a ``partner``'s ticket."""
+    if isinstance(data, dict) and set(data) == {"me"} and data["me"] is True:
+        if player is None:
+            raise ServerError(ErrorCode.UNAUTHORIZED, "sign in to register as yourself")
+        return Member(player.name, identity=account_identity(player.id))
+    if isinstance(data, dict) and set(data) == {"partner"}:
+        return partner(data["partner"])
     if not isinstance(data, dict) or not set(data) <= {"name", "bot"}:
-        raise ServerError(ErrorCode.MALFORMED, 'a member is {"name": ...} or {"bot": true}')
+        raise ServerError(
+            ErrorCode.MALFORMED,
+            'a member is {"name": ...}, {"bot": true}, {"me": true} or {"partner": TICKET}',
+        )
     if data.get("bot") is True:
         return bot_member(bot)
     name = data.get("name")
@@ -119,7 +143,16 @@ def event_routes(
             players = data.get("players")
             if not isinstance(players, list) or len(players) != 2:
                 raise ServerError(ErrorCode.MALFORMED, "players are the pair's two members")
-            members = [_member(p, live.event.config.bot) for p in players]
+            player = await current_player(request)
+            members = [
+                _member(
+                    p,
+                    live.event.config.bot,
+                    player,
+                    lambda ticket: running.take_partner(event_id, ticket),
+                )
+                for p in players
+            ]
             if all(m.bot is not None for m in members):
                 raise ServerError(ErrorCode.MALFORMED, "a pair of bots is added by the host")
             pair, tokens = await running.register(event_id, data.get("name"), members)
@@ -128,6 +161,14 @@ def event_routes(
             "tokens": tokens,
             "event": event_json(live.event),
         }
+        return JSONResponse(made, status_code=201)
+
+    @api
+    async def partner(request: Request) -> Response:
+        event_id = request.path_params["id"]
+        player = await request.app.state.players.require(request)
+        member = Member(player.name, identity=account_identity(player.id))
+        made: EventPartnerBody = {"partner": host().partner_ticket(event_id, member)}
         return JSONResponse(made, status_code=201)
 
     @api
@@ -183,6 +224,7 @@ def event_routes(
         Route("/api/events", create, methods=["POST"]),
         Route("/api/events/{id}", get_event),
         Route("/api/events/{id}/pairs", register, methods=["POST"]),
+        Route("/api/events/{id}/partner", partner, methods=["POST"]),
         Route("/api/events/{id}/start", start, methods=["POST"]),
         WebSocketRoute("/ws/events/{id}", socket),
     ]

@@ -133,6 +133,13 @@ class EventCreatedBody(TypedDict):
     host_token: str
 
 
+class EventPartnerBody(TypedDict):
+    """``POST /api/events/{id}/partner``: a signed-in player's ticket for their partner,
+    who registers the pair with it (``{"partner": TICKET}``); it lasts ten minutes."""
+
+    partner: str
+
+
 class EventRegisteredBody(TypedDict):
     """``POST /api/events/{id}/pairs``: the pair, and a token for each member who is a player.
 

@@ -749,6 +749,11 @@ export interface EventCreatedBody {
   host_token: string;
 }
 
+/** ``POST /api/events/{id}/partner``: a signed-in player's ticket for their partner, who registers the pair with it (``{"partner": TICKET}``); it lasts ten minutes. */
+export interface EventPartnerBody {
+  partner: string;
+}
+
 /** ``POST /api/events/{id}/pairs``: the pair, and a token for each member who is a player. A member's token holds that member's seat at every table of the event. */
 export interface EventRegisteredBody {
   pair: string;
