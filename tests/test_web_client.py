@@ -248,6 +248,21 @@ def test_one_player_plays_a_deal_against_bots_with_the_keyboard(
         # the double-dummy analysis: the table of tricks, and what the card shown cost
         expect(page.locator("#analysis .dd-table tbody tr")).to_have_count(4)
         expect(page.locator("#analysis-note")).to_be_visible()
+        # the note is under the board: it hid a trick card and a seat's hand (phone and
+        # laptop screenshots), so it may cover nothing of the board now
+        for step in (8, 30, total):
+            page.locator("#replay-slider").fill(str(step))
+            expect(page.locator("#analysis-note")).to_be_visible()
+            covered = page.evaluate(
+                """() => {
+                  const n = document.getElementById('analysis-note').getBoundingClientRect();
+                  return [...document.querySelectorAll('#replay .trick-card, #replay .replay-hand')]
+                    .filter((e) => { const b = e.getBoundingClientRect();
+                      return b.left < n.right && n.left < b.right && b.top < n.bottom && n.top < b.bottom; })
+                    .map((e) => e.className);
+                }"""
+            )
+            assert covered == [], (step, covered)
     # a replay opens at its start: every card still in the hands
     page.reload()
     expect(page.locator(".replay-hand .mini-card")).to_have_count(52)

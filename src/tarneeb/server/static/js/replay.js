@@ -204,7 +204,9 @@ export class ReplayView {
           h("h1", {}, t("web.replay.title", { number: this.number })),
           h("div", { class: "infobar" }, this.replay.contract ? h("span", { class: "info-item" }, t("web.info.contract"), " ", contractView(this.replay.contract)) : null, this.trump ? h("span", { class: "info-item" }, t("web.info.trump"), " ", suitIcon(SUITS.indexOf(this.trump), 16, suitName(this.trump))) : null, this.replay.text ? h("details", { class: "info-item" }, h("summary", {}, t("web.replay.text")), h("code", { class: "mono", dir: "ltr" }, this.replay.text)) : null),
         ),
-        h("div", { class: "board-grid replay-grid" }, seatsView, h("div", { class: "center" }, center, note)),
+        h("div", { class: "board-grid replay-grid" }, seatsView, h("div", { class: "center" }, center)),
+        // under the board, never over the trick's cards; its room is kept when it is empty
+        h("div", { class: "analysis-line", "aria-live": "polite" }, note),
         controls,
         h("input", { type: "range", id: "replay-slider", min: 0, max: this.steps.length, value: this.step, "aria-label": t("web.replay.controls"), onInput: (e) => this.go(Number(e.target.value)) }),
         h("div", { class: "replay-side" }, h("section", { class: "panel" }, h("h2", {}, t("web.auction.history")), auction), this.analysisTable(analysis)),
