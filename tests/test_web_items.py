@@ -463,7 +463,7 @@ def test_item9_the_rules_page_speaks_the_pages_language(browser: Browser, server
     """ "rules pages are English and full of jargon in every language" """
     page = new_page(browser, DESKTOP, locale="ar")
     page.goto(f"{server}/")
-    page.click(".top-nav a")
+    page.click("#nav-rules")
     reference = page.locator("#rules-page")
     expect(reference.locator("li").first).to_be_visible()
     text = reference.inner_text()

@@ -54,7 +54,7 @@ function renderHeader() {
       "div",
       { class: "top-inner" },
       h("a", { href: "/", class: "brand", id: "brand" }, h("span", { class: "brand-mark", "aria-hidden": "true" }, "♠"), h("span", {}, t("web.app.name"))),
-      h("nav", { class: "top-nav" }, h("a", { href: "/events", id: "nav-events" }, t("web.events.nav")), " ", h("a", { href: "/#rules/classic" }, t("web.nav.rules")), playersNav()),
+      h("nav", { class: "top-nav" }, h("a", { href: "/events", id: "nav-events" }, t("web.events.nav")), " ", h("a", { href: "/#rules/classic", id: "nav-rules" }, t("web.nav.rules")), playersNav()),
       h("span", { id: "conn-dot", class: "conn-dot", role: "img", hidden: routeOf().name !== "table" }),
       h("label", { class: "lang-switch" }, h("span", { class: "sr-only" }, t("web.app.language")), select),
     ),
