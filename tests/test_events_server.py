@@ -296,6 +296,21 @@ def test_event_sockets_are_limited_per_client(tmp_path: Path) -> None:
             assert again.next()["type"] == "event"
 
 
+def test_a_clients_table_and_event_sockets_share_one_limit(tmp_path: Path) -> None:
+    """``--connections-per-client`` counts a client's sockets, tables' and events' alike
+    (each kept a count of its own, so a client could hold twice the limit)."""
+    with server(tmp_path, connections_per_client=2) as client:
+        event_id, _host = make_event(client, kind="knockout", pairs=2)
+        made = client.post("/api/tables", json={"name": "Layla"})
+        assert made.status_code == 201, made.text
+        with connect(client, made.json()["table"], "table") as table:
+            assert table.hello()["type"] == "welcome"
+            with connect(client, f"events/{event_id}", "one") as one:
+                assert one.next()["type"] == "event"
+                with connect(client, f"events/{event_id}", "two") as two:
+                    assert two.next()["code"] == "rate_limited"
+
+
 def test_a_result_the_database_refuses_is_stored_once_it_takes_it(tmp_path: Path) -> None:
     settings = Settings(
         db_url=f"sqlite:///{tmp_path / 'server.db'}",

@@ -695,12 +695,7 @@ class Hub(Asks, Clockwork):
         copy = self.copies.get(conn.table_id) if conn.table_id not in self.live else None
         live = copy if copy is not None and conn.seat is None else await self.open(conn.table_id)
         seat = conn.seat
-        most = self.settings.connections_per_client
-        if conn.client is not None and 0 < most <= self._per_client.get(conn.client, 0):
-            raise ServerError(
-                ErrorCode.RATE_LIMITED,
-                f"at most {most} connections at once from one client: close one first",
-            )
+        self.check_connections(conn)
         if seat is None and live.spectators >= self.settings.max_spectators:
             raise ServerError(
                 ErrorCode.CONFLICT,
@@ -718,9 +713,7 @@ class Hub(Asks, Clockwork):
             live.connections.add(conn)
             if seat is None:
                 live.spectators += 1
-            if conn.client is not None:
-                self._per_client[conn.client] = self._per_client.get(conn.client, 0) + 1
-                conn.counted = True
+            self.count_connection(conn)
             if live.timer is None and not live.copy:
                 self._schedule(live)  # wake the bots and timers of a table nobody watched
             conn.push(welcome_frame(live.table, seat, live.connected(), since, MAX_REPLAY))
@@ -730,7 +723,27 @@ class Hub(Asks, Clockwork):
         elif live.connected() != before:
             self._presence(live)
 
-    async def disconnect(self, conn: Connection) -> None:
+    def check_connections(self, conn: Connection) -> None:
+        """Whether ``conn``'s client may open one more socket (a table's or an event's: one
+        count for both).
+
+        :raises ServerError: ``rate_limited`` when it holds all the connections it may.
+        """
+        most = self.settings.connections_per_client
+        if conn.client is not None and 0 < most <= self._per_client.get(conn.client, 0):
+            raise ServerError(
+                ErrorCode.RATE_LIMITED,
+                f"at most {most} connections at once from one client: close one first",
+            )
+
+    def count_connection(self, conn: Connection) -> None:
+        """Count ``conn`` against its client's connections (:meth:`check_connections`)."""
+        if conn.client is not None:
+            self._per_client[conn.client] = self._per_client.get(conn.client, 0) + 1
+            conn.counted = True
+
+    def release_connection(self, conn: Connection) -> None:
+        """Stop counting ``conn`` (once, however often it is called)."""
         if conn.client is not None and conn.counted:
             conn.counted = False
             left = self._per_client.get(conn.client, 1) - 1
@@ -738,6 +751,9 @@ class Hub(Asks, Clockwork):
                 self._per_client[conn.client] = left
             else:
                 self._per_client.pop(conn.client, None)
+
+    async def disconnect(self, conn: Connection) -> None:
+        self.release_connection(conn)
         live = self.live.get(conn.table_id)
         if live is None or conn not in live.connections:
             await conn.close()

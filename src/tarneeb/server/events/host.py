@@ -141,8 +141,6 @@ class EventHost:
         per_minute = max(0.0, hub.settings.tables_per_minute)
         self._creates: Buckets[str] = Buckets(per_minute / 60.0, max(1.0, per_minute), clock)
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._per_client: dict[str, int] = {}
-        """Client address -> its event WebSockets now."""
         self._clock = clock
         self._partners: dict[str, tuple[str, Member, float]] = {}
         """Partner ticket -> (its event, the signed-in member it names, when it expires)."""
@@ -333,28 +331,14 @@ class EventHost:
         """
         if len(live.watchers) >= self.hub.settings.max_spectators:
             raise ServerError(ErrorCode.CONFLICT, "this event has all the watchers it takes")
-        most = self.hub.settings.connections_per_client
-        client = conn.client
-        if client is not None and 0 < most <= self._per_client.get(client, 0):
-            raise ServerError(
-                ErrorCode.RATE_LIMITED,
-                f"at most {most} event connections at once from one client: close one first",
-            )
-        if client is not None:
-            self._per_client[client] = self._per_client.get(client, 0) + 1
-            conn.counted = True
+        self.hub.check_connections(conn)  # one count with the client's table sockets
+        self.hub.count_connection(conn)
         live.watchers.add(conn)
         conn.push(dumps(event_frame(live.event)))
 
     def unwatch(self, live: _LiveEvent, conn: Connection) -> None:
         live.watchers.discard(conn)
-        if conn.client is not None and conn.counted:
-            conn.counted = False
-            left = self._per_client.get(conn.client, 1) - 1
-            if left > 0:
-                self._per_client[conn.client] = left
-            else:
-                self._per_client.pop(conn.client, None)
+        self.hub.release_connection(conn)
 
     def _push(self, live: _LiveEvent) -> None:
         if not live.watchers:
