@@ -23,7 +23,6 @@ import contextlib
 import json
 import os
 import random
-import secrets
 import shutil
 import signal
 import socket
@@ -42,7 +41,7 @@ import pytest
 
 import ws_support  # noqa: F401 - skips without the server's dependencies
 from support import free_port, serve_command
-from test_server_persistence import _postgres_base
+from test_server_persistence import postgres_schema
 
 sa = pytest.importorskip("sqlalchemy")
 pytest.importorskip("psycopg")
@@ -79,19 +78,8 @@ def _need_nginx() -> str:
 @pytest.fixture
 def pg_url() -> Iterator[str]:
     """A PostgreSQL URL whose tables live in a schema no other test sees."""
-    base = _postgres_base()
-    schema = f"tarneeb_cluster_{secrets.token_hex(6)}"
-    admin = sa.create_engine(base)
-    try:
-        with admin.begin() as conn:
-            conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-        url = sa.engine.make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
-        yield url.render_as_string(hide_password=False)
-    finally:
-        with admin.begin() as conn:
-            conn.execute(sa.text("SET LOCAL lock_timeout = '10s'"))
-            conn.execute(sa.text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
-        admin.dispose()
+    with postgres_schema("tarneeb_cluster") as url:
+        yield url
 
 
 def _get(url: str, context: ssl.SSLContext | None = None) -> Any:

@@ -78,6 +78,26 @@ RECV_TIMEOUT = 20.0
 # -- the two databases ------------------------------------------------------------------------
 
 
+@contextlib.contextmanager
+def postgres_schema(prefix: str) -> Iterator[str]:
+    """A URL of the test PostgreSQL whose tables live in a new schema no other test sees
+    (dropped at the end)."""
+    base = _postgres_base()
+    schema = f"{prefix}_{secrets.token_hex(6)}"
+    admin = sa.create_engine(base)
+    try:
+        with admin.begin() as conn:
+            conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+        # Every connection of this URL (the server's too) finds its tables in the schema.
+        url = sa.engine.make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with admin.begin() as conn:
+            conn.execute(sa.text("SET LOCAL lock_timeout = '10s'"))
+            conn.execute(sa.text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        admin.dispose()
+
+
 def _postgres_base() -> str:
     url = os.environ.get(POSTGRES_ENV)
     if url:
@@ -97,20 +117,8 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'tarneeb.db'}"
         return
-    base = _postgres_base()
-    schema = f"tarneeb_test_{secrets.token_hex(6)}"
-    admin = sa.create_engine(base)
-    try:
-        with admin.begin() as conn:
-            conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-        # Every connection of this URL (the server's too) finds its tables in the schema.
-        url = sa.engine.make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
-        yield url.render_as_string(hide_password=False)
-    finally:
-        with admin.begin() as conn:
-            conn.execute(sa.text("SET LOCAL lock_timeout = '10s'"))
-            conn.execute(sa.text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
-        admin.dispose()
+    with postgres_schema("tarneeb_test") as url:
+        yield url
 
 
 # -- tables without a server ------------------------------------------------------------------
