@@ -155,6 +155,11 @@ def test_every_refusal_of_the_players_api_is_an_error_body(app: App) -> None:
     guest.call("POST", "/api/players/queue/join", {"rules": 7}, 400)
     guest.call("POST", "/api/players/tables/{id}/join", {"seat": "up"}, 400, id="t1")
     guest.call("POST", "/api/players/queue/bots", {}, 409)
+    # A rated table's seats are read as any table's: a seat name, and only "human".
+    for seats in ([1], "x", {"east": 5}, {"up": "human"}, {"east": "bot:random"}, {"west": "x"}):
+        refused = guest.call("POST", "/api/players/tables", {"seats": seats}, 400)
+        assert refused["error"]["code"] == "malformed"
+    assert app.service.rated == {}
 
 
 def test_each_route_takes_the_fields_of_its_request_type_and_no_other(app: App) -> None:

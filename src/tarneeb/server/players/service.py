@@ -22,7 +22,7 @@ import contextlib
 import functools
 import logging
 import time
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -205,17 +205,22 @@ class Players:
 
         :raises ServerError: ``malformed`` for a bad set-up or any bot seat.
         """
-        if any(str(kind).startswith("bot") for kind in (data.get("seats") or {}).values()):
-            raise ServerError(
-                ErrorCode.MALFORMED, "a rated table seats four signed-in players: no bots"
-            )
+        no_bots = ServerError(
+            ErrorCode.MALFORMED, "a rated table seats four signed-in players: no bots"
+        )
+        seats = data.get("seats") or {}
+        if isinstance(seats, Mapping) and any(str(k).startswith("bot") for k in seats.values()):
+            raise no_bots
         unknown = sorted(set(data) - {*RATED_SETTINGS, "seats"})
         if unknown:
             raise ServerError(ErrorCode.MALFORMED, f"unknown rated table setting {unknown[0]!r}")
+        # The seats are read as any table's are (seat names, kinds): "human" is all they say.
         config = TableConfig.from_dict(
-            {k: v for k, v in data.items() if k in RATED_SETTINGS}
+            {k: v for k, v in data.items() if k in (*RATED_SETTINGS, "seats")}
             | {"public": False, "hints": False}
         )
+        if any(kind != "human" for kind in config.seats):
+            raise no_bots
         others = [[s] for s in SEATS if s is not Seat.SOUTH]
         table, token = await self.hub.create(config, player.name, Seat.SOUTH, client, others)
         assert token is not None
