@@ -79,6 +79,18 @@ def test_every_route_of_the_players_api_is_in_the_schema() -> None:
     assert routes == set(ANSWERS)
 
 
+def test_the_protocol_names_each_route_by_its_wire_types() -> None:
+    text = (Path(__file__).parent.parent / "docs" / "protocol.md").read_text()
+    section = text.split("## Players: `/api/players/...`")[1].split("\n## ")[0]
+    for (method, route), types in ANSWERS.items():
+        path = route.replace("{name}", "NAME").replace("{id}", "ID")
+        head = f"| `{method} {path}"
+        [row] = [line for line in section.splitlines() if line.startswith((head + "`", head + "?"))]
+        for tp in types:
+            if tp is not None and tp is not wire.EmptyRequest:
+                assert f"`{tp.__name__ if isinstance(tp, type) else 'QueueBody'}`" in row, row
+
+
 def test_every_answer_of_the_players_api_fits_the_wire_schema(app: App) -> None:
     seen: set[tuple[str, str]] = set()
     guest = Checked(app.client, seen)
