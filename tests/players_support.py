@@ -43,7 +43,7 @@ with contextlib.suppress(ImportError):
 # server, in a process of its own, hashes with the library's defaults).
 accounts._hasher = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 
-__all__ = ["PASSWORD", "App", "app_on", "play_to_the_end", "sign_up"]
+__all__ = ["PASSWORD", "App", "app_on", "guest_match", "play_to_the_end", "sign_up"]
 
 PASSWORD = "correct horse battery"
 FAST = {"bot_delay": 0.0, "rate_per_s": 1e6, "rate_burst": 1e6}
@@ -100,6 +100,20 @@ def sign_up(client: TestClient, name: str, **body: Any) -> dict[str, Any]:
     assert answer.status_code == 201, answer.text
     data: dict[str, Any] = answer.json()
     return data
+
+
+def guest_match(client: TestClient, name: str = "Guest") -> tuple[str, str]:
+    """A guest's table against three bots (a short match): its id and the guest's token."""
+    made = client.post(
+        "/api/tables",
+        json={
+            "name": name,
+            "seats": {"east": "bot:random", "north": "bot:random", "west": "bot:random"},
+            "options": {"target": 1},
+        },
+    )
+    assert made.status_code == 201, made.text
+    return made.json()["table"], made.json()["token"]
 
 
 @contextlib.contextmanager

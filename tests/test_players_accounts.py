@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from players_support import PASSWORD, App, app_on, sign_up
+from players_support import PASSWORD, App, app_on, guest_match, sign_up
 from tarneeb.server.limits import Buckets
 from ws_support import TestClient
 
@@ -165,23 +165,10 @@ def test_names_that_only_look_alike_to_a_computer_are_kept_apart(app: App) -> No
 # -- the guest's matches become the account's -------------------------------------------------
 
 
-def _guest_match(client: TestClient, name: str = "Guest") -> tuple[str, str]:
-    made = client.post(
-        "/api/tables",
-        json={
-            "name": name,
-            "seats": {"east": "bot:random", "north": "bot:random", "west": "bot:random"},
-            "options": {"target": 1},
-        },
-    )
-    assert made.status_code == 201, made.text
-    return made.json()["table"], made.json()["token"]
-
-
 def test_a_guest_signing_up_keeps_the_seats_they_played(app: App) -> None:
     guest = app.client
-    table, token = _guest_match(guest)
-    other, other_token = _guest_match(guest)
+    table, token = guest_match(guest)
+    other, other_token = guest_match(guest)
     body = sign_up(
         guest,
         "Layla",
@@ -201,7 +188,7 @@ def test_a_guest_signing_up_keeps_the_seats_they_played(app: App) -> None:
     assert sign_up(thief, "Nour", seats=[{"table": table, "token": token}])["claimed"] == 0
     assert thief.get("/api/players/profile/nour").json()["matches"] == []
     # A later claim (a guest seat of before, found when signing in) adds to the same profile.
-    third, third_token = _guest_match(guest)
+    third, third_token = guest_match(guest)
     claimed = guest.post(
         "/api/players/claim", json={"seats": [{"table": third, "token": third_token}]}
     )
@@ -210,7 +197,7 @@ def test_a_guest_signing_up_keeps_the_seats_they_played(app: App) -> None:
 
 
 def test_a_claim_needs_a_session(app: App) -> None:
-    table, token = _guest_match(app.client)
+    table, token = guest_match(app.client)
     answer = app.client.post(
         "/api/players/claim", json={"seats": [{"table": table, "token": token}]}
     )
@@ -232,7 +219,7 @@ def test_a_request_from_another_site_is_refused_with_the_cookie(
     app: App, headers: dict[str, str]
 ) -> None:
     sign_up(app.client, "Layla")
-    table, token = _guest_match(app.client)
+    table, token = guest_match(app.client)
     for path, body in [
         ("/api/players/logout", {}),
         ("/api/players/claim", {"seats": [{"table": table, "token": token}]}),
@@ -261,7 +248,7 @@ def test_a_logout_cannot_be_replayed_nor_its_cookie_used_again(app: App) -> None
     _error(thief.post("/api/players/logout", json={}), 403, "unauthorized")
     assert "signed out" in _error(thief.get("/api/players/me"), 403, "unauthorized")
     assert "signed out" in _error(thief.get("/api/players/queue"), 403, "unauthorized")
-    table, token = _guest_match(thief)
+    table, token = guest_match(thief)
     answer = thief.post("/api/players/claim", json={"seats": [{"table": table, "token": token}]})
     _error(answer, 403, "unauthorized")
     # A made-up cookie is no session either (and no error tells a thing of the database).

@@ -71,12 +71,12 @@ def _hints(tp: type) -> dict[str, Any]:
 
 def _named() -> Iterator[tuple[str, Any]]:
     """The schema's public names: enums, aliases and TypedDicts, in the order they are defined."""
-    from tarneeb.server.wire import events, names, schema
+    from tarneeb.server.wire import events, names, players, schema
 
     wire = _wire()
     yield "ActionKind", wire.ActionKind
     seen = {"ActionKind"}
-    for module in (names, schema, events):
+    for module in (names, schema, events, players):
         for name, value in vars(module).items():
             if name.startswith("_") or name not in wire.__all__ or name in seen:
                 continue
@@ -246,9 +246,12 @@ def _scalar(kinds: tuple[type, ...], what: str) -> Checker:
 
 
 def _one_of(values: frozenset[object], what: str) -> Checker:
+    # A boolean is one of a literal true or false only, never of 1 or 0 (and 1 never true).
+    allowed = frozenset((isinstance(v, bool), v) for v in values)
+
     def run(value: object, path: str) -> None:
         hashable = isinstance(value, (str, int, float, type(None)))
-        if isinstance(value, bool) or not hashable or value not in values:
+        if not hashable or (isinstance(value, bool), value) not in allowed:
             raise _fail(path, f"{value!r} is not {what}")
 
     return run

@@ -10,11 +10,19 @@ points their side (or they, where every player scores alone) took each deal.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from tarneeb.server.players import ratings
 from tarneeb.server.players.accounts import Player
-from tarneeb.server.table import ErrorCode, ServerError, parse_seat_name
+from tarneeb.server.table import ErrorCode, ServerError, parse_seat_name, seat_name
+from tarneeb.server.wire import (
+    ContractsJson,
+    MatchDealJson,
+    PlayerMatchJson,
+    ProfileBody,
+    RatedState,
+    TableStatus,
+)
 
 if TYPE_CHECKING:
     from tarneeb.server.players.service import Players
@@ -25,14 +33,18 @@ MATCHES_SHOWN = 30
 """The latest matches a profile lists."""
 
 
-def match_summary(table_id: str, seat_text: str, result: Mapping[str, Any]) -> dict[str, Any]:
-    """One finished match from the player's seat (``result``: a table's stored result)."""
+def match_summary(
+    table_id: str, seat_text: str, result: Mapping[str, Any], rated: str | None, claimed: str
+) -> PlayerMatchJson:
+    """One finished match from the player's seat (``result``: a table's stored result;
+    ``rated``: the rated table's state, or ``None``; ``claimed``: when the seat became the
+    player's)."""
     seat = parse_seat_name(seat_text)
     side = int(seat) % 2
     table = result["table"]
     record = result.get("record") or {}
     outcome = record.get("result") or {}
-    deals = []
+    deals: list[MatchDealJson] = []
     bid = made = 0
     for number in sorted(result.get("deals", {}), key=int):
         deal = result["deals"][number]
@@ -47,35 +59,43 @@ def match_summary(table_id: str, seat_text: str, result: Mapping[str, Any]) -> d
             bid += 1
             made += 1 if scored.get("made") else 0
         deals.append(
-            {
-                "number": int(number),
-                "contract": contract,
-                "declarer": mine,
-                "made": scored.get("made"),
-                "points": points,
-            }
+            MatchDealJson(
+                number=int(number),
+                contract=contract,
+                declarer=mine,
+                made=scored.get("made"),
+                points=points,
+            )
         )
     winner = outcome.get("winner")
     names = [s.get("name") for s in table.get("seats", [])]
     partner = names[(int(seat) + 2) % 4] if len(names) == 4 else None
-    return {
-        "table": table_id,
-        "status": "finished",
-        "rules": table.get("rules"),
-        "created": table.get("created"),
-        "seat": seat_text,
-        "partner": partner,
-        "players": names,
-        "won": None if winner is None else winner == ("NS" if side == 0 else "EW"),
-        "scores": table.get("scores"),
-        "contracts": {"bid": bid, "made": made},
-        "deals": deals,
-        "record": f"/api/tables/{table_id}/record",
-        "replay": f"/t/{table_id}#replay",
-    }
+    return PlayerMatchJson(
+        table=table_id,
+        status=TableStatus.FINISHED,
+        rules=table.get("rules"),
+        created=table.get("created"),
+        seat=seat_name(seat),
+        replay=f"/t/{table_id}#replay",
+        rated=_rated_state(rated),
+        claimed=claimed,
+        partner=partner,
+        players=names,
+        won=None if winner is None else winner == ("NS" if side == 0 else "EW"),
+        scores=table.get("scores"),
+        contracts=ContractsJson(bid=bid, made=made),
+        deals=deals,
+        record=f"/api/tables/{table_id}/record",
+    )
 
 
-async def profile(players: Players, name: str) -> dict[str, Any]:
+def _rated_state(state: str | None) -> RatedState | None:
+    if state not in (None, "open", "settled", "void"):
+        raise ValueError(f"a rated table's state is open, settled or void, not {state!r}")
+    return cast("RatedState | None", state)
+
+
+async def profile(players: Players, name: str) -> ProfileBody:
     """The profile of the player called ``name`` (any spelling of it).
 
     :raises ServerError: ``not_found`` for no such player.
@@ -86,42 +106,41 @@ async def profile(players: Players, name: str) -> dict[str, Any]:
     return await profile_of(players, found)
 
 
-async def profile_of(players: Players, player: Player) -> dict[str, Any]:
+async def profile_of(players: Players, player: Player) -> ProfileBody:
     store = players.store
     engine = store.engine
     rated = await store.run(ratings.rating_of, engine, player.id)
     points = await store.run(ratings.history, engine, player.id)
     seats = await store.run(players.accounts.seats_of_player, player.id, MATCHES_SHOWN)
     states = await store.run(players.rated_state, [table for table, _seat, _at in seats])
-    matches = []
+    matches: list[PlayerMatchJson] = []
     for table_id, seat_text, claimed in seats:
         try:
             result = await players.hub.result(table_id)
             if result is None:
                 live = await players.hub.table_json(table_id)
-                entry: dict[str, Any] = {
-                    "table": table_id,
-                    "status": str(live["status"]),
-                    "rules": live["rules"],
-                    "created": live["created"],
-                    "seat": seat_text,
-                    "replay": f"/t/{table_id}",
-                }
+                entry = PlayerMatchJson(
+                    table=table_id,
+                    status=TableStatus(live["status"]),
+                    rules=live["rules"],
+                    created=live["created"],
+                    seat=seat_name(parse_seat_name(seat_text)),
+                    replay=f"/t/{table_id}",
+                    rated=_rated_state(states.get(table_id)),
+                    claimed=claimed,
+                )
             else:
-                entry = match_summary(table_id, seat_text, result)
+                entry = match_summary(table_id, seat_text, result, states.get(table_id), claimed)
         except ServerError:  # a table that expired unplayed
             continue
-        entry["rated"] = states.get(table_id)
-        entry["claimed"] = claimed
         matches.append(entry)
     totals = [m["contracts"] for m in matches if "contracts" in m]
-    return {
-        "name": player.name,
-        "ratings": {family.value: r.to_json() for family, r in rated.items()},
-        "rating_history": points,
-        "matches": matches,
-        "contracts": {
-            "bid": sum(c["bid"] for c in totals),
-            "made": sum(c["made"] for c in totals),
-        },
-    }
+    return ProfileBody(
+        name=player.name,
+        ratings={family.value: r.to_json() for family, r in rated.items()},
+        rating_history=points,
+        matches=matches,
+        contracts=ContractsJson(
+            bid=sum(c["bid"] for c in totals), made=sum(c["made"] for c in totals)
+        ),
+    )

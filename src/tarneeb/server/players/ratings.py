@@ -22,7 +22,6 @@ again (after a restart, a retry) changes nothing.
 
 from __future__ import annotations
 
-import enum
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -37,7 +36,14 @@ from tarneeb.rules import Rules
 from tarneeb.server.players import schema
 from tarneeb.server.players.accounts import now
 from tarneeb.server.store import Store
-from tarneeb.server.wire import ErrorCode, ServerError
+from tarneeb.server.wire import (
+    ErrorCode,
+    Family,
+    LeaderboardRowJson,
+    RatingJson,
+    RatingPointJson,
+    ServerError,
+)
 
 __all__ = [
     "MODEL",
@@ -56,17 +62,6 @@ _TRIES = 8
 
 MODEL = PlackettLuce()
 """The rating model (openskill's defaults: mu 25, sigma 25/3)."""
-
-
-class Family(str, enum.Enum):
-    """A ladder: the game family a rated match belongs to."""
-
-    PARTNERSHIP = "partnership"
-    """Partners bid for tricks together (classic, Lebanese, 61, sets, 400 ...)."""
-    EGYPTIAN = "egyptian"
-    """Bids name their strain (Egyptian)."""
-    SOLO = "solo"
-    """Every player bids alone for their own tricks (Syrian 400)."""
 
 
 def family_of(rules: Rules) -> Family:
@@ -101,14 +96,14 @@ class Rating:
         """The conservative estimate the leaderboard orders by: ``mu - 3 sigma``."""
         return self.mu - 3 * self.sigma
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "mu": round(self.mu, 4),
-            "sigma": round(self.sigma, 4),
-            "ordinal": round(self.ordinal, 4),
-            "played": self.played,
-            "won": self.won,
-        }
+    def to_json(self) -> RatingJson:
+        return RatingJson(
+            mu=round(self.mu, 4),
+            sigma=round(self.sigma, 4),
+            ordinal=round(self.ordinal, 4),
+            played=self.played,
+            won=self.won,
+        )
 
 
 DEFAULT = Rating(MODEL.mu, MODEL.sigma)
@@ -266,7 +261,7 @@ def ordinals(engine: Engine, family: Family, ids: Sequence[str]) -> dict[str, fl
     return {i: found.get(i, DEFAULT.ordinal) for i in ids}
 
 
-def leaderboard(engine: Engine, family: Family, limit: int = 100) -> list[dict[str, Any]]:
+def leaderboard(engine: Engine, family: Family, limit: int = 100) -> list[LeaderboardRowJson]:
     """The ladder of ``family``: best conservative estimate first (ties: more played, name)."""
     query = (
         sa.select(
@@ -288,16 +283,14 @@ def leaderboard(engine: Engine, family: Family, limit: int = 100) -> list[dict[s
     with engine.connect() as conn:
         rows = conn.execute(query).all()
     return [
-        {
-            "rank": i + 1,
-            "name": row.name,
-            **Rating(row.mu, row.sigma, row.played, row.won).to_json(),
-        }
+        LeaderboardRowJson(
+            rank=i + 1, name=row.name, **Rating(row.mu, row.sigma, row.played, row.won).to_json()
+        )
         for i, row in enumerate(rows)
     ]
 
 
-def history(engine: Engine, account: str, limit: int = 200) -> list[dict[str, Any]]:
+def history(engine: Engine, account: str, limit: int = 200) -> list[RatingPointJson]:
     """A player's rating after each rated result, oldest first, by ladder."""
     table = schema.rating_history
     with engine.connect() as conn:
@@ -308,14 +301,14 @@ def history(engine: Engine, account: str, limit: int = 200) -> list[dict[str, An
             .limit(limit)
         ).all()
     return [
-        {
-            "family": row.family,
-            "source": row.source,
-            "at": row.at,
-            "won": bool(row.won),
-            "mu": round(row.mu, 4),
-            "sigma": round(row.sigma, 4),
-            "ordinal": round(row.ordinal, 4),
-        }
+        RatingPointJson(
+            family=Family(row.family),
+            source=row.source,
+            at=row.at,
+            won=bool(row.won),
+            mu=round(row.mu, 4),
+            sigma=round(row.sigma, 4),
+            ordinal=round(row.ordinal, 4),
+        )
         for row in reversed(rows)
     ]

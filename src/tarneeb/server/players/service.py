@@ -22,7 +22,7 @@ import contextlib
 import functools
 import logging
 import time
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -44,7 +44,16 @@ from tarneeb.server.table import (
     parse_seat_name,
     seat_name,
 )
-from tarneeb.server.wire import EventKind, SeatKind
+from tarneeb.server.wire import (
+    EventKind,
+    QueueBody,
+    QueueIdleBody,
+    QueueSeatedBody,
+    QueueWaitingBody,
+    RatedSeatJson,
+    RatedTableJson,
+    SeatKind,
+)
 
 if TYPE_CHECKING:
     from tarneeb.server.hub import Hub
@@ -54,6 +63,9 @@ __all__ = ["COOKIE", "SESSION_DAYS", "Players", "Seated"]
 log = logging.getLogger("tarneeb.server.players")
 
 COOKIE = "tarneeb_session"
+ACTIONS_PER_MINUTE = 30.0
+"""The other changes a signed-in player may ask for a minute (joining a rated table, the
+queue, its bots, signing out); four times as many from one client address."""
 RATED_SETTINGS = ("rules", "options", "turn_seconds")
 """What the host of a rated table chooses; the rest is the rated table's own."""
 
@@ -99,6 +111,14 @@ class Players:
             4 * per_name / 60, max(1.0, 4 * per_name), clock
         )
         self.signups_by_client: Buckets[str] = Buckets(10 / 3600, 10.0, clock)
+        # A claim tries seat tokens: limited as sign-in is, per player and per client.
+        self.claims_by_player: Buckets[str] = Buckets(per_name / 60, max(1.0, per_name), clock)
+        self.claims_by_client: Buckets[str] = Buckets(
+            4 * per_name / 60, max(1.0, 4 * per_name), clock
+        )
+        per_action = ACTIONS_PER_MINUTE
+        self.actions_by_player: Buckets[str] = Buckets(per_action / 60, per_action, clock)
+        self.actions_by_client: Buckets[str] = Buckets(4 * per_action / 60, 4 * per_action, clock)
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -185,17 +205,22 @@ class Players:
 
         :raises ServerError: ``malformed`` for a bad set-up or any bot seat.
         """
-        if any(str(kind).startswith("bot") for kind in (data.get("seats") or {}).values()):
-            raise ServerError(
-                ErrorCode.MALFORMED, "a rated table seats four signed-in players: no bots"
-            )
+        no_bots = ServerError(
+            ErrorCode.MALFORMED, "a rated table seats four signed-in players: no bots"
+        )
+        seats = data.get("seats") or {}
+        if isinstance(seats, Mapping) and any(str(k).startswith("bot") for k in seats.values()):
+            raise no_bots
         unknown = sorted(set(data) - {*RATED_SETTINGS, "seats"})
         if unknown:
             raise ServerError(ErrorCode.MALFORMED, f"unknown rated table setting {unknown[0]!r}")
+        # The seats are read as any table's are (seat names, kinds): "human" is all they say.
         config = TableConfig.from_dict(
-            {k: v for k, v in data.items() if k in RATED_SETTINGS}
+            {k: v for k, v in data.items() if k in (*RATED_SETTINGS, "seats")}
             | {"public": False, "hints": False}
         )
+        if any(kind != "human" for kind in config.seats):
+            raise no_bots
         others = [[s] for s in SEATS if s is not Seat.SOUTH]
         table, token = await self.hub.create(config, player.name, Seat.SOUTH, client, others)
         assert token is not None
@@ -239,24 +264,24 @@ class Players:
             self._expect_players(table_id)
         return taken, token
 
-    async def open_rated(self) -> list[dict[str, Any]]:
+    async def open_rated(self) -> list[RatedTableJson]:
         """The rated tables that wait for players."""
-        found = []
+        found: list[RatedTableJson] = []
         for table_id in list(self.rated):
             live = self.hub.live.get(table_id)
             if live is None or live.table.match is not None:
                 continue
             table = live.table
             found.append(
-                {
-                    "id": table.id,
-                    "rules": table.config.rules_name,
-                    "family": self.rated[table_id].value,
-                    "seats": [
-                        {"seat": seat_name(s), "name": st.name if st.taken else None}
+                RatedTableJson(
+                    id=table.id,
+                    rules=table.config.rules_name,
+                    family=self.rated[table_id],
+                    seats=[
+                        RatedSeatJson(seat=seat_name(s), name=st.name if st.taken else None)
                         for s, st in zip(SEATS, table.seats, strict=True)
                     ],
-                }
+                )
             )
         return found
 
@@ -419,33 +444,33 @@ class Players:
         self.seated[player.id] = seated
         return seated
 
-    async def queue_status(self, player: Player) -> dict[str, Any]:
+    async def queue_status(self, player: Player) -> QueueBody:
         """Where ``player`` is: seated (the table, seat and token), waiting, or not queued."""
         self.queue.seen(player.id)
         await self.seat_waiting()
         seated = self.seated.get(player.id)
         if seated is not None:
-            return {
-                "state": "seated",
-                "table": seated.table,
-                "seat": seat_name(seated.seat),
-                "token": seated.token,
-                "rated": seated.rated,
-            }
+            return QueueSeatedBody(
+                state="seated",
+                table=seated.table,
+                seat=seat_name(seated.seat),
+                token=seated.token,
+                rated=seated.rated,
+            )
         waiting = self.queue.waiting(player.id)
         if waiting is None:
-            return {"state": "idle"}
+            return QueueIdleBody(state="idle")
         now_ = self.queue.clock()
-        return {
-            "state": "waiting",
-            "rules": waiting.rules,
-            "waited": round(waiting.waited(now_), 1),
-            "window": round(waiting.window(now_), 2),
-            "ordinal": round(waiting.ordinal, 4),
-            "others": self.queue.count(waiting.rules) - 1,
-            "bots_offered": waiting.offered,
-            "bot_wait": self.queue.bot_wait,
-        }
+        return QueueWaitingBody(
+            state="waiting",
+            rules=waiting.rules,
+            waited=round(waiting.waited(now_), 1),
+            window=round(waiting.window(now_), 2),
+            ordinal=round(waiting.ordinal, 4),
+            others=self.queue.count(waiting.rules) - 1,
+            bots_offered=waiting.offered,
+            bot_wait=self.queue.bot_wait,
+        )
 
 
 def _join_as(player: Player, seat: Seat | None, table: Table) -> tuple[Seat, str]:

@@ -7,32 +7,81 @@ import { t, formatNumber } from "./i18n.js";
 import { api, saveSeat, savedSeats } from "./net.js";
 import { presetName, seatName, contractView, copyText, errorText, toast } from "./common.js";
 
+/** @typedef {import("./wire").Family} Family */
+/** @typedef {import("./wire").PlayerJson} PlayerJson */
+/** @typedef {import("./wire").SeatClaimJson} SeatClaimJson */
+/** @typedef {import("./wire").RatingJson} RatingJson */
+/** @typedef {import("./wire").RatingPointJson} RatingPointJson */
+/** @typedef {import("./wire").PlayerMatchJson} PlayerMatchJson */
+/** @typedef {import("./wire").ProfileBody} ProfileBody */
+/** @typedef {import("./wire").LeaderboardRowJson} LeaderboardRowJson */
+/** @typedef {import("./wire").RatedTableJson} RatedTableJson */
+/** @typedef {import("./wire").QueueBody} QueueBody */
+
+/** @type {Family[]} */
 const FAMILIES = ["partnership", "egyptian", "solo"];
+/** The most guest seats a sign-in hands in (tsc checks it against the wire). @type {typeof import("./wire").MAX_CLAIMS} */
+const MAX_CLAIMS = 50;
 
-/** @typedef {{name: string}} PlayerInfo */
+/**
+ * The players' API (/api/players/...), each call's body and answer typed by the wire schema
+ * (wire.d.ts, generated from the server's): a field renamed on one side fails `tsc`.
+ */
+const playersApi = {
+  /** @returns {Promise<import("./wire").MeBody>} */
+  me: () => api("GET", "/api/players/me"),
+  /** @param {import("./wire").SignUpRequest} body @returns {Promise<import("./wire").SignedUpBody>} */
+  signUp: (body) => api("POST", "/api/players/signup", body),
+  /** @param {import("./wire").SignInRequest} body @returns {Promise<import("./wire").SignedInBody>} */
+  signIn: (body) => api("POST", "/api/players/login", body),
+  /** @param {import("./wire").RecoverRequest} body @returns {Promise<import("./wire").RecoveredBody>} */
+  recover: (body) => api("POST", "/api/players/recover", body),
+  /** @returns {Promise<import("./wire").SignedOutBody>} */
+  signOut: () => api("POST", "/api/players/logout", /** @type {import("./wire").EmptyRequest} */ ({})),
+  /** @param {string} name @returns {Promise<ProfileBody>} */
+  profile: (name) => api("GET", `/api/players/profile/${encodeURIComponent(name)}`),
+  /** @param {Family} family @returns {Promise<import("./wire").LeaderboardBody>} */
+  leaderboard: (family) => api("GET", `/api/players/leaderboard?family=${family}`),
+  /** @returns {Promise<import("./wire").RatedTablesBody>} */
+  ratedTables: () => api("GET", "/api/players/tables"),
+  /** @param {import("./wire").RatedTableRequest} body @returns {Promise<import("./wire").RatedCreatedBody>} */
+  createRated: (body) => api("POST", "/api/players/tables", body),
+  /** @param {string} table @param {import("./wire").RatedJoinRequest} body @returns {Promise<import("./wire").RatedJoinedBody>} */
+  joinRated: (table, body) => api("POST", `/api/players/tables/${encodeURIComponent(table)}/join`, body),
+  /** @returns {Promise<QueueBody>} */
+  queue: () => api("GET", "/api/players/queue"),
+  /** @param {import("./wire").QueueJoinRequest} body @returns {Promise<QueueBody>} */
+  queueJoin: (body) => api("POST", "/api/players/queue/join", body),
+  /** @returns {Promise<QueueBody>} */
+  queueLeave: () => api("POST", "/api/players/queue/leave", /** @type {import("./wire").EmptyRequest} */ ({})),
+  /** @param {import("./wire").QueueBotsRequest} body @returns {Promise<QueueBody>} */
+  queueBots: (body) => api("POST", "/api/players/queue/bots", body),
+};
 
-/** @type {Promise<PlayerInfo | null> | null} */
+/** @type {Promise<PlayerJson | null> | null} */
 let mePromise = null;
 
 /** The signed-in player (null for a guest), asked once a page. */
 export function me() {
   if (!mePromise) {
-    mePromise = api("GET", "/api/players/me")
+    mePromise = playersApi
+      .me()
       .then((answer) => answer.player || null)
       .catch(() => null);
   }
   return mePromise;
 }
 
+/** @param {PlayerJson | null} player */
 function setMe(player) {
   mePromise = Promise.resolve(player);
   const nav = document.getElementById("players-nav");
   if (nav) renderNav(nav, player);
 }
 
-/** The seats this browser holds as a guest ({table, token}), to make them the account's. */
+/** The seats this browser holds as a guest ({table, token}), to make them the account's. @returns {SeatClaimJson[]} */
 export function guestSeats() {
-  return savedSeats().slice(-50);
+  return savedSeats().slice(-MAX_CLAIMS);
 }
 
 /**
@@ -56,6 +105,7 @@ export function playersView(root, router, route) {
   return new SignView(root, router, route.page);
 }
 
+/** @param {HTMLElement} node @param {PlayerJson | null} player */
 function renderNav(node, player) {
   mount(
     node,
@@ -120,9 +170,12 @@ class SignView {
     this.root = root;
     this.router = router;
     this.mode = mode;
+    /** @type {string | null} the recovery code to show, once */
     this.code = null;
     this.error = null;
     this.busy = false;
+    /** @type {PlayerJson | null} */
+    this.player = null;
   }
 
   destroy() {}
@@ -200,14 +253,15 @@ class SignView {
     this.busy = true;
     this.error = null;
     try {
+      /** @type {import("./wire").SignedUpBody | import("./wire").SignedInBody | import("./wire").RecoveredBody} */
       let answer;
-      if (this.mode === "signup") answer = await api("POST", "/api/players/signup", { name, password, seats: guestSeats() });
-      else if (this.mode === "signin") answer = await api("POST", "/api/players/login", { name, password, seats: guestSeats() });
-      else answer = await api("POST", "/api/players/recover", { name, code: value("#player-code"), password });
+      if (this.mode === "signup") answer = await playersApi.signUp({ name, password, seats: guestSeats() });
+      else if (this.mode === "signin") answer = await playersApi.signIn({ name, password, seats: guestSeats() });
+      else answer = await playersApi.recover({ name, code: value("#player-code"), password });
       this.player = answer.player;
       setMe(answer.player);
-      if (answer.claimed) toast(t("web.players.claimed", { count: answer.claimed }));
-      if (answer.recovery_code) {
+      if ("claimed" in answer && answer.claimed) toast(t("web.players.claimed", { count: answer.claimed }));
+      if ("recovery_code" in answer && answer.recovery_code) {
         this.code = answer.recovery_code;
       } else {
         this.router.go(`/#profile/${encodeURIComponent(answer.player.name)}`);
@@ -223,7 +277,7 @@ class SignView {
 
   async signOut() {
     try {
-      await api("POST", "/api/players/logout", {});
+      await playersApi.signOut();
     } catch (_) {
       /* signed out already */
     }
@@ -237,7 +291,8 @@ class SignView {
 
 /**
  * An inline SVG plot of a rating over time (ordinal, mu - 3 sigma), drawn from its points.
- * @param {{ordinal: number, at: string, won: boolean}[]} points
+ * @param {RatingPointJson[]} points
+ * @param {string} label
  */
 export function ratingPlot(points, label) {
   const width = 320;
@@ -263,6 +318,7 @@ export function ratingPlot(points, label) {
   );
 }
 
+/** @param {RatingJson} r */
 function ratingText(r) {
   return t("web.players.rating.value", { ordinal: Math.round(r.ordinal * 100) / 100, mu: Math.round(r.mu * 100) / 100, sigma: Math.round(r.sigma * 100) / 100 });
 }
@@ -271,9 +327,13 @@ class ProfileView {
   constructor(root, name) {
     this.root = root;
     this.name = name;
+    /** @type {ProfileBody | null} */
     this.profile = null;
     this.error = null;
+    /** @type {string | null} the ladder chosen (a key of the profile's ratings) */
     this.family = null;
+    /** @type {PlayerJson | null} */
+    this.me = null;
   }
 
   destroy() {}
@@ -281,7 +341,7 @@ class ProfileView {
   async start() {
     mount(this.root, h("p", { class: "muted" }, t("web.common.loading")));
     try {
-      this.profile = await api("GET", `/api/players/profile/${encodeURIComponent(this.name)}`);
+      this.profile = await playersApi.profile(this.name);
     } catch (err) {
       this.error = errorText(err);
     }
@@ -328,6 +388,7 @@ class ProfileView {
     );
   }
 
+  /** @param {PlayerMatchJson} m */
   matchItem(m) {
     const outcome = m.status !== "finished" ? t(`web.status.${m.status}`) : m.won ? t("web.players.match.won") : t("web.players.match.lost");
     const deals = (m.deals || []).map((d) =>
@@ -350,7 +411,7 @@ class ProfileView {
 
   async signOut() {
     try {
-      await api("POST", "/api/players/logout", {});
+      await playersApi.signOut();
     } catch (_) {
       /* signed out already */
     }
@@ -365,7 +426,9 @@ class ProfileView {
 class LeaderboardView {
   constructor(root, family) {
     this.root = root;
+    /** @type {Family} */
     this.family = FAMILIES.includes(family) ? family : "partnership";
+    /** @type {LeaderboardRowJson[] | null} */
     this.rows = null;
     this.error = null;
   }
@@ -375,7 +438,7 @@ class LeaderboardView {
   async start() {
     mount(this.root, h("p", { class: "muted" }, t("web.common.loading")));
     try {
-      this.rows = (await api("GET", `/api/players/leaderboard?family=${this.family}`)).players;
+      this.rows = (await playersApi.leaderboard(this.family)).players;
     } catch (err) {
       this.error = errorText(err);
     }
@@ -416,11 +479,15 @@ class RankedView {
   constructor(root, router) {
     this.root = root;
     this.router = router;
+    /** @type {QueueBody | null} */
     this.status = null;
     this.error = null;
     this.timer = null;
     this.presets = ["classic"];
+    /** @type {RatedTableJson[]} */
     this.rated = [];
+    /** @type {PlayerJson | null} */
+    this.player = null;
   }
 
   destroy() {
@@ -448,16 +515,17 @@ class RankedView {
 
   async poll() {
     try {
-      this.status = await api("GET", "/api/players/queue");
-      this.rated = (await api("GET", "/api/players/tables")).tables || [];
+      this.status = await playersApi.queue();
+      this.rated = (await playersApi.ratedTables()).tables || [];
       this.error = null;
     } catch (err) {
       this.error = errorText(err);
     }
-    if (this.status?.state === "seated") {
+    const status = this.status;
+    if (status?.state === "seated") {
       clearInterval(this.timer);
-      saveSeat(this.status.table, { token: this.status.token, seat: this.status.seat });
-      this.router.go(`/t/${encodeURIComponent(this.status.table)}`);
+      saveSeat(status.table, { token: status.token, seat: status.seat });
+      this.router.go(`/t/${encodeURIComponent(status.table)}`);
       return;
     }
     this.renderStatus();
@@ -524,10 +592,15 @@ class RankedView {
     return /** @type {HTMLSelectElement | null} */ (this.root.querySelector("#ranked-rules"))?.value || "classic";
   }
 
-  async act(method, path, body) {
+  /**
+   * One call of the API that changes something; its refusal shown (and null).
+   * @template T
+   * @param {() => Promise<T>} call
+   * @returns {Promise<T | null>}
+   */
+  async act(call) {
     try {
-      const answer = await api(method, path, body);
-      if (answer && answer.state) this.status = answer;
+      const answer = await call();
       this.error = null;
       return answer;
     } catch (err) {
@@ -537,30 +610,36 @@ class RankedView {
     }
   }
 
+  /** The queue's answer to a call of it, kept as its status. @param {() => Promise<QueueBody>} call */
+  async queueAct(call) {
+    const status = await this.act(call);
+    if (status) this.status = status;
+  }
+
   async join() {
-    await this.act("POST", "/api/players/queue/join", { rules: this.rulesChosen() });
+    await this.queueAct(() => playersApi.queueJoin({ rules: this.rulesChosen() }));
     await this.poll();
   }
 
   async leave() {
-    await this.act("POST", "/api/players/queue/leave", {});
+    await this.queueAct(() => playersApi.queueLeave());
     this.renderStatus();
   }
 
   async bots() {
-    await this.act("POST", "/api/players/queue/bots", {});
+    await this.queueAct(() => playersApi.queueBots({}));
     await this.poll();
   }
 
   async createRated() {
-    const answer = await this.act("POST", "/api/players/tables", { rules: this.rulesChosen() });
+    const answer = await this.act(() => playersApi.createRated({ rules: this.rulesChosen() }));
     if (!answer) return;
     saveSeat(answer.table, { token: answer.token, seat: answer.seat });
     this.router.go(`/t/${encodeURIComponent(answer.table)}`);
   }
 
   async joinRated(table) {
-    const answer = await this.act("POST", `/api/players/tables/${encodeURIComponent(table)}/join`, {});
+    const answer = await this.act(() => playersApi.joinRated(table, {}));
     if (!answer) return;
     saveSeat(table, { token: answer.token, seat: answer.seat });
     this.router.go(`/t/${encodeURIComponent(table)}`);

@@ -6,6 +6,7 @@ export const PROTOCOL_VERSION: 3;
 export const MAX_ACTION_REF: 64;
 export const MAX_BODY: 16384;
 export const MAX_CHAT: 300;
+export const MAX_CLAIMS: 50;
 export const MAX_DEPTH: 32;
 export const MAX_EVENT_SETS: 99;
 export const MAX_FRAME: 4096;
@@ -766,3 +767,260 @@ export interface EventFrame {
   type: "event";
   event: HostedEventJson;
 }
+
+/** A ladder: the game family a rated match belongs to. */
+export type Family = "partnership" | "egyptian" | "solo";
+
+export type RatedState = "open" | "settled" | "void";
+
+/** A seat a browser holds as a guest: its table and the seat's token. */
+export interface SeatClaimJson {
+  table: string;
+  token: string;
+}
+
+/** ``POST /api/players/login`` (and ``signup``): the name, the password, and the guest seats to make the account's. */
+export interface SignInRequest {
+  name: string;
+  password: string;
+  /** At most :data:`MAX_CLAIMS`. */
+  seats?: SeatClaimJson[];
+}
+
+/** ``POST /api/players/signup``: as sign-in; the name must be free. */
+export interface SignUpRequest {
+  name: string;
+  password: string;
+  seats?: SeatClaimJson[];
+}
+
+/** ``POST /api/players/recover``: the recovery code resets the password. */
+export interface RecoverRequest {
+  name: string;
+  code: string;
+  password: string;
+}
+
+/** ``POST /api/players/claim``: make these guest seats the signed-in player's. */
+export interface ClaimRequest {
+  seats: SeatClaimJson[];
+}
+
+/** ``POST /api/players/logout``, ``queue/leave``: no field (``{}``). */
+export interface EmptyRequest {
+}
+
+/** ``POST /api/players/tables``: the host's choice of rules (no bot seats). */
+export interface RatedTableRequest {
+  rules?: string;
+  options?: Record<string, unknown>;
+  turn_seconds?: number | null;
+  seats?: Record<string, string>;
+}
+
+/** ``POST /api/players/tables/{id}/join``: a seat, or none for the first free one. */
+export interface RatedJoinRequest {
+  seat?: SeatName | null;
+}
+
+/** ``POST /api/players/queue/join``: the preset to play (``classic`` if none). */
+export interface QueueJoinRequest {
+  rules?: string;
+}
+
+/** ``POST /api/players/queue/bots``: the bots' spec (the server's timer bot if none). */
+export interface QueueBotsRequest {
+  bot?: string;
+}
+
+export interface PlayerJson {
+  name: string;
+}
+
+/** ``POST /api/players/signup`` (201, with the session cookie). */
+export interface SignedUpBody {
+  player: PlayerJson;
+  /** Shown once: it resets the password. */
+  recovery_code: string;
+  /** How many of the guest seats became the account's. */
+  claimed: number;
+}
+
+/** ``POST /api/players/login`` (with the session cookie). */
+export interface SignedInBody {
+  player: PlayerJson;
+  claimed: number;
+}
+
+/** ``POST /api/players/recover``: signed in, with a new recovery code (the old is void). */
+export interface RecoveredBody {
+  player: PlayerJson;
+  recovery_code: string;
+}
+
+export interface SignedOutBody {
+  signed_out: true;
+}
+
+/** ``GET /api/players/me``: the signed-in player, or null for a guest. */
+export interface MeBody {
+  player: PlayerJson | null;
+}
+
+export interface ClaimedBody {
+  claimed: number;
+}
+
+/** A rating on one ladder: ``ordinal`` is ``mu - 3 sigma``, what the ladder orders by. */
+export interface RatingJson {
+  mu: number;
+  sigma: number;
+  ordinal: number;
+  played: number;
+  won: number;
+}
+
+/** A player's rating after one rated result. */
+export interface RatingPointJson {
+  family: Family;
+  /** What was rated (``table:ID``, ``event:ID``). */
+  source: string;
+  at: string;
+  won: boolean;
+  mu: number;
+  sigma: number;
+  ordinal: number;
+}
+
+/** The contracts a player bid (as declarer) and made. */
+export interface ContractsJson {
+  bid: number;
+  made: number;
+}
+
+/** One deal of a finished match, from the player's seat. */
+export interface MatchDealJson {
+  number: number;
+  contract: ContractJson | null;
+  /** Whether the contract was the player's. */
+  declarer: boolean;
+  made: boolean | null;
+  /** The points the player's side (or they, scoring alone) took; null for a deal thrown in. */
+  points: number | null;
+}
+
+/** A match a player sat at; a finished one tells its outcome too. */
+export interface PlayerMatchJson {
+  table: string;
+  status: TableStatus;
+  rules: string;
+  created: string;
+  seat: SeatName;
+  replay: string;
+  rated: RatedState | null;
+  claimed: string;
+  partner?: string | null;
+  /** The names per seat (South, East, North, West). */
+  players?: (string | null)[];
+  won?: boolean | null;
+  scores?: number[] | null;
+  contracts?: ContractsJson;
+  deals?: MatchDealJson[];
+  /** The table's record download. */
+  record?: string;
+}
+
+/** ``GET /api/players/profile/{name}``. */
+export interface ProfileBody {
+  name: string;
+  /** By ladder (:class:`Family`): those the player has a rating on. */
+  ratings: Record<string, RatingJson>;
+  /** Oldest first, every ladder. */
+  rating_history: RatingPointJson[];
+  /** The latest first. */
+  matches: PlayerMatchJson[];
+  /** Over the finished matches listed. */
+  contracts: ContractsJson;
+}
+
+export interface LeaderboardRowJson {
+  mu: number;
+  sigma: number;
+  ordinal: number;
+  played: number;
+  won: number;
+  rank: number;
+  name: string;
+}
+
+/** ``GET /api/players/leaderboard?family=``. */
+export interface LeaderboardBody {
+  family: Family;
+  families: Family[];
+  /** Best ordinal first. */
+  players: LeaderboardRowJson[];
+}
+
+export interface RatedSeatJson {
+  seat: SeatName;
+  /** Null for a free seat. */
+  name: string | null;
+}
+
+export interface RatedTableJson {
+  id: string;
+  rules: string;
+  family: Family;
+  seats: RatedSeatJson[];
+}
+
+/** ``GET /api/players/tables``: the rated tables waiting for players. */
+export interface RatedTablesBody {
+  tables: RatedTableJson[];
+}
+
+/** ``POST /api/players/tables`` (201): the host sits South. */
+export interface RatedCreatedBody {
+  table: string;
+  seat: SeatName;
+  token: string;
+  rated: true;
+}
+
+/** ``POST /api/players/tables/{id}/join``. */
+export interface RatedJoinedBody {
+  seat: SeatName;
+  token: string;
+}
+
+/** Not in the ranked queue. */
+export interface QueueIdleBody {
+  state: "idle";
+}
+
+/** Waiting in the ranked queue. */
+export interface QueueWaitingBody {
+  state: "waiting";
+  rules: string;
+  /** Seconds in the queue. */
+  waited: number;
+  /** How far from their own ordinal the player takes the others now. */
+  window: number;
+  ordinal: number;
+  /** The others waiting for the same rules. */
+  others: number;
+  bots_offered: boolean;
+  /** Seconds in the queue before bots are offered. */
+  bot_wait: number;
+}
+
+/** Seated by the queue: the table, seat and token (``rated`` false at a table of bots). */
+export interface QueueSeatedBody {
+  state: "seated";
+  table: string;
+  seat: SeatName;
+  token: string;
+  rated: boolean;
+}
+
+export type QueueBody = QueueIdleBody | QueueWaitingBody | QueueSeatedBody;
