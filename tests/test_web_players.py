@@ -19,8 +19,10 @@ import re
 from typing import TYPE_CHECKING
 
 import web_support
+from tarneeb.record import read_record
+from tarneeb.seats import Team
 from test_web_a11y import axe_violations
-from web_support import DESKTOP, PHONE, new_page, page_errors, quick_play
+from web_support import DESKTOP, PHONE, Table, act_on_page, new_page, page_errors, quick_play
 
 try:
     from playwright.sync_api import expect
@@ -147,4 +149,88 @@ def test_sign_up_play_rated_and_see_the_rating(browser: Browser, server: str) ->
     found += axe_violations(phone, "profile, phone, Arabic")
     assert not found, "\n".join(found)
     for page in (layla, phone, *pages.values()):
+        assert not page_errors(page), page_errors(page)
+
+
+def test_a_rated_match_played_to_its_end(browser: Browser, server: str) -> None:
+    """Four signed-in browsers play a rated match to its natural end (no leaver): the
+    host sets the target on the ranked page (1: the first deal decides it), the others
+    see it in the list and join; every card is played from its own page. The match is
+    rated once, for the side that won on the table; the record the profile offers
+    replays to the same end; the leaderboard is in the order of mu - 3 sigma."""
+    names = {"south": "Rana", "east": "Fadi", "north": "Hala", "west": "Karim"}
+    pages = {seat: new_page(browser, DESKTOP) for seat in names}
+    for seat, name in names.items():
+        _sign_up(pages[seat], server, name)
+    host = pages["south"]
+    host.goto(f"{server}/#ranked")
+    host.wait_for_selector("#rated-list")
+    host.select_option("#ranked-rules", "classic")
+    target = host.locator("#rated-target")
+    expect(target).to_have_value("41")  # type: ignore[misc]  # the preset's own, to start
+    target.fill("1")
+    host.click("#rated-create")
+    host.wait_for_url("**/t/*")
+    table_id = host.url.rsplit("/t/", 1)[1].split("#")[0].split("?")[0]
+    for seat in ("east", "north", "west"):
+        page = pages[seat]
+        page.goto(f"{server}/#ranked")
+        item = page.locator(f'#rated-list .table-item[data-table="{table_id}"]')
+        expect(item).to_contain_text("target 1")  # type: ignore[misc]  # joiners see the target
+        item.locator("button").click()
+        page.wait_for_url(f"**/t/{table_id}")
+
+    table = Table(pages)
+    ends = "() => document.querySelector('#match-end') !== null"
+    while not host.evaluate(ends):
+        table.last.wait_for_function(f"() => document.body.dataset.toAct || ({ends})()")
+        if table.last.evaluate(ends):
+            break
+        if act_on_page(table.page_to_act(), table) == "summary":
+            raise AssertionError("a deal ended without the match: the target was not 1")
+        assert table.actions < 120
+    assert table.cards_played == 52
+    won: dict[str, bool] = {}
+    for seat, page in pages.items():
+        end = page.locator("#match-end")
+        expect(end).to_be_visible()  # type: ignore[misc]
+        expect(end.locator("#match-target")).to_have_text("Played to 1.")  # type: ignore[misc]
+        won[seat] = end.locator("h2").text_content() == "You win the match!"
+    # partners share the result, and one side won
+    assert won["south"] == won["north"] != won["east"] == won["west"], won
+
+    # Rated once, as the table ended: the winners won 1 of 1, the losers 0 of 1.
+    host.goto(f"{server}/#profile/{names['south']}")
+    family = host.locator('#ratings li[data-family="partnership"]')
+    expect(family).to_contain_text("1 won of 1" if won["south"] else "0 won of 1")  # type: ignore[misc]
+    match = host.locator(f'#matches .match-item[data-table="{table_id}"]')
+    expect(match.locator(".badge")).to_be_visible()  # type: ignore[misc]
+    expect(match.locator(".replay-link")).to_have_text("Replay")  # type: ignore[misc]
+    # The record it offers replays to the end seen on the table.
+    href = match.locator(".record-link").get_attribute("href") or ""
+    answer = host.request.get(f"{server}{href}")
+    assert answer.ok, answer.status
+    record = read_record(answer.body())
+    assert record.is_over()
+    assert record.rules.target == 1
+    winner = record.winner
+    assert winner is not None and (winner is Team.NS) == won["south"], winner
+
+    # The ladder: the four in the order of their conservative ratings, winners first.
+    host.goto(f"{server}/#leaderboard/partnership")
+    rows = host.locator("#leaderboard tbody tr")
+    expect(rows.first).to_be_visible()  # type: ignore[misc]
+    order = [
+        n for n in rows.evaluate_all("rs => rs.map(r => r.dataset.name)") if n in names.values()
+    ]
+    winners = {names[s] for s, w in won.items() if w}
+    assert set(order[:2]) == winners and len(order) == 4, order
+    ratings = host.request.get(f"{server}/api/players/leaderboard?family=partnership").json()
+    ordinals = [row["ordinal"] for row in ratings["players"]]
+    assert ordinals == sorted(ordinals, reverse=True), ordinals
+    for row in ratings["players"]:
+        assert abs(row["ordinal"] - (row["mu"] - 3 * row["sigma"])) < 1e-3, (
+            row
+        )  # both rounded to 4 places
+    for page in pages.values():
         assert not page_errors(page), page_errors(page)

@@ -276,6 +276,7 @@ class Players:
                 RatedTableJson(
                     id=table.id,
                     rules=table.config.rules_name,
+                    target=table.rules.target,
                     family=self.rated[table_id],
                     seats=[
                         RatedSeatJson(seat=seat_name(s), name=st.name if st.taken else None)

@@ -256,6 +256,8 @@ class RatedSeatJson(TypedDict):
 class RatedTableJson(TypedDict):
     id: str
     rules: str
+    target: int
+    """The match's target: the preset's own or the host's."""
     family: Family
     seats: list[RatedSeatJson]
 

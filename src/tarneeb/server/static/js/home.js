@@ -3,7 +3,7 @@
 
 import { h, mount } from "./dom.js";
 import { t, language } from "./i18n.js";
-import { api, saveSeat, savedSeats, loadJson, saveJson } from "./net.js";
+import { api, saveSeat, savedSeats, loadJson, saveJson, rulesOf } from "./net.js";
 import { playersPanel } from "./players.js";
 import { presetName, botName, seatName, occupantName, copyText, errorText, renderReference, toast } from "./common.js";
 
@@ -11,21 +11,6 @@ import { presetName, botName, seatName, occupantName, copyText, errorText, rende
 const MAX_SEAT_LOOKUPS = 20;
 
 const NAME_KEY = "tarneeb.name";
-const rulesCache = new Map();
-
-/** The server's rules of a preset, its reference in the page's language. */
-export async function rulesOf(name) {
-  const lang = language();
-  const key = `${lang}:${name}`;
-  if (!rulesCache.has(key)) {
-    rulesCache.set(key, api("GET", `/api/rules/${encodeURIComponent(name)}?lang=${lang}`).catch((err) => {
-      rulesCache.delete(key);
-      throw err;
-    }));
-  }
-  return rulesCache.get(key);
-}
-
 let infoPromise = null;
 export function serverInfo() {
   if (!infoPromise) {

@@ -1,6 +1,8 @@
 // @ts-check
 // The server: JSON API calls, saved seats, and the table's WebSocket with reconnection.
 
+import { language } from "./i18n.js";
+
 export class ApiError extends Error {
   constructor(status, code, message, reference) {
     super(message || code || `HTTP ${status}`);
@@ -38,6 +40,21 @@ export async function api(method, path, body) {
 // Saved per table in local storage: {token, seat, invites, spectate}.
 function seatKey(table) {
   return `tarneeb.seat.${table}`;
+}
+
+const rulesCache = new Map();
+
+/** The server's rules of a preset, its reference in the page's language. */
+export async function rulesOf(name) {
+  const lang = language();
+  const key = `${lang}:${name}`;
+  if (!rulesCache.has(key)) {
+    rulesCache.set(key, api("GET", `/api/rules/${encodeURIComponent(name)}?lang=${lang}`).catch((err) => {
+      rulesCache.delete(key);
+      throw err;
+    }));
+  }
+  return rulesCache.get(key);
 }
 
 export function loadSeat(table) {

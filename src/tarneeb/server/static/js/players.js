@@ -4,7 +4,7 @@
 
 import { h, svg, mount } from "./dom.js";
 import { t, formatNumber } from "./i18n.js";
-import { api, saveSeat, savedSeats } from "./net.js";
+import { api, saveSeat, savedSeats, rulesOf } from "./net.js";
 import { presetName, seatName, contractView, copyText, errorText, toast } from "./common.js";
 
 /** @typedef {import("./wire").Family} Family */
@@ -484,6 +484,8 @@ class RankedView {
     this.error = null;
     this.timer = null;
     this.presets = ["classic"];
+    /** The chosen preset's target (classic's until the server's rules say). */
+    this.defaultTarget = 41;
     /** @type {RatedTableJson[]} */
     this.rated = [];
     /** @type {PlayerJson | null} */
@@ -503,6 +505,7 @@ class RankedView {
       /* classic only */
     }
     if (this.player) {
+      await this.presetChanged();
       await this.poll();
       this.timer = setInterval(() => this.poll(), 2000);
     }
@@ -556,12 +559,30 @@ class RankedView {
           { class: "panel", id: "rated-tables" },
           h("h2", {}, t("web.players.rated.title")),
           h("p", { class: "lead" }, t("web.players.rated.text")),
-          h("button", { type: "button", class: "ghost", id: "rated-create", onClick: () => this.createRated() }, t("web.players.rated.create")),
+          h(
+            "div",
+            { class: "row" },
+            field(t("web.home.target"), h("input", { id: "rated-target", type: "number", min: 1, max: 1000, value: this.defaultTarget })),
+            h("button", { type: "button", class: "ghost", id: "rated-create", onClick: () => this.createRated() }, t("web.players.rated.create")),
+          ),
           h("div", { id: "rated-list" }),
         ),
       ),
     );
+    select.addEventListener("change", () => this.presetChanged());
     this.renderStatus();
+  }
+
+  /** The chosen preset's own target, put in the rated table's target field. */
+  async presetChanged() {
+    try {
+      const rules = await rulesOf(this.rulesChosen());
+      this.defaultTarget = rules.options?.target ?? this.defaultTarget;
+    } catch (_) {
+      return; /* the server plays the preset's own target when none is sent */
+    }
+    const field = /** @type {HTMLInputElement | null} */ (this.root.querySelector("#rated-target"));
+    if (field) field.value = String(this.defaultTarget);
   }
 
   renderStatus() {
@@ -582,7 +603,7 @@ class RankedView {
       mount(
         list,
         this.rated.length
-          ? h("ul", { class: "table-list" }, this.rated.map((r) => h("li", { class: "table-item", dataset: { table: r.id } }, h("span", {}, presetName(r.rules), " · ", t(`web.players.family.${r.family}`), " · ", r.seats.filter((x) => x.name).map((x) => x.name).join(", ")), h("button", { type: "button", class: "primary small", onClick: () => this.joinRated(r.id) }, t("web.home.open.join")))))
+          ? h("ul", { class: "table-list" }, this.rated.map((r) => h("li", { class: "table-item", dataset: { table: r.id } }, h("span", {}, presetName(r.rules), " · ", t("web.info.target", { target: r.target }), " · ", t(`web.players.family.${r.family}`), " · ", r.seats.filter((x) => x.name).map((x) => x.name).join(", ")), h("button", { type: "button", class: "primary small", onClick: () => this.joinRated(r.id) }, t("web.home.open.join")))))
           : h("p", { class: "muted" }, t("web.players.rated.none")),
       );
     }
@@ -632,7 +653,11 @@ class RankedView {
   }
 
   async createRated() {
-    const answer = await this.act(() => playersApi.createRated({ rules: this.rulesChosen() }));
+    const target = Number(/** @type {HTMLInputElement | null} */ (this.root.querySelector("#rated-target"))?.value);
+    /** @type {import("./wire").RatedTableRequest} */
+    const body = { rules: this.rulesChosen() };
+    if (target && target !== this.defaultTarget) body.options = { target };
+    const answer = await this.act(() => playersApi.createRated(body));
     if (!answer) return;
     saveSeat(answer.table, { token: answer.token, seat: answer.seat });
     this.router.go(`/t/${encodeURIComponent(answer.table)}`);

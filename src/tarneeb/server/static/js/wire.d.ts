@@ -970,6 +970,8 @@ export interface RatedSeatJson {
 export interface RatedTableJson {
   id: string;
   rules: string;
+  /** The match's target: the preset's own or the host's. */
+  target: number;
   family: Family;
   seats: RatedSeatJson[];
 }
