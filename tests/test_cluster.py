@@ -577,3 +577,107 @@ def test_serve_workers_runs_n_workers_on_consecutive_ports(pg_url: str, tmp_path
         assert process.wait(timeout=30) == 0
     with pytest.raises((OSError, urllib.error.URLError)):
         _get(f"http://127.0.0.1:{port + 1}/api/info")
+
+
+# -- the site's services: one for all workers -------------------------------------------------
+
+
+class _Member:
+    """A signed-in player on one worker (its own cookie jar; the proxy would send its
+    requests to any worker in turn, as these are sent to the one named)."""
+
+    def __init__(self, base: str, name: str) -> None:
+        import http.cookiejar
+
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        self.name = name
+        self.call(
+            base, "POST", "/api/players/signup", {"name": name, "password": "a long password"}
+        )
+
+    def call(self, base: str, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(
+            f"{base}{path}",
+            data,
+            method=method,
+            headers={"Content-Type": "application/json", "Origin": base},
+        )
+        try:
+            with self.opener.open(request, timeout=60) as answer:
+                return json.load(answer)
+        except urllib.error.HTTPError as refused:
+            raise AssertionError(
+                f"{method} {base}{path}: {refused.code} {refused.read()!r}"
+            ) from None
+
+
+def _services_holder(cluster: Cluster) -> int:
+    """The index of the worker that holds the site's services' lease now."""
+    store = Store(cluster.url, threads=1)
+    try:
+        with store.engine.connect() as conn:
+            address = conn.execute(
+                sa.text(
+                    "SELECT address FROM tarneeb_leases "
+                    "WHERE table_id = '~services' AND expires > now()"
+                )
+            ).scalar()
+    finally:
+        store.close()
+    assert address is not None, "no worker holds the services"
+    return cluster.ports.index(int(str(address).rsplit(":", 1)[1]))
+
+
+def test_the_ranked_queue_and_the_events_are_one_for_all_workers(cluster: Cluster) -> None:
+    """The proxy sends the queue's and the events' requests to any worker in turn: each
+    is answered as one site's (the queue seats four players who joined on three workers;
+    an event made on one worker is the same event on every worker, and runs once)."""
+    bases = [cluster.worker_base(i) for i in range(3)]
+    members = [
+        _Member(bases[i % 3], name) for i, name in enumerate(("Aya", "Bilal", "Dina", "Emad"))
+    ]
+    for i, member in enumerate(members):
+        answer = member.call(bases[i % 3], "POST", "/api/players/queue/join", {"rules": "classic"})
+        assert answer["state"] in ("waiting", "seated"), answer
+    seated: list[Any] = []
+    for i, member in enumerate(members):
+        # asked of another worker than the one joined on: still waiting, or seated
+        status = member.call(bases[(i + 1) % 3], "GET", "/api/players/queue")
+        assert status["state"] == "seated", (member.name, status)
+        seated.append(status)
+    assert len({s["table"] for s in seated}) == 1 and all(s["rated"] for s in seated)
+    assert {s["seat"] for s in seated} == set(NAMES)
+
+    made = _post(
+        f"{bases[2]}/api/events",
+        {
+            "kind": "king-of-the-table",
+            "pairs": 3,
+            "sets": 2,
+            "target": 1,
+            "bot": "random",
+            "turn_seconds": None,
+        },
+    )
+    event_id, host = made["event"]["id"], made["host_token"]
+    for i in range(3):  # each pair added through another worker
+        _post(f"{bases[i]}/api/events/{event_id}/pairs", {"bots": True, "token": host})
+    _post(f"{bases[0]}/api/events/{event_id}/start", {"token": host})
+    for base in bases:
+        assert _get(f"{base}/api/events/{event_id}")["id"] == event_id
+    _until(lambda: _get(f"{bases[1]}/api/events/{event_id}")["status"] == "finished", 120)
+    final = _get(f"{bases[0]}/api/events/{event_id}")
+    assert len(final["games"]) == 2, final["games"]
+
+    # The worker that holds them dies: another takes them over within a lease or two,
+    # and the event is still there (brought back from the store).
+    holder = _services_holder(cluster)
+    cluster.kill(holder)
+    other = bases[(holder + 1) % 3]
+    started = time.monotonic()
+    again = _get(f"{other}/api/events/{event_id}")
+    assert again["status"] == "finished" and len(again["games"]) == 2
+    assert time.monotonic() - started < 4 * LEASE
+    assert _services_holder(cluster) != holder

@@ -234,3 +234,35 @@ def test_a_rated_match_played_to_its_end(browser: Browser, server: str) -> None:
         )  # both rounded to 4 places
     for page in pages.values():
         assert not page_errors(page), page_errors(page)
+
+
+def test_the_ranked_page_joins_again_when_the_queue_forgot_the_player(
+    browser: Browser, server: str
+) -> None:
+    """A restart, or a worker of many taking the site's services over, empties the queue
+    (it is memory): the page of a player who did not leave joins it again by itself;
+    the player who leaves is not joined again."""
+    page = new_page(browser, PHONE)
+    _sign_up(page, server, "Zaid")
+    page.goto(f"{server}/#ranked")
+    page.select_option("#ranked-rules", "classic")
+    page.click("#ranked-join")
+    expect(page.locator("#ranked-waiting")).to_be_visible()  # type: ignore[misc]
+    queue = "async () => (await (await fetch('/api/players/queue')).json()).state"
+    # the server forgets the player (here by the queue's own leave, sent behind the page)
+    left = page.evaluate(
+        """async () => (await fetch('/api/players/queue/leave', {method: 'POST',
+            headers: {'Content-Type': 'application/json'}, body: '{}'})).json()"""
+    )
+    assert left["state"] == "idle", left
+    for _ in range(20):  # the page polls every 2 s
+        if page.evaluate(queue) == "waiting":
+            break
+        page.wait_for_timeout(500)
+    assert page.evaluate(queue) == "waiting", "the page did not join the queue again"
+    expect(page.locator("#ranked-waiting")).to_be_visible()  # type: ignore[misc]
+    page.click("#ranked-leave")
+    expect(page.locator("#ranked-waiting")).to_have_count(0)  # type: ignore[misc]
+    page.wait_for_timeout(4_500)  # two polls: still out of the queue
+    assert page.evaluate(queue) == "idle"
+    assert not page_errors(page), page_errors(page)

@@ -76,6 +76,7 @@ from tarneeb.server.protocol import (
 )
 from tarneeb.server.results import deals_result
 from tarneeb.server.seating import invite_groups
+from tarneeb.server.services import Services, ServicesMiddleware
 from tarneeb.server.store import Store, default_db_url
 from tarneeb.server.table import (
     MAX_ACTION_ID,
@@ -169,6 +170,7 @@ def create_app(
     settings = settings or Settings()
     state: dict[str, Hub] = {}
     hosted: dict[str, EventHost] = {}  # the hosted events (tarneeb.server.events)
+    services: dict[str, Services] = {}  # a worker of many: who holds the site's services
     metrics = Metrics(lambda: state.get("hub"))
 
     def hub() -> Hub:
@@ -187,13 +189,30 @@ def create_app(
         await state["hub"].startup()
         _app.state.players = Players(state["hub"])
         await _app.state.players.start()
-        hosted["events"] = _app.state.events = EventHost(
-            state["hub"], on_set_result or rate_sets(store)
-        )
-        await hosted["events"].startup()  # after the hub's: its tables are back
+
+        def new_host() -> EventHost:
+            hosted["events"] = _app.state.events = EventHost(
+                state["hub"], on_set_result or rate_sets(store)
+            )
+            return hosted["events"]
+
+        async def lost() -> None:  # another worker plays them now: this one forgets its own
+            await hosted["events"].shutdown()
+            new_host()
+
+        new_host()
+        if cluster is None:
+            await hosted["events"].startup()  # after the hub's: its tables are back
+        else:  # the events run where the site's services are (see .services)
+            services["services"] = Services(
+                cluster, store, lambda: hosted["events"].startup(), lost
+            )
+            await services["services"].start()
         try:
             yield
         finally:
+            if "services" in services:
+                await services["services"].stop()
             await hosted["events"].shutdown()
             await _app.state.players.stop()
             await state["hub"].shutdown()
@@ -337,7 +356,7 @@ def create_app(
             raise ServerError(ErrorCode.MALFORMED, "bot must be a bot spec")
         if "level" in data:
             bot = _level(data["level"], "bot" in data)
-        request.app.state.players.check_start(table_id)
+        await request.app.state.players.check_start(table_id)
         await hub().change(table_id, lambda t: t.start(bot))
         return JSONResponse(live_json((await hub().open(table_id)).table))
 
@@ -355,7 +374,7 @@ def create_app(
         table_id = request.path_params["id"]
         data = await _body(request)
         _only(data, "token", "seats")
-        request.app.state.players.check_start(table_id)
+        await request.app.state.players.check_start(table_id)
         groups = invite_groups([data.get("seats")])
         made = await hub().invite(table_id, data.get("token"), groups)
         return JSONResponse(invite_body((await hub().open(table_id)).table, made))
@@ -488,6 +507,7 @@ def create_app(
         middleware=[
             Middleware(BindMetrics, metrics=metrics, routes=templates),
             Middleware(EdgeMiddleware, allowed_origins=settings.allowed_origins),
+            Middleware(ServicesMiddleware, services=lambda: services.get("services")),
         ],
         exception_handlers={HTTPException: _http_error},
     )

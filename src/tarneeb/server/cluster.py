@@ -85,6 +85,7 @@ __all__ = [
     "CHANNEL",
     "CLOSE_LET_GO",
     "FORWARDED",
+    "SERVICES",
     "Cluster",
     "Elsewhere",
     "Unreachable",
@@ -101,6 +102,10 @@ FORWARDED = "x-tarneeb-forwarded"
 """The header of a request one worker forwards to another (it is never forwarded again)."""
 CLOSE_LET_GO = 1012
 """The close code of the sockets of a table this worker no longer plays (reconnect)."""
+SERVICES = "~services"
+"""The lease of the services that are one for the whole site: the ranked queue, the
+rated tables' list and the hosted events (never a table's id: those start with a
+worker's id)."""
 _WORKER_ID = re.compile(r"[a-z0-9]{1,12}")
 
 _LEASES = "tarneeb_leases"
@@ -278,6 +283,40 @@ class Cluster:
                 _log.warning("table %s: adopted from %s, whose lease lapsed", table_id, lease.owner)
             return True
 
+    def hold(self, role: str = SERVICES) -> str | None:
+        """Hold ``role``'s lease, as a table's is held: renew it when this worker holds it,
+        take it when it lapsed. Returns ``None`` when this worker holds it now, else the
+        address of the worker that does."""
+        params = {"id": role, "owner": self.owner, "address": self.address}
+        with self.store.engine.begin() as conn:
+            conn.execute(
+                sa.text(
+                    f"INSERT INTO {_LEASES} (table_id, owner, address, seq, expires) "
+                    "VALUES (:id, '', '', 0, now() - interval '1 second') "
+                    "ON CONFLICT (table_id) DO NOTHING"
+                ),
+                params,
+            )
+            row = conn.execute(
+                sa.text(
+                    f"SELECT owner, address, expires < now() AS lapsed FROM {_LEASES} "
+                    "WHERE table_id = :id FOR UPDATE"
+                ),
+                params,
+            ).one()
+            if row.owner != self.owner and not row.lapsed:
+                return str(row.address)
+            conn.execute(
+                sa.text(
+                    f"UPDATE {_LEASES} SET owner = :owner, address = :address, "
+                    "expires = now() + make_interval(secs => :ttl) WHERE table_id = :id"
+                ),
+                params | {"ttl": self.lease_seconds},
+            )
+            if row.owner != self.owner:
+                _log.warning("%s: taken over (from %r)", role, row.owner or "nobody")
+        return None
+
     def renew(self, table_ids: Sequence[str]) -> set[str]:
         """Renew the leases of ``table_ids``; the ones this worker still holds."""
         if not table_ids:
@@ -347,7 +386,14 @@ def _split(address: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
-_PASSED_ON = ("content-type", "accept-language", "origin", "if-none-match", "user-agent")
+_PASSED_ON = (
+    "content-type",
+    "accept-language",
+    "origin",
+    "if-none-match",
+    "user-agent",
+    "cookie",  # a signed-in player's session, for the site's services (.services)
+)
 _PASSED_BACK = (
     "content-type",
     "content-disposition",
@@ -355,6 +401,7 @@ _PASSED_BACK = (
     "cache-control",
     "etag",
     "vary",
+    "set-cookie",
 )
 
 
@@ -394,8 +441,13 @@ async def forward_http(request: Request, address: str, worker_id: str) -> Respon
             ) from None
 
     status, answer_headers, content = await asyncio.to_thread(send)
-    kept = {k: v for k, v in answer_headers if k.lower() in _PASSED_BACK}
-    return Response(content, status_code=status, headers=kept)
+    answer = Response(content, status_code=status)
+    answer.raw_headers += [
+        (k.lower().encode("latin-1"), v.encode("latin-1"))
+        for k, v in answer_headers
+        if k.lower() in _PASSED_BACK  # every one of a name (two cookies are two headers)
+    ]
+    return answer
 
 
 _OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -403,11 +455,12 @@ _OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
 async def forward_socket(
-    ws: WebSocket, address: str, worker_id: str, first: str | bytes, max_size: int
+    ws: WebSocket, address: str, worker_id: str, first: str | bytes | None, max_size: int
 ) -> None:
     """Carry the accepted ``ws`` to the worker at ``address``: ``first`` (the frame read
-    already, its ``hello``), then every frame both ways, until either side closes; the
-    client's socket is closed with the other worker's code.
+    already, a table's ``hello``; none for a socket whose client speaks second), then
+    every frame both ways, until either side closes; the client's socket is closed with
+    the other worker's code.
 
     :raises Unreachable: when that worker does not answer (``ws`` stays open then).
     """
@@ -424,7 +477,11 @@ async def forward_socket(
             host=host,
             port=port,
             origin=origin,  # type: ignore[arg-type]
-            additional_headers={FORWARDED: worker_id, "X-Forwarded-For": _client(ws)},
+            additional_headers={
+                FORWARDED: worker_id,
+                "X-Forwarded-For": _client(ws),
+                **({"Cookie": ws.headers["cookie"]} if "cookie" in ws.headers else {}),
+            },
             compression=None,
             proxy=None,
             open_timeout=5,
@@ -447,7 +504,8 @@ async def forward_socket(
 
     async def up() -> None:
         with contextlib.suppress(ConnectionClosed, WebSocketDisconnect):
-            await upstream.send(first)
+            if first is not None:
+                await upstream.send(first)
             while True:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":

@@ -15,7 +15,9 @@ A player whose page stopped asking for the queue's status for
 seated at a rated table they will not come to (and lose as a no-show).
 
 The queue is the process's own (in memory): a restart empties it, and a
-player's browser joins again.
+player's browser joins again. On a worker of many it is the memory of the
+worker that holds the site's services, which every other worker forwards
+the queue's requests to (:mod:`tarneeb.server.services`).
 
 >>> clock = [0.0]
 >>> queue = RankedQueue(bot_wait=60, clock=lambda: clock[0])

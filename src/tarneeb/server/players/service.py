@@ -158,6 +158,28 @@ class Players:
             ).all()
         return [(row.table_id, row.family) for row in rows]
 
+    async def rated_family(self, table_id: str) -> Family | None:
+        """The ladder of ``table_id`` if it is a rated table still to be rated. A worker of
+        many learns here of a rated table another worker made and this one adopted."""
+        if table_id in self.rated:
+            return self.rated[table_id]
+        table = schema.rated_tables
+
+        def read() -> str | None:
+            with self.store.engine.connect() as conn:
+                found: str | None = conn.execute(
+                    sa.select(table.c.family).where(
+                        table.c.table_id == table_id, table.c.state == "open"
+                    )
+                ).scalar()
+            return found
+
+        family = await self.store.run(read)
+        if family is None:
+            return None
+        self.rated[table_id] = Family(family)
+        return self.rated[table_id]
+
     # -- who is asking ----------------------------------------------------------------------
 
     async def session_of(self, conn: HTTPConnection) -> tuple[Player | None, bool]:
@@ -186,13 +208,13 @@ class Players:
 
     # -- rated tables -------------------------------------------------------------------------
 
-    def check_start(self, table_id: str) -> None:
+    async def check_start(self, table_id: str) -> None:
         """Refuse to fill a rated table with bots, or to make invites of its seats (its
         seats are taken by signed-in players only, through :meth:`join_rated`).
 
         :raises ServerError: ``conflict`` for a rated table.
         """
-        if table_id in self.rated:
+        if await self.rated_family(table_id) is not None:
             raise ServerError(
                 ErrorCode.CONFLICT,
                 "a rated table is played by four signed-in players: no bots, no invites",
@@ -288,10 +310,12 @@ class Players:
 
     def _watch(self, table: Table, new: Sequence[Event]) -> None:
         """Called by the hub after each commit: rate a rated table once it is decided."""
-        if table.id in self.rated and any(
-            e.kind in (EventKind.TAKEOVER, EventKind.MATCH_END) for e in new
-        ):
-            self._spawn(self.settle(table.id))
+        if any(e.kind in (EventKind.TAKEOVER, EventKind.MATCH_END) for e in new):
+            self._spawn(self._settle_if_rated(table.id))
+
+    async def _settle_if_rated(self, table_id: str) -> None:
+        if await self.rated_family(table_id) is not None:
+            await self.settle(table_id)
 
     async def settle(self, table_id: str) -> None:
         """Rate a rated table whose match is decided (a table not decided waits)."""

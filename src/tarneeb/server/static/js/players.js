@@ -486,6 +486,9 @@ class RankedView {
     this.presets = ["classic"];
     /** The chosen preset's target (classic's until the server's rules say). */
     this.defaultTarget = 41;
+    /** The rules the player queues for, until they leave the queue (or are seated).
+     * @type {string | null} */
+    this.wanted = null;
     /** @type {RatedTableJson[]} */
     this.rated = [];
     /** @type {PlayerJson | null} */
@@ -519,6 +522,15 @@ class RankedView {
   async poll() {
     try {
       this.status = await playersApi.queue();
+      if (this.status.state === "waiting") this.wanted = this.status.rules;
+      else if (this.status.state === "idle" && this.wanted) {
+        // The queue forgot this player, who did not leave it (its server restarted, or
+        // another worker holds the queue now): join it again, for the same rules.
+        const rules = this.wanted;
+        this.wanted = null; // once: a refusal is shown, not asked again every poll
+        this.status = await playersApi.queueJoin({ rules });
+        this.wanted = rules;
+      }
       this.rated = (await playersApi.ratedTables()).tables || [];
       this.error = null;
     } catch (err) {
@@ -526,6 +538,7 @@ class RankedView {
     }
     const status = this.status;
     if (status?.state === "seated") {
+      this.wanted = null;
       clearInterval(this.timer);
       saveSeat(status.table, { token: status.token, seat: status.seat });
       this.router.go(`/t/${encodeURIComponent(status.table)}`);
@@ -638,11 +651,14 @@ class RankedView {
   }
 
   async join() {
+    this.wanted = this.rulesChosen();
     await this.queueAct(() => playersApi.queueJoin({ rules: this.rulesChosen() }));
+    if (this.error || this.status?.state === "idle") this.wanted = null;
     await this.poll();
   }
 
   async leave() {
+    this.wanted = null;
     await this.queueAct(() => playersApi.queueLeave());
     this.renderStatus();
   }
