@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from tarneeb.arena.journal import Journal, journal_seed
 from tarneeb.arena.progress import progress_bar
 from tarneeb.arena.report import format_report, plot_path, save_plot, summarize, write_json
 from tarneeb.arena.run import FORMATS, ArenaConfig, ArenaError, play_arena
@@ -139,6 +140,13 @@ def add_arena_parser(subparsers: argparse._SubParsersAction[Any]) -> argparse.Ar
         "against perfect play (uses DDS where the solver extra is installed)",
     )
     parser.add_argument(
+        "--journal",
+        default=None,
+        metavar="FILE",
+        help="write each match to FILE as it ends; the same command again goes on where "
+        "it stopped (the seed, when not given, is the journal's; --matches may grow)",
+    )
+    parser.add_argument(
         "--no-progress", action="store_true", help="no progress bar even on a terminal"
     )
     parser.set_defaults(command="arena")
@@ -165,7 +173,11 @@ def arena_config(args: argparse.Namespace) -> ArenaConfig:
     # A set of king of the table is one set of the rules, whatever their sets.
     per_match = 1 if king else rules.sets
     max_deals = args.max_deals if args.max_deals is not None else DEALS_PER_SET * per_match
-    seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+    seed = args.seed
+    if seed is None and getattr(args, "journal", None) is not None:
+        seed = journal_seed(args.journal)  # going on with a journaled run
+    if seed is None:
+        seed = secrets.randbelow(2**32)
     matches = args.matches
     if matches is None:
         matches = DEFAULT_SETS if king else MATCHES
@@ -210,10 +222,14 @@ def run_arena(args: argparse.Namespace) -> int:
         if workers < 1:
             raise ArenaError(f"--workers {workers}: give at least 1")
         _check_output(args.json, "--json")
+        _check_output(args.journal, "--journal")
+        journal = None if args.journal is None else Journal.open(args.journal, config)
         _check_output(args.plot, "--plot")
         plot = None if args.plot is None else plot_path(args.plot)
         with progress_bar(config.matches, config.labels, not args.no_progress) as done:
-            result = play_arena(config, workers=workers, ray_address=args.ray, done=done)
+            result = play_arena(
+                config, workers=workers, ray_address=args.ray, done=done, journal=journal
+            )
     except TarneebError as exc:
         return _fail(str(exc))
     summary = summarize(result)

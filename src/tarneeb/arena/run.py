@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tarneeb.arena.accuracy import DealPlay, deal_plays
 from tarneeb.bots import make_bot
@@ -54,6 +54,9 @@ from tarneeb.tournament import (
     play_out,
     set_rules,
 )
+
+if TYPE_CHECKING:
+    from tarneeb.arena.journal import Journal
 
 __all__ = [
     "FORMATS",
@@ -581,27 +584,45 @@ def play_arena(
     workers: int = 1,
     ray_address: str | None = None,
     done: Progress | None = None,
+    journal: Journal | None = None,
 ) -> ArenaResult:
     """Play ``config`` with ``workers`` processes (1: in this process) or on Ray.
 
     :param ray_address: a Ray cluster address, or ``"local"`` for a local
         instance (then ``workers`` CPUs); ``None`` for processes.
     :param done: called with each match's outcome as it finishes (progress).
+    :param journal: the matches played already (not played again), where each
+        new one is written as it ends (:mod:`tarneeb.arena.journal`).
     :raises ArenaError: on a bot that breaks the rules, or Ray missing.
     """
     if workers < 1 and ray_address is None:
         raise ArenaError(f"workers={workers} must be at least 1")
     king = config.format == "king"
     tasks = [] if king else duplicate_tasks(config)
+    known: dict[int, MatchOutcome] = {}
+    if journal is not None:
+        known = {i: o for i, o in journal.done.items() if i < len(tasks)}
+        tasks = [task for task in tasks if task.index not in known]
+        if done is not None:
+            for outcome in known.values():
+                done(outcome)
+        progress, journaled = done, journal
+
+        def done(outcome: MatchOutcome) -> None:
+            journaled.write(outcome)
+            if progress is not None:
+                progress(outcome)
+
     if ray_address is None:
         # King of the table plays its sets one after the other (each decides the next).
-        workers = 1 if king else min(workers, len(tasks))
+        workers = 1 if king else max(1, min(workers, len(tasks)))
     start = time.perf_counter()
     table: KingOfTheTable | None = None
     with make_runner(workers, ray_address) as runner:
         if king:
             outcomes, table = _play_king(config, runner, done)
         else:
-            outcomes = runner.run(tasks, done)
+            outcomes = runner.run(tasks, done) if tasks else []
+            outcomes = sorted([*known.values(), *outcomes], key=lambda o: o.index)
         backend, used = runner.backend, runner.workers
     return ArenaResult(config, outcomes, time.perf_counter() - start, backend, used, table)

@@ -1,0 +1,119 @@
+"""The arena's journal (``--journal``): a long run stopped goes on where it was.
+
+A run of 400 search-bot matches takes hours on two cores; it is written
+down match by match, and the same command again plays only what is left
+and reports on all of it, as one uninterrupted run would.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+
+from tarneeb import Rules
+from tarneeb.arena import ArenaConfig, ArenaError, play_arena, summarize
+from tarneeb.arena.journal import Journal, outcome_from_json, outcome_to_json
+from test_arena import cli
+
+QUICK = Rules(target=11)
+
+
+def _config(matches: int, seed: int = 11, **changes: object) -> ArenaConfig:
+    return ArenaConfig(("heuristic", "random"), matches=matches, rules=QUICK, seed=seed, **changes)  # type: ignore[arg-type]
+
+
+def _played(outcomes: list) -> list:  # type: ignore[type-arg]
+    """What a match was, without the time its decisions took (which differs run to run)."""
+    return [dataclasses.replace(o, seconds=(0.0, 0.0)) for o in outcomes]
+
+
+def test_a_run_in_two_parts_is_the_run_in_one(tmp_path: Path) -> None:
+    whole = play_arena(_config(8))
+    path = tmp_path / "run.jsonl"
+    first = play_arena(_config(4), journal=Journal.open(path, _config(4)))
+    assert len(first.outcomes) == 4
+    # --matches grows: the four journaled are not played again, the next four are
+    played: list[int] = []
+    rest = play_arena(
+        _config(8), journal=Journal.open(path, _config(8)), done=lambda o: played.append(o.index)
+    )
+    assert sorted(played) == list(range(8))  # the progress hears all eight
+    assert _played(rest.outcomes) == _played(whole.outcomes)
+    assert summarize(rest)["wins"] == summarize(whole)["wins"]
+    lines = path.read_text().splitlines()
+    assert len(lines) == 1 + 8 and json.loads(lines[0])["journal"] == 1
+
+
+def test_nothing_is_played_again_when_the_journal_has_it_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "run.jsonl"
+    play_arena(_config(4), journal=Journal.open(path, _config(4)))
+    import tarneeb.arena.run as run
+
+    def refuse(task: object) -> None:
+        raise AssertionError(f"played again: {task}")
+
+    monkeypatch.setattr(run, "play_task", refuse)
+    again = play_arena(_config(4), journal=Journal.open(path, _config(4)))
+    assert [o.index for o in again.outcomes] == [0, 1, 2, 3]
+
+
+def test_a_line_cut_short_by_a_kill_is_played_again(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    play_arena(_config(4), journal=Journal.open(path, _config(4)))
+    text = path.read_bytes()
+    cut = text[: text.rindex(b"\n", 0, len(text) - 1) + 40]  # the last line half written
+    path.write_bytes(cut)
+    journal = Journal.open(path, _config(4))
+    assert sorted(journal.done) == [0, 1, 2]
+    again = play_arena(_config(4), journal=journal)
+    assert _played(again.outcomes) == _played(play_arena(_config(4)).outcomes)
+    assert all(json.loads(line) for line in path.read_text().splitlines())
+
+
+def test_a_journal_of_another_run_is_refused_naming_what_differs(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    play_arena(_config(2), journal=Journal.open(path, _config(2)))
+    with pytest.raises(ArenaError, match=r"another run \(seed=11\)"):
+        Journal.open(path, _config(2, seed=12))
+    with pytest.raises(ArenaError, match="max_deals"):
+        Journal.open(path, _config(2, max_deals=5))
+    path.write_text('{"not": "a journal"}\n')
+    with pytest.raises(ArenaError, match="not an arena journal"):
+        Journal.open(path, _config(2))
+    king = ArenaConfig(("random", "heuristic"), matches=3, format="king", seed=1)
+    with pytest.raises(ArenaError, match="match and sets formats"):
+        Journal.open(tmp_path / "king.jsonl", king)
+
+
+def test_outcomes_round_trip_with_their_double_dummy_figures() -> None:
+    config = ArenaConfig(
+        ("heuristic", "random"), matches=2, rules=Rules(target=1), seed=3, double_dummy=True
+    )
+    for outcome in play_arena(config).outcomes:
+        assert outcome.dd_play
+        again = outcome_from_json(json.loads(json.dumps(outcome_to_json(outcome))))
+        assert again == outcome
+    with pytest.raises(ArenaError, match="unknown fields"):
+        outcome_from_json({**outcome_to_json(outcome), "extra": 1})
+
+
+def test_the_command_goes_on_with_the_journals_seed(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    base = ("--bots", "heuristic,random", "-o", "target=11", "--workers", "1", "--no-progress")
+    status, out, err = cli(*base, "--matches", "2", "--journal", str(path))
+    assert status == 0, err
+    seed = json.loads(path.read_text().splitlines()[0])["run"]["seed"]
+    status, out, err = cli(*base, "--matches", "4", "--journal", str(path))
+    assert status == 0, err
+    assert f"seed {seed}" in out  # no --seed: the journal's
+    assert len(path.read_text().splitlines()) == 1 + 4
+    # another seed is another run: one line, no traceback
+    status, out, err = cli(*base, "--matches", "4", "--seed", "5", "--journal", str(path))
+    assert status == 2 and err.startswith("tarneeb: error: journal") and "seed=" in err
+    status, out, err = cli(*base, "--journal", str(tmp_path / "no" / "run.jsonl"))
+    assert status == 2 and "no folder" in err
