@@ -157,7 +157,7 @@ def test_there_is_one_catalogue() -> None:
     static = ROOT / "src/tarneeb/server/static"
     assert not list(static.rglob("*.json")), "a second catalogue beside the page"
     english = browser_catalogue("en")
-    assert english["web.action.pass"] == "Pass" and english["strain.hearts"] == "hearts"
+    assert english["call.pass"] == "Pass" and english["strain.hearts"] == "hearts"
     assert not [k for k in english if k.startswith(("tui.", "game.", "topic."))]
 
 

@@ -18,11 +18,12 @@ import pytest
 
 pytest.importorskip("textual")
 
+from rich.text import Text
 from textual.pilot import Pilot
 
 import tarneeb.tui.cli as play_cli
 from tarneeb import Phase, Seat, find_rules
-from tarneeb.actions import Card, ChooseTrump, Stand, format_action
+from tarneeb.actions import Card, ChooseTrump, Stand
 from tarneeb.i18n import LANGUAGES, translator
 from tarneeb.presets import PRESETS
 from tarneeb.tui import review
@@ -35,7 +36,7 @@ from tarneeb.tui.saves import list_saved, saves_dir
 from tarneeb.tui.screens import rules_markdown
 
 COLUMNS = {seat: 7 * int(seat) for seat in Seat}
-"""Where each seat's column of the auction grid starts (S E N W, five wide, two apart)."""
+"""Where each seat's column of the auction grid starts (S E N W, six wide, one apart)."""
 
 
 @pytest.fixture(autouse=True)
@@ -95,9 +96,9 @@ def grid_cells(text: str) -> list[dict[Seat, str]]:
             continue
         rows.append(
             {
-                seat: line[col : col + 5].strip()
+                seat: line[col : col + 6].strip()
                 for seat, col in COLUMNS.items()
-                if line[col : col + 5].strip()
+                if line[col : col + 6].strip()
             }
         )
     return rows
@@ -137,7 +138,29 @@ def test_every_call_of_every_preset_sits_in_its_seat_s_column(preset: str) -> No
         calls = [(s, a) for s, a in deal.history if not isinstance(a, (Card, ChooseTrump))]
         text = auction_text(deal.view(Seat.SOUTH), unicode=False).plain
         cells = [(seat, cell) for row in grid_cells(text) for seat, cell in row.items()]
-        assert cells == [(s, format_action(a)) for s, a in calls], (preset, seed, text)
+        said = [(s, Look(False).call(a)) for s, a in calls]
+        assert cells == said, (preset, seed, text)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_calls_said_in_words_are_in_the_player_s_language(lang: str) -> None:
+    """Pass, raise and stand were English in every language (the auction, the bidding
+    box, the status); each is the catalogue's now, and its short form fits its cell."""
+    tr = translator(lang)
+    look = Look(lang=lang)
+    for word in ("pass", "double", "raise", "stand", "redeal"):
+        short = tr(f"call.short.{word}")
+        assert Text(short).cell_len <= 6, (lang, word, short)
+        assert short != f"call.short.{word}" and tr(f"call.{word}") != f"call.{word}"
+    game = new_game("egyptian")
+    game.run_bots()
+    game.play("pass")
+    game.run_bots()
+    rows = grid_cells(auction_text(game.view(), look=look).plain)
+    cells = [cell for row in rows for cell in row.values()]
+    assert tr("call.short.pass") in cells and tr("call.short.stand") in cells, (lang, rows)
+    if lang != "en":
+        assert "pass" not in cells and "stand" not in cells, (lang, rows)
 
 
 # -- 2. without colour, on a terminal that cannot draw ------------------------------------

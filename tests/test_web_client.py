@@ -529,7 +529,7 @@ def test_message_files_hold_every_string_in_every_language() -> None:
     built = [f"web.seat.{s}{x}" for s in ("south", "east", "north", "west") for x in ("", ".short")]
     built += [f"strain.{s}" for s in ("clubs", "diamonds", "hearts", "spades", "no-trump")]
     built += [f"web.rank.{r}" for r in "23456789TJQKA"]
-    built += [f"web.action.{a}" for a in ("pass", "double", "raise", "stand", "redeal")]
+    built += [f"call.{a}" for a in ("pass", "double", "raise", "stand", "redeal")]
     built += [f"web.status.{s}" for s in ("waiting", "playing", "finished")]
     built += [f"web.side.{s}" for s in ("NS", "EW")] + [
         f"web.conn.{s}" for s in ("online", "offline", "connecting")

@@ -158,14 +158,14 @@ def core_catalogue(lang: str) -> Mapping[str, str]:
 
 #: The keys the browser client reads: its own ``web.`` block and the words it shares
 #: with the rest of the package (suit and strain names, the reasons of hints).
-BROWSER_PREFIXES: tuple[str, ...] = ("web.", "suit.", "strain.", "reason.")
+BROWSER_PREFIXES: tuple[str, ...] = ("web.", "suit.", "strain.", "reason.", "call.")
 
 
 @cache
 def browser_catalogue(lang: str) -> Mapping[str, str]:
     """The messages of ``lang`` the browser client reads (the keys of :data:`BROWSER_PREFIXES`).
 
-    >>> browser_catalogue("en")["web.action.pass"], browser_catalogue("en")["strain.hearts"]
+    >>> browser_catalogue("en")["call.pass"], browser_catalogue("en")["strain.hearts"]
     ('Pass', 'hearts')
     >>> "game.players" in browser_catalogue("en")
     False

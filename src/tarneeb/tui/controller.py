@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from tarneeb.actions import Action, Phase, action_from_id, format_action, parse_action
+from tarneeb.actions import Action, Phase, action_from_id, parse_action
 from tarneeb.bots import Bot, Decision, make_bot
 from tarneeb.cards import Card, Suit
 from tarneeb.deal import Deal, Trick
@@ -33,6 +33,7 @@ from tarneeb.presets import preset_name
 from tarneeb.record import read_record, write_record
 from tarneeb.rules import Count, Rules
 from tarneeb.seats import SEATS, Seat, Team, parse_seat
+from tarneeb.tui.render import Look
 from tarneeb.tui.saves import new_save_path, write_atomic
 from tarneeb.view import View
 
@@ -109,8 +110,10 @@ def refusal(view: View, action: Action, unicode: bool = True, lang: str = DEFAUL
 
     tr = translator(lang)
 
+    look = Look(unicode, lang=lang)
+
     def fmt(a: Action) -> str:
-        return format_action(a, unicode)
+        return look.call(a)
 
     def suit(s: Suit) -> str:
         return s.symbol if unicode else tr(f"strain.{s.name.lower()}")
@@ -506,9 +509,6 @@ class GameController:
         final = match.sets[-1].team_scores if match.sets else match.team_scores
         lines.append(self.tr("tui.end.final", ns=final[0], ew=final[1], target=match.rules.target))
         return lines
-
-    def action_text(self, action: Action, unicode: bool = True) -> str:
-        return format_action(action, unicode)
 
     @property
     def phase(self) -> Phase:

@@ -52,6 +52,12 @@ LEGEND = "(D) dealer  3t tricks won  * led  x2 doubled"
 
 Names = Callable[[Seat], str]
 
+WORD_CALLS = ("pass", "double", "raise", "stand", "redeal")
+"""The calls written as words (:func:`~tarneeb.actions.format_action`), said in the
+player's language (``call.*`` of the catalogue)."""
+CELL = 6
+"""The auction's cells: a call of up to this many columns, then one space."""
+
 
 @dataclass(frozen=True)
 class Look:
@@ -92,11 +98,18 @@ class Look:
         style = self.suit(card.suit)
         return Text(card.format(self.unicode), style=f"dim {style}" if dim else style)
 
+    def call(self, action: Action) -> str:
+        """An action's text in the look's language: ``8♥``, ``AS``, and the calls that
+        are words (pass, double, raise, stand, redeal) in the catalogue's short form,
+        which fits a cell of the auction (``call.short.*``; the browser says ``call.*``)."""
+        text = format_action(action, self.unicode)
+        return self.tr(f"call.short.{text}") if text in WORD_CALLS else text
+
     def action(self, action: Action) -> Text:
         """An action, a card or a bid, in its suit's colour where it has one."""
         if isinstance(action, Card):
             return self.card(action)
-        text = Text(format_action(action, self.unicode))
+        text = Text(self.call(action))
         if isinstance(action, ChooseTrump):
             text.stylize(self.suit(action.suit))
         elif isinstance(action, Bid) and action.strain is not None:
@@ -151,11 +164,14 @@ def action_label(action: Action, unicode: bool = True, lang: str = DEFAULT_LANGU
 
     >>> action_label(ChooseTrump(Suit.HEARTS)), action_label(ChooseTrump(Suit.HEARTS), lang="ru")
     ('♥ hearts', '♥ черви')
+    >>> from tarneeb.actions import Pass
+    >>> action_label(Pass(), lang="es"), action_label(Bid(8))
+    ('paso', '8')
     """
     if isinstance(action, ChooseTrump):
         name = _translator(lang)(f"strain.{action.suit.name.lower()}")
         return f"{format_action(action, unicode)} {name}"
-    return format_action(action, unicode)
+    return Look(unicode, lang=lang).call(action)
 
 
 def _centre(text: Text, width: int) -> Text:
@@ -297,7 +313,7 @@ def auction_text(view: View, unicode: bool = True, look: Look | None = None) -> 
     every call stands under the seat that made it.
     """
     look = look if look is not None else Look(unicode)
-    head = Text("  ".join(f"{s.letter:<5}" for s in SEATS).rstrip(), style="bold underline")
+    head = Text(" ".join(f"{s.letter:<{CELL}}" for s in SEATS).rstrip(), style="bold underline")
     entries = [(seat, a) for seat, a in view.history if not isinstance(a, Card)]
     if not entries:
         return Text("\n").join([head, Text(look.tr("tui.auction.none"), style="dim")])
@@ -319,10 +335,10 @@ def auction_text(view: View, unicode: bool = True, look: Look | None = None) -> 
         line = Text()
         for index, cell in enumerate(row):
             if index:
-                line.append("  ")
+                line.append(" ")
             shown = cell if cell is not None else Text("")
             line.append_text(shown)
-            line.append(" " * max(0, 5 - shown.cell_len))
+            line.append(" " * max(0, CELL - shown.cell_len))
         line.rstrip()
         lines.append(line)
     return Text("\n").join(lines + trump_lines)

@@ -331,7 +331,7 @@ export function biddingBox(model, ui) {
       parts.push(h("div", { class: "bid-grid plain", dir: "ltr" }, box.bids.map((b) => button(b, actionView(b.text)))));
     }
   }
-  if (box.words.length) parts.push(h("div", { class: "bid-words" }, box.words.map((w) => button(w, t(`web.action.${w.kind}`), `word-${w.kind}`))));
+  if (box.words.length) parts.push(h("div", { class: "bid-words" }, box.words.map((w) => button(w, t(`call.${w.kind}`), `word-${w.kind}`))));
   parts.push(keyHints(model));
   return h("div", { class: ["bidbox", "panel", box.strained ? "strained" : ""], id: "bidbox", role: "group", "aria-labelledby": "bidbox-title" }, parts, auctionList(model));
 }

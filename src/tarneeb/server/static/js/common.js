@@ -77,7 +77,7 @@ const WORDS = ["pass", "double", "raise", "stand", "redeal"];
 export function actionView(action, { card = false, size = 14 } = {}) {
   const a = String(action);
   const lower = a.toLowerCase();
-  if (WORDS.includes(lower)) return h("span", { class: `act act-${lower}` }, t(`web.action.${lower}`));
+  if (WORDS.includes(lower)) return h("span", { class: `act act-${lower}` }, t(`call.${lower}`));
   if (card && isCard(a)) {
     const id = cardId(a);
     const rank = id % 13 === 8 ? "10" : RANKS[id % 13];
