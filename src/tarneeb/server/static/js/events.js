@@ -181,6 +181,7 @@ export class EventsView {
               "div",
               {},
               h("strong", {}, e.title),
+              e.rated ? h("span", { class: "badge rated", title: t("web.events.rated.badge.title") }, t("web.events.rated.badge")) : null,
               " ",
               h("span", { class: "muted" }, statusName(e.status)),
               h("div", { class: "muted" }, kindName(e.kind), " · ", presetName(e.rules), " · ", t("web.events.registered", { count: e.registered, capacity: e.capacity })),
