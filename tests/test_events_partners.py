@@ -22,7 +22,9 @@ from events_support import make_event
 from players_support import PASSWORD, App, app_on
 from tarneeb.server.events import host as host_module
 from tarneeb.server.events.host import PARTNER_SECONDS, EventHost
+from tarneeb.server.events.model import Member
 from tarneeb.server.events.schema import event_partners
+from tarneeb.server.table import ServerError
 from test_server_persistence import db_url  # noqa: F401 - its fixture
 
 
@@ -89,10 +91,11 @@ def test_a_ticket_of_another_event_or_none_at_all_is_refused(db_url: str) -> Non
         elsewhere = _ticket(nour, other_id)
         for ticket in (elsewhere, "not-a-ticket", "x" * 5000):
             assert _code(_pair(layla, event_id, ticket)) == (403, "unauthorized")
-        for ticket in (None, 7, ["a"], {"a": 1}):
+        not_text: list[object] = [None, 7, ["a"], {"a": 1}]
+        for odd in not_text:
             answer = layla.post(
                 f"/api/events/{event_id}/pairs",
-                json={"name": "C", "players": [{"me": True}, {"partner": ticket}]},
+                json={"name": "C", "players": [{"me": True}, {"partner": odd}]},
             )
             assert _code(answer) == (403, "unauthorized")
         assert _pair(layla, other_id, elsewhere).status_code == 201  # its own event's
@@ -156,14 +159,14 @@ def test_a_ticket_taken_meanwhile_rolls_the_second_registration_back(db_url: str
         first, digest = app.call(host.find_partner, event_id, ticket)
         second, again = app.call(host.find_partner, event_id, ticket)
         assert first == second and digest == again
-        layla = host_module.Member("Layla", identity="account:layla")
-        omar = host_module.Member("Omar", identity="account:omar")
+        layla = Member("Layla", identity="account:layla")
+        omar = Member("Omar", identity="account:omar")
 
-        async def register(member: host_module.Member, name: str) -> object:
+        async def register(member: Member, name: str) -> object:
             return await host.register(event_id, name, [member, first], (digest,))
 
         app.call(register, layla, "Cedars")
-        with pytest.raises(host_module.ServerError) as refused:
+        with pytest.raises(ServerError) as refused:
             app.call(register, omar, "Olives")
         assert refused.value.code.value == "unauthorized"
         assert _members(app, event_id) == [["Layla", "Nour"]]
