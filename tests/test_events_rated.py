@@ -19,11 +19,13 @@ from starlette.testclient import TestClient
 
 from events_support import make_event
 from players_support import FAST, App, app_on, play_to_the_end
+from tarneeb.server import wire
 from tarneeb.server.app import create_app
 from tarneeb.server.events.host import EventHost, SetOutcome
 from tarneeb.server.hub import Settings
 from tarneeb.server.players import ratings
 from tarneeb.server.players.ratings import Family
+from tarneeb.server.wiretypes import check
 
 openskill = pytest.importorskip("openskill.models")
 
@@ -227,3 +229,11 @@ def test_a_signed_in_member_is_their_account_and_a_given_hook_replaces_the_ratin
         "p1": (f"account:{ids[0]}", f"account:{ids[1]}"),
         "p2": (f"account:{ids[2]}", f"account:{ids[3]}"),
     }
+
+
+def test_the_lobby_says_which_events_are_rated(app: App) -> None:
+    rated_id, _ = make_event(app.client, kind="sets-match", sets=1, rated=True)
+    plain_id, _ = make_event(app.client, kind="sets-match", sets=1)
+    lobby = app.client.get("/api/events").json()
+    check(lobby, wire.EventsBody)
+    assert {e["id"]: e["rated"] for e in lobby["events"]} == {rated_id: True, plain_id: False}

@@ -107,6 +107,7 @@ def summary_json(event: HostedEvent) -> EventSummaryJson:
         "rules": config.rules,
         "registered": len(event.pairs),
         "capacity": config.capacity,
+        "rated": config.rated,
         "created": event.created,
         "winner": None if event.tournament is None else event.tournament.winner,
     }

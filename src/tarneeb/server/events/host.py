@@ -26,6 +26,11 @@ The ratings hook (:data:`SetResultHook`) is called once for each set result
 of a *rated* event, after it is stored; it is given opaque identities (a
 guest's or an account's), and what it raises is logged, never the event's
 problem. The default does nothing.
+
+Partner tickets (a signed-in player's leave to be registered as someone's
+partner) are stored beside the events, by their hash, with a wall-clock
+expiry: they outlive a restart, and one is used up only by the registration
+it is for, in the transaction that stores the pair.
 """
 
 from __future__ import annotations
@@ -51,7 +56,7 @@ from tarneeb.server.events.model import (
     bot_member,
     guest_identity,
 )
-from tarneeb.server.events.records import EventRecords
+from tarneeb.server.events.records import EventRecords, TicketGone
 from tarneeb.server.hub import Hub
 from tarneeb.server.limits import Buckets
 from tarneeb.server.seating import token_hash
@@ -68,9 +73,10 @@ FINISHED_KEPT = 50
 MAX_EVENTS = 1000
 """Events in memory at most: past it, no new event is made."""
 PARTNER_SECONDS = 600.0
-"""How long a partner ticket lasts."""
+"""How long a partner ticket lasts (wall-clock seconds)."""
 MAX_PARTNERS = 10_000
-"""Partner tickets in memory at most."""
+"""Partner tickets stored at most (unexpired ones)."""
+PARTNER_GONE = "no such partner ticket: ask for a new one"
 
 
 @dataclass(frozen=True)
@@ -131,6 +137,7 @@ class EventHost:
         hub: Hub,
         on_set_result: SetResultHook = no_ratings,
         clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
     ) -> None:
         self.hub = hub
         self.records = EventRecords(hub.store)
@@ -142,8 +149,8 @@ class EventHost:
         self._creates: Buckets[str] = Buckets(per_minute / 60.0, max(1.0, per_minute), clock)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._clock = clock
-        self._partners: dict[str, tuple[str, Member, float]] = {}
-        """Partner ticket -> (its event, the signed-in member it names, when it expires)."""
+        self._wall = wall
+        """The wall clock partner tickets expire by (they outlive the process)."""
         hub.finish_listeners.append(self._table_finished)
 
     # -- life -----------------------------------------------------------------------------
@@ -225,18 +232,25 @@ class EventHost:
         return token
 
     async def register(
-        self, event_id: str, name: object, members: list[Member]
+        self,
+        event_id: str,
+        name: object,
+        members: list[Member],
+        partners: tuple[str, ...] = (),
     ) -> tuple[str, list[str | None]]:
         """A pair joins ``event_id``: its id, and a token for each member who is a player
         (a guest here: its identity is its token's hash). A member with a
         ``token_hash`` already (an account's, say) gets no new token.
 
         A rated event takes signed-in players only (identities ``account:...``), each
-        in one pair at most, and no bots.
+        in one pair at most, and no bots. ``partners``: the hashes of the partner
+        tickets the members came from (:meth:`find_partner`), used up in the
+        transaction that stores the pair; a registration refused leaves them usable.
 
         :raises ServerError: as :meth:`HostedEvent.register`; for a rated event,
             ``malformed`` for a bot member, ``unauthorized`` for a guest, ``conflict``
-            for a player registered already.
+            for a player registered already; ``unauthorized`` when a partner ticket
+            was used meanwhile (or expired).
         """
         live = self.get(event_id)
         if live.event.config.rated:
@@ -254,39 +268,58 @@ class EventHost:
             seated.append(
                 Member(member.name, None, member.identity or guest_identity(digest), digest)
             )
-        pair = await self._change(live, lambda e: e.register(name, seated))
+        pair = await self._change(live, lambda e: e.register(name, seated), partners)
         return pair, tokens
 
-    def partner_ticket(self, event_id: str, member: Member) -> str:
+    async def partner_ticket(self, event_id: str, member: Member) -> str:
         """A ticket a signed-in player (``member``, an ``account:`` identity) gives their
-        partner, who registers the pair with it (:meth:`take_partner`); it lasts
-        :data:`PARTNER_SECONDS`, in this process's memory only.
+        partner, who registers the pair with it (:meth:`find_partner`, then
+        :meth:`register`). It is stored (its hash only, never the ticket), so it
+        outlives a restart, and lasts :data:`PARTNER_SECONDS` of wall-clock time.
 
         :raises ServerError: ``not_found`` for no such event; ``conflict`` when the
-            server holds all the tickets it can.
+            server holds all the tickets it can (:data:`MAX_PARTNERS`); ``internal``
+            when it cannot be stored.
         """
         self.get(event_id)
-        at = self._clock()
-        for ticket, (_, _, expires) in list(self._partners.items()):
-            if expires <= at:
-                del self._partners[ticket]
-        if len(self._partners) >= MAX_PARTNERS:
-            raise ServerError(ErrorCode.CONFLICT, "too many partner tickets: try again later")
         ticket = secrets.token_urlsafe(18)
-        self._partners[ticket] = (event_id, member, at + PARTNER_SECONDS)
+        now = self._wall()
+        try:
+            added = await self.hub.store.run(
+                self.records.add_partner,
+                token_hash(ticket),
+                event_id,
+                member,
+                now + PARTNER_SECONDS,
+                now,
+                MAX_PARTNERS,
+            )
+        except Exception as exc:
+            raise not_stored(exc) from None
+        if not added:
+            raise ServerError(ErrorCode.CONFLICT, "too many partner tickets: try again later")
         return ticket
 
-    def take_partner(self, event_id: str, ticket: object) -> Member:
-        """The member a partner ticket of ``event_id`` names (the ticket is used up).
+    async def find_partner(self, event_id: str, ticket: object) -> tuple[Member, str]:
+        """The member a partner ticket of ``event_id`` names, and the ticket's hash (which
+        :meth:`register` is given to use it up: the ticket stays until a registration
+        with it is stored).
 
-        :raises ServerError: ``unauthorized`` for no such ticket, an expired one or
-            another event's.
+        :raises ServerError: ``unauthorized`` for no such ticket, an expired one, a used
+            one or another event's.
         """
-        found = self._partners.get(ticket) if isinstance(ticket, str) else None
-        if found is None or found[0] != event_id or found[2] <= self._clock():
-            raise ServerError(ErrorCode.UNAUTHORIZED, "no such partner ticket: ask for a new one")
-        del self._partners[ticket]  # type: ignore[arg-type]
-        return found[1]
+        if not isinstance(ticket, str) or not 0 < len(ticket) <= 200:
+            raise ServerError(ErrorCode.UNAUTHORIZED, PARTNER_GONE)
+        digest = token_hash(ticket)
+        try:
+            found = await self.hub.store.run(
+                self.records.find_partner, digest, event_id, self._wall()
+            )
+        except Exception as exc:
+            raise not_stored(exc) from None
+        if found is None:
+            raise ServerError(ErrorCode.UNAUTHORIZED, PARTNER_GONE)
+        return found, digest
 
     async def add_bots(self, event_id: str, token: object, count: int = 1) -> list[str]:
         """The host fills ``count`` places with bot pairs. :raises ServerError: as register."""
@@ -349,17 +382,29 @@ class EventHost:
 
     # -- moving on ----------------------------------------------------------------------------
 
-    async def _change(self, live: _LiveEvent, change: Callable[[HostedEvent], Any]) -> Any:
+    async def _change(
+        self,
+        live: _LiveEvent,
+        change: Callable[[HostedEvent], Any],
+        partners: tuple[str, ...] = (),
+    ) -> Any:
         async with live.lock:
-            result = await self._commit(live, change)
+            result = await self._commit(live, change, partners)
         self._push(live)
         return result
 
-    async def _commit(self, live: _LiveEvent, change: Callable[[HostedEvent], Any]) -> Any:
-        """``change`` the event and store its new facts (the caller holds its lock).
+    async def _commit(
+        self,
+        live: _LiveEvent,
+        change: Callable[[HostedEvent], Any],
+        partners: tuple[str, ...] = (),
+    ) -> Any:
+        """``change`` the event and store its new facts (the caller holds its lock),
+        using up the partner tickets ``partners`` in the same transaction.
 
-        :raises ServerError: as ``change`` (nothing changed), ``internal`` when the
-            database does not take the facts (nothing changed either).
+        :raises ServerError: as ``change`` (nothing changed), ``unauthorized`` when a
+            partner ticket is gone, ``internal`` when the database does not take the
+            facts (nothing changed either).
         """
         event = live.event
         start = event.seq
@@ -368,11 +413,14 @@ class EventHost:
         if not new:
             return result
         try:
-            await self.hub.store.run(self.records.append, event.id, new, event.status)
+            tickets = (partners, self._wall()) if partners else ()
+            await self.hub.store.run(self.records.append, event.id, new, event.status, *tickets)
         except Exception as exc:
             live.event = await asyncio.to_thread(
                 HostedEvent.restore, event.id, event.config, event.created, event.facts[:start]
             )
+            if isinstance(exc, TicketGone):
+                raise ServerError(ErrorCode.UNAUTHORIZED, PARTNER_GONE) from None
             raise not_stored(exc) from None
         return result
 

@@ -4,6 +4,10 @@ The same database as the tables (:class:`~tarneeb.server.store.Store`), in the
 tables of :mod:`.schema`; the work runs in the store's threads. Facts are
 appended in one transaction with the event's status, committed before anyone
 hears of them, so an event killed mid-way comes back as it was stored.
+Partner tickets are rows too (:data:`.schema.event_partners`): one is added
+only under a cap of live tickets, and used up in the transaction that appends
+the registration it is for (:class:`TicketGone` rolls the registration back
+when another took it first or it expired meanwhile).
 """
 
 from __future__ import annotations
@@ -15,17 +19,22 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from tarneeb.server.events.model import EventConfig, Fact, HostedEvent
-from tarneeb.server.events.schema import event_facts, events
+from tarneeb.server.events.model import EventConfig, Fact, HostedEvent, Member
+from tarneeb.server.events.schema import event_facts, event_partners, events
 from tarneeb.server.store import Store
 from tarneeb.server.text import scrub
 from tarneeb.server.wire import EventStatus
 
-__all__ = ["EventRecords", "StoredEvent"]
+__all__ = ["EventRecords", "StoredEvent", "TicketGone"]
 
 
 def _dump(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+
+class TicketGone(Exception):
+    """A partner ticket a registration used was gone when it was to be stored (used by
+    another registration, or expired): nothing was written."""
 
 
 @dataclass(frozen=True)
@@ -59,13 +68,34 @@ class EventRecords:
             )
             self._insert(conn, event.id, event.facts)
 
-    def append(self, event_id: str, facts: Sequence[Fact], status: EventStatus) -> None:
-        """Add ``facts`` to an event's log and set its status, in one transaction.
+    def append(
+        self,
+        event_id: str,
+        facts: Sequence[Fact],
+        status: EventStatus,
+        partners: Sequence[str] = (),
+        now: float = 0.0,
+    ) -> None:
+        """Add ``facts`` to an event's log and set its status, in one transaction, which
+        also uses up the partner tickets whose hashes are ``partners`` (tickets of
+        ``event_id`` unexpired at ``now``).
 
+        :raises TicketGone: when one of ``partners`` is no such live ticket; nothing is
+            written then.
         :raises sqlalchemy.exc.DBAPIError: when the database refuses (a fact written
             twice, say); nothing is written then.
         """
         with self.store.engine.begin() as conn:
+            for digest in partners:
+                gone = conn.execute(
+                    event_partners.delete().where(
+                        event_partners.c.ticket_hash == digest,
+                        event_partners.c.event_id == event_id,
+                        event_partners.c.expires > now,
+                    )
+                )
+                if gone.rowcount != 1:
+                    raise TicketGone(digest)
             self._insert(conn, event_id, facts)
             conn.execute(events.update().where(events.c.id == event_id).values(status=status.value))
 
@@ -85,6 +115,40 @@ class EventRecords:
                     for f in facts
                 ],
             )
+
+    def add_partner(
+        self, digest: str, event_id: str, member: Member, expires: float, now: float, cap: int
+    ) -> bool:
+        """Store a partner ticket (by its hash ``digest``) naming ``member`` until
+        ``expires``, after dropping the tickets expired at ``now``; ``False`` (nothing
+        stored) when ``cap`` tickets live already."""
+        with self.store.engine.begin() as conn:
+            conn.execute(event_partners.delete().where(event_partners.c.expires <= now))
+            live = conn.execute(sa.select(sa.func.count()).select_from(event_partners)).scalar()
+            if (live or 0) >= cap:
+                return False
+            conn.execute(
+                event_partners.insert().values(
+                    ticket_hash=digest,
+                    event_id=event_id,
+                    name=member.name,
+                    identity=member.identity or "",
+                    expires=expires,
+                )
+            )
+            return True
+
+    def find_partner(self, digest: str, event_id: str, now: float) -> Member | None:
+        """The member the live partner ticket ``digest`` of ``event_id`` names (it stays)."""
+        with self.store.engine.connect() as conn:
+            row = conn.execute(
+                event_partners.select().where(
+                    event_partners.c.ticket_hash == digest,
+                    event_partners.c.event_id == event_id,
+                    event_partners.c.expires > now,
+                )
+            ).first()
+        return None if row is None else Member(row.name, identity=row.identity)
 
     def load(self, event_id: str) -> StoredEvent | None:
         with self.store.engine.connect() as conn:

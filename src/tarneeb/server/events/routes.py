@@ -63,17 +63,18 @@ LISTED = 100
 Handler = Callable[[Request], Any]
 
 
-def _member(
-    data: object, bot: str, player: Player | None, partner: Callable[[object], Member]
-) -> Member:
+def _is_partner(data: object) -> bool:
+    return isinstance(data, dict) and set(data) == {"partner"}
+
+
+def _member(data: object, bot: str, player: Player | None) -> Member:
     """A member of a registering pair: a player by name, or a bot (the event's ``bot``),
-    or an account: the signed-in ``player`` (``{"me": true}``) or a ``partner``'s ticket."""
+    or the signed-in ``player`` (``{"me": true}``); a partner's ticket is read apart
+    (:meth:`EventHost.find_partner`)."""
     if isinstance(data, dict) and set(data) == {"me"} and data["me"] is True:
         if player is None:
             raise ServerError(ErrorCode.UNAUTHORIZED, "sign in to register as yourself")
         return Member(player.name, identity=account_identity(player.id))
-    if isinstance(data, dict) and set(data) == {"partner"}:
-        return partner(data["partner"])
     if not isinstance(data, dict) or not set(data) <= {"name", "bot"}:
         raise ServerError(
             ErrorCode.MALFORMED,
@@ -145,17 +146,22 @@ def event_routes(
                 raise ServerError(ErrorCode.MALFORMED, "players are the pair's two members")
             player = await current_player(request)
             members = [
-                _member(
-                    p,
-                    live.event.config.bot,
-                    player,
-                    lambda ticket: running.take_partner(event_id, ticket),
-                )
+                None if _is_partner(p) else _member(p, live.event.config.bot, player)
                 for p in players
             ]
-            if all(m.bot is not None for m in members):
+            if all(m is not None and m.bot is not None for m in members):
                 raise ServerError(ErrorCode.MALFORMED, "a pair of bots is added by the host")
-            pair, tokens = await running.register(event_id, data.get("name"), members)
+            partners: list[str] = []
+            for i, p in enumerate(players):
+                if members[i] is None:  # the ticket stays until the pair is stored
+                    members[i], digest = await running.find_partner(event_id, p["partner"])
+                    partners.append(digest)
+            pair, tokens = await running.register(
+                event_id,
+                data.get("name"),
+                [m for m in members if m is not None],
+                tuple(partners),
+            )
         made: EventRegisteredBody = {
             "pair": pair,
             "tokens": tokens,
@@ -168,7 +174,7 @@ def event_routes(
         event_id = request.path_params["id"]
         player = await request.app.state.players.require(request)
         member = Member(player.name, identity=account_identity(player.id))
-        made: EventPartnerBody = {"partner": host().partner_ticket(event_id, member)}
+        made: EventPartnerBody = {"partner": await host().partner_ticket(event_id, member)}
         return JSONResponse(made, status_code=201)
 
     @api

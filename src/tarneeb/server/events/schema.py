@@ -5,13 +5,19 @@ by ``(event, seq)`` so a fact is never written twice, as a table and its
 events are. The facts are what happened (a pair registered, the event
 started, a set was seated at a table, a set ended so); the event's state is
 rebuilt from them, and each set's play stays in its table's own log.
+
+A partner ticket (a signed-in player's word that whoever holds it may register
+them as their partner) is one row of :data:`event_partners`, keyed by the
+ticket's hash (never the ticket), with the member it names and when it
+expires (wall-clock seconds); the registration that uses it deletes it in the
+transaction that stores the pair, so a ticket registers one pair at most.
 """
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 
-__all__ = ["EVENT_METADATA", "event_facts", "events"]
+__all__ = ["EVENT_METADATA", "event_facts", "event_partners", "events"]
 
 EVENT_METADATA = sa.MetaData()
 
@@ -34,4 +40,20 @@ event_facts = sa.Table(
     sa.Column("kind", sa.String(16), nullable=False),
     sa.Column("data", sa.Text, nullable=False),
     sa.Column("secret", sa.Text, nullable=True),
+)
+
+event_partners = sa.Table(
+    "tarneeb_hosted_event_partners",
+    EVENT_METADATA,
+    sa.Column("ticket_hash", sa.String(64), primary_key=True),
+    sa.Column(
+        "event_id",
+        sa.String(32),
+        sa.ForeignKey("tarneeb_hosted_events.id"),
+        nullable=False,
+        index=True,
+    ),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("identity", sa.Text, nullable=False),
+    sa.Column("expires", sa.Float, nullable=False, index=True),
 )

@@ -115,6 +115,8 @@ class EventSummaryJson(TypedDict):
     rules: str
     registered: int
     capacity: int
+    rated: bool
+    """Whether it is rated: signed-in players only, its results feed the ratings."""
     created: str
     winner: str | None
 

@@ -1,18 +1,22 @@
 // @ts-check
 // Hosted events: the lobby (/events: the events, a new one) and an event's page
 // (/e/ID: register a pair, the host's start, live standings over /ws/events/ID,
-// and a link to watch, or play at, each set's table).
+// and a link to watch, or play at, each set's table). A rated event takes
+// signed-in players only: one makes a partner link (/e/ID?partner=TICKET), the
+// other, signed in, opens it and registers the pair ({"me": true} and the ticket).
 
 import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, loadJson, saveJson, saveSeat } from "./net.js";
 import { presetName, errorText, toast, copyText } from "./common.js";
 import { savedName, rememberName } from "./home.js";
+import { me as signedIn, signLink } from "./players.js";
 
 /** @typedef {import("./wire").HostedEventJson} HostedEventJson */
 /** @typedef {import("./wire").EventSetJson} EventSetJson */
 /** @typedef {import("./wire").EventSummaryJson} EventSummaryJson */
 /** @typedef {{host?: string, pair?: string, token?: string, member?: number, partner?: string}} Mine */
+/** @typedef {import("./wire").PlayerJson} PlayerJson */
 
 const KINDS = ["king-of-the-table", "sets-match", "knockout"];
 
@@ -60,6 +64,53 @@ export function roundName(round, rounds) {
   return t("web.events.round.n", { round });
 }
 
+/**
+ * What a refusal of the events' API about a rated event means, in the page's words (never
+ * the server's text); `where` is the request refused.
+ * @param {any} err @param {"create" | "partner" | "register" | "start"} where
+ */
+export function ratedError(err, where) {
+  const code = err && err.code;
+  if (code === "rate_limited") return t("web.events.rated.error.slow");
+  if (code === "internal") return t("web.events.rated.error.internal") + (err.reference ? ` (${err.reference})` : "");
+  if (code === "network") return t("web.events.rated.error.network");
+  if (code === "not_found") return t("web.events.rated.error.gone");
+  if (where === "create") {
+    if (code === "malformed") return t("web.events.rated.error.settings");
+    if (code === "conflict") return t("web.events.rated.error.full");
+  } else if (where === "partner") {
+    if (code === "unauthorized") return t("web.events.rated.error.signin");
+    if (code === "conflict") return t("web.events.rated.error.many");
+  } else if (where === "register") {
+    if (code === "unauthorized") return t("web.events.rated.error.ticket");
+    if (code === "malformed") return t("web.events.rated.error.invalid");
+    if (code === "conflict") return t("web.events.rated.error.conflict");
+  } else if (where === "start") {
+    if (code === "unauthorized") return t("web.events.rated.error.host");
+    if (code === "conflict") return t("web.events.rated.error.start");
+  }
+  return t("web.events.rated.error.other");
+}
+
+/** The line that sends a signed-out visitor to sign in (or up) and back to `next`. */
+function signInLine(id, next) {
+  return h(
+    "p",
+    { class: "hint", id },
+    t("web.events.rated.signinLine"),
+    " ",
+    h("a", { href: signLink("signin", next), class: "rated-signin" }, t("web.events.rated.signin")),
+    " ",
+    t("web.events.rated.or"),
+    " ",
+    h("a", { href: signLink("signup", next), class: "rated-signup" }, t("web.events.rated.signup")),
+  );
+}
+
+function ratedBadge() {
+  return h("span", { class: "badge rated", title: t("web.events.rated.badge.title") }, t("web.events.rated.badge"));
+}
+
 // -- the lobby ---------------------------------------------------------------------------------
 
 export class EventsView {
@@ -70,6 +121,8 @@ export class EventsView {
     this.events = null;
     /** @type {string[] | null} the presets played in pairs, as the server says */
     this.presets = null;
+    /** @type {PlayerJson | null | undefined} the signed-in player (undefined: not known yet) */
+    this.player = undefined;
     this.busy = false;
     this.timer = setInterval(() => this.load(), 10000);
   }
@@ -84,7 +137,18 @@ export class EventsView {
 
   async start() {
     this.render();
+    signedIn().then((player) => {
+      this.player = player;
+      const box = this.root.querySelector("#event-rated-box");
+      if (box) mount(box, this.ratedChoice());
+    });
     await this.load();
+  }
+
+  /** The "Rated" checkbox for a signed-in host, else the line to sign in. */
+  ratedChoice() {
+    if (this.player === null) return signInLine("event-rated-signin", "/events");
+    return h("label", { class: "check" }, h("input", { type: "checkbox", id: "event-rated", disabled: this.player === undefined }), t("web.events.rated.label"));
   }
 
   async load() {
@@ -124,6 +188,7 @@ export class EventsView {
         field(t("web.home.target"), h("input", { id: "event-target", type: "number", min: 1, max: 1000, placeholder: "41" })),
       ),
       h("p", { class: "hint", id: "event-kind-help" }, t("web.events.kind.king-of-the-table.help")),
+      h("div", { id: "event-rated-box" }, this.ratedChoice()),
       h("button", { id: "event-create-button", class: "primary", type: "submit" }, t("web.events.create.button")),
     );
     mount(
@@ -181,6 +246,7 @@ export class EventsView {
               "div",
               {},
               h("strong", {}, e.title),
+              e.rated ? ratedBadge() : null,
               " ",
               h("span", { class: "muted" }, statusName(e.status)),
               h("div", { class: "muted" }, kindName(e.kind), " · ", presetName(e.rules), " · ", t("web.events.registered", { count: e.registered, capacity: e.capacity })),
@@ -202,13 +268,15 @@ export class EventsView {
     if (kind !== "sets-match") body.pairs = Number(value("#event-pairs"));
     if (kind !== "knockout") body.sets = Number(value("#event-sets"));
     if (value("#event-target")) body.target = Number(value("#event-target"));
+    const rated = /** @type {HTMLInputElement | null} */ (this.root.querySelector("#event-rated"));
+    if (rated && rated.checked && !rated.disabled) body.rated = true;
     this.busy = true;
     try {
       const made = await api("POST", "/api/events", body);
       keep(made.event.id, { host: made.host_token });
       this.router.go(`/e/${made.event.id}`);
     } catch (err) {
-      toast(errorText(err), "error");
+      toast(body.rated ? ratedError(err, "create") : errorText(err), "error");
     } finally {
       this.busy = false;
     }
@@ -229,6 +297,14 @@ export class EventView {
     this.closed = false;
     this.retry = 500;
     this.busy = false;
+    /** @type {PlayerJson | null} the signed-in player */
+    this.player = null;
+    /** @type {string | null} the partner ticket of the link this page was opened by */
+    this.ticket = new URLSearchParams(location.search).get("partner");
+    /** @type {string | null} the partner link this page made */
+    this.partnerLink = null;
+    /** @type {string | null} the last refusal of a rated request, in the page's words */
+    this.ratedProblem = null;
     this.takeInvite();
   }
 
@@ -272,6 +348,7 @@ export class EventView {
       mount(this.root, h("p", { class: "error-box", role: "alert", id: "event-error" }, errorText(err)), h("a", { href: "/events", class: "back" }, t("web.events.back")));
       return;
     }
+    if (this.event && this.event.rated) this.player = await signedIn();
     this.liveRegion();
     this.render();
     this.connect();
@@ -336,13 +413,14 @@ export class EventView {
         { class: "event-page", id: "event-page", dataset: { status: e.status } },
         h("a", { href: "/events", class: "back" }, t("web.events.back")),
         h("h1", { id: "event-title" }, e.title),
-        h("p", { class: "lead" }, kindName(e.kind), " · ", presetName(e.rules), " · ", target, " · ", h("strong", { id: "event-status" }, statusName(e.status))),
+        h("p", { class: "lead" }, kindName(e.kind), " · ", presetName(e.rules), " · ", target, " · ", h("strong", { id: "event-status" }, statusName(e.status)), e.rated ? ratedBadge() : null),
+        e.rated && this.player ? h("p", { class: "muted", id: "rated-who" }, t("web.events.rated.who", { name: this.player.name })) : null,
         e.winner ? h("p", { class: "notice winner", id: "event-winner" }, t("web.events.won", { pair: names[e.winner] })) : null,
         e.status === "finished" && !e.winner ? h("p", { class: "notice" }, t("web.events.drawn")) : null,
         h(
           "div",
           { class: "home-grid" },
-          e.status === "registering" ? this.registration(e, me) : null,
+          e.status === "registering" ? (e.rated ? this.ratedRegistration(e, me) : this.registration(e, me)) : null,
           this.standings(e, names, me),
           this.games(e, names, me),
           e.queue.length ? h("section", { class: "panel", id: "event-queue" }, h("h2", {}, t("web.events.queue")), h("ol", {}, e.queue.map((p) => h("li", {}, names[p])))) : null,
@@ -386,6 +464,74 @@ export class EventView {
             h("button", { class: "primary", type: "submit", id: "register-button" }, t("web.events.register")),
           );
     return h("section", { class: "panel", id: "event-register" }, h("h2", {}, t("web.events.register.title")), h("p", {}, t("web.events.registered", { count: e.pairs.length, capacity: e.capacity })), form, partner, host);
+  }
+
+  /** The link that holds the partner's seats at every set, once this browser registered the pair. */
+  seatLink(/** @type {Mine} */ me) {
+    if (!me.partner) return null;
+    return h(
+      "p",
+      { class: "invite", id: "seat-link" },
+      h("span", {}, t("web.events.partner.link")),
+      h("input", { readonly: true, class: "invite-url", value: me.partner, "aria-label": t("web.events.partner.link"), onFocus: (ev) => ev.target.select() }),
+      h("button", { type: "button", class: "ghost copy", onClick: (ev) => copyText(me.partner || "", ev.currentTarget) }, t("web.common.copy")),
+    );
+  }
+
+  /** Registration at a rated event: signed-in players, a partner link, "Register our pair". */
+  ratedRegistration(e, /** @type {Mine} */ me) {
+    const full = e.pairs.length >= e.capacity;
+    const player = this.player;
+    const registered = me.pair || (player && e.pairs.some((p) => p.members.some((m) => !m.bot && m.name === player.name)));
+    let body;
+    if (!player) body = signInLine("rated-signin", `${location.pathname}${location.search}`);
+    else if (registered) body = h("p", { class: "muted", id: "registered" }, t("web.events.registered.mine"));
+    else if (full) body = h("p", { class: "muted", id: "registered" }, t("web.events.full"));
+    else if (this.ticket) {
+      body = h(
+        "form",
+        { id: "rated-register-form", onSubmit: (ev) => this.registerRated(ev) },
+        h("p", { class: "notice", id: "rated-offer" }, t("web.events.rated.offer")),
+        field(t("web.events.pair.name"), h("input", { id: "pair-name", maxlength: 40, placeholder: t("web.events.pair.placeholder") })),
+        h("button", { class: "primary", type: "submit", id: "rated-register" }, t("web.events.rated.register")),
+      );
+    } else {
+      const link = this.partnerLink;
+      body = h(
+        "div",
+        { id: "rated-partner" },
+        h("button", { type: "button", class: link ? "ghost" : "primary", id: "rated-partner-make", onClick: () => this.makePartnerLink() }, t("web.events.rated.partner.make")),
+        link
+          ? h(
+              "p",
+              { class: "invite" },
+              h("span", {}, t("web.events.rated.partner.link")),
+              h("input", { readonly: true, class: "invite-url", id: "rated-partner-link", value: link, "aria-label": t("web.events.rated.partner.link"), onFocus: (ev) => ev.target.select() }),
+              h("button", { type: "button", class: "ghost copy", id: "rated-partner-copy", onClick: (ev) => copyText(link, ev.currentTarget) }, t("web.common.copy")),
+            )
+          : null,
+        link ? h("p", { class: "hint" }, t("web.events.rated.partner.help")) : null,
+      );
+    }
+    const host = me.host
+      ? h(
+          "div",
+          { class: "host-tools", id: "host-tools" },
+          h("h3", {}, t("web.events.host.title")),
+          h("div", { class: "actions" }, h("button", { type: "button", class: "primary", id: "start-event", disabled: e.pairs.length < 2, onClick: () => this.startRated() }, t("web.events.rated.start"))),
+        )
+      : null;
+    return h(
+      "section",
+      { class: "panel", id: "event-register" },
+      h("h2", {}, t("web.events.rated.title")),
+      h("p", {}, t("web.events.rated.text")),
+      h("p", {}, t("web.events.registered", { count: e.pairs.length, capacity: e.capacity })),
+      body,
+      this.ratedProblem ? h("p", { class: "error-box", role: "alert", id: "rated-error" }, this.ratedProblem) : null,
+      this.seatLink(me),
+      host,
+    );
   }
 
   standings(e, names, /** @type {Mine} */ me) {
@@ -496,6 +642,62 @@ export class EventView {
       keep(this.id, { pair: made.pair, token: made.tokens[0], member: 0, partner });
       this.event = made.event;
       this.render();
+    });
+  }
+
+  /** Run a request of a rated event; a refusal is told in the page's words. */
+  async ratedCall(/** @type {"partner" | "register" | "start"} */ where, work) {
+    if (this.busy) return;
+    this.busy = true;
+    this.ratedProblem = null;
+    try {
+      await work();
+    } catch (err) {
+      let problem = ratedError(err, where);
+      if (err && err.code === "unauthorized" && where !== "start") {
+        // signed out meanwhile (another tab, an expired session), or the ticket is gone
+        const still = await api("GET", "/api/players/me").then((answer) => answer.player || null, () => null);
+        if (!still) {
+          this.player = null;
+          problem = t("web.events.rated.error.signin");
+        }
+      }
+      this.ratedProblem = problem;
+      toast(problem, "error");
+    } finally {
+      this.busy = false;
+    }
+    this.render();
+  }
+
+  async makePartnerLink() {
+    await this.ratedCall("partner", async () => {
+      /** @type {import("./wire").EventPartnerBody} */
+      const made = await api("POST", `/api/events/${encodeURIComponent(this.id)}/partner`, {});
+      this.partnerLink = `${location.origin}/e/${encodeURIComponent(this.id)}?partner=${encodeURIComponent(made.partner)}`;
+    });
+  }
+
+  async registerRated(ev) {
+    ev.preventDefault();
+    const pairName = /** @type {HTMLInputElement | null} */ (this.root.querySelector("#pair-name"))?.value.trim();
+    /** @type {Record<string, any>} */
+    const body = { players: [{ me: true }, { partner: this.ticket }] };
+    if (pairName) body.name = pairName;
+    await this.ratedCall("register", async () => {
+      /** @type {import("./wire").EventRegisteredBody} */
+      const made = await api("POST", `/api/events/${encodeURIComponent(this.id)}/pairs`, body);
+      const partner = made.tokens[1] ? `${location.origin}/e/${this.id}#member=${encodeURIComponent(made.tokens[1])}&pair=${made.pair}` : undefined;
+      keep(this.id, { pair: made.pair, token: made.tokens[0], member: 0, partner });
+      this.ticket = null;
+      history.replaceState(null, "", location.pathname);
+      this.event = made.event;
+    });
+  }
+
+  async startRated() {
+    await this.ratedCall("start", async () => {
+      this.event = await api("POST", `/api/events/${encodeURIComponent(this.id)}/start`, { token: mine(this.id).host, fill: false });
     });
   }
 

@@ -89,6 +89,8 @@ export function guestSeats() {
  * @param {string} hash
  */
 export function playersRoute(hash) {
+  const sign = /^(signin|signup)\?(.*)$/.exec(hash);
+  if (sign) return { name: "players", page: sign[1], next: safeNext(new URLSearchParams(sign[2]).get("next")) };
   if (hash === "signin" || hash === "signup" || hash === "recover" || hash === "ranked") return { name: "players", page: hash };
   const profile = /^profile\/(.+)$/.exec(hash);
   if (profile) return { name: "players", page: "profile", player: profile[1] };
@@ -97,12 +99,30 @@ export function playersRoute(hash) {
   return null;
 }
 
+/**
+ * A page of this site to go back to after signing in (a path: "/e/ID?partner=T"), or null
+ * for anything else (another site's address, "//host", a "javascript:" one).
+ * @param {string | null} next
+ */
+export function safeNext(next) {
+  if (!next || !/^\/(?![/\\])/.test(next) || /[\\\s]/.test(next) || next.length > 300) return null;
+  return next;
+}
+
+/**
+ * The address of the sign-in (or sign-up) page that comes back to `next` (this page) after.
+ * @param {"signin" | "signup"} page @param {string} next
+ */
+export function signLink(page, next) {
+  return `/#${page}?next=${encodeURIComponent(next)}`;
+}
+
 /** The view of a players' route. */
 export function playersView(root, router, route) {
   if (route.page === "profile") return new ProfileView(root, route.player);
   if (route.page === "leaderboard") return new LeaderboardView(root, route.family);
   if (route.page === "ranked") return new RankedView(root, router);
-  return new SignView(root, router, route.page);
+  return new SignView(root, router, route.page, route.next || null);
 }
 
 /** @param {HTMLElement} node @param {PlayerJson | null} player */
@@ -166,10 +186,12 @@ function back() {
 // -- sign up, sign in, recover --------------------------------------------------------------
 
 class SignView {
-  constructor(root, router, mode) {
+  constructor(root, router, mode, next = null) {
     this.root = root;
     this.router = router;
     this.mode = mode;
+    /** @type {string | null} the page to go back to once signed in */
+    this.next = next;
     /** @type {string | null} the recovery code to show, once */
     this.code = null;
     this.error = null;
@@ -215,7 +237,7 @@ class SignView {
       h(
         "p",
         { class: "players-links" },
-        mode !== "signin" ? h("a", { href: "/#signin" }, t("web.players.signin.link")) : h("a", { href: "/#signup" }, t("web.players.signup.link")),
+        mode !== "signin" ? h("a", { href: this.next ? signLink("signin", this.next) : "/#signin" }, t("web.players.signin.link")) : h("a", { href: this.next ? signLink("signup", this.next) : "/#signup" }, t("web.players.signup.link")),
         mode !== "recover" ? h("a", { href: "/#recover" }, t("web.players.recover.link")) : null,
       ),
     );
@@ -237,7 +259,7 @@ class SignView {
           h("p", {}, t("web.players.code.text")),
           h("div", { class: "code-row" }, h("input", { readonly: true, value: code, class: "recovery-code", id: "code-value", dir: "ltr", "aria-label": t("web.players.code"), onFocus: (e) => e.target.select() }), h("button", { type: "button", class: "ghost copy", onClick: (e) => copyText(code, e.currentTarget) }, t("web.common.copy"))),
           h("p", { class: "muted" }, t("web.players.code.once")),
-          h("a", { class: "button primary", id: "code-done", href: `/#profile/${encodeURIComponent(this.player?.name || "")}` }, t("web.players.code.done")),
+          h("a", { class: "button primary", id: "code-done", href: this.next || `/#profile/${encodeURIComponent(this.player?.name || "")}` }, t("web.players.code.done")),
         ),
       ),
     );
@@ -264,7 +286,7 @@ class SignView {
       if ("recovery_code" in answer && answer.recovery_code) {
         this.code = answer.recovery_code;
       } else {
-        this.router.go(`/#profile/${encodeURIComponent(answer.player.name)}`);
+        this.router.go(this.next || `/#profile/${encodeURIComponent(answer.player.name)}`);
         return;
       }
     } catch (err) {

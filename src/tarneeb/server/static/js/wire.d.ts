@@ -733,6 +733,8 @@ export interface EventSummaryJson {
   rules: string;
   registered: number;
   capacity: number;
+  /** Whether it is rated: signed-in players only, its results feed the ratings. */
+  rated: boolean;
   created: string;
   winner: string | null;
 }
