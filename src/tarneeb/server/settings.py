@@ -85,6 +85,9 @@ class Settings:
     lease_seconds: float = 3.0
     """How long a worker's lease on a table lasts unless renewed (a third of it apart):
     a dead worker's tables are taken over this long after its last renewal."""
+    presence_delay: float = 0.25
+    """Of many workers: seconds a worker gathers changes of its tables' presence (who is
+    connected, countdowns, reactions) before it writes them for the others, together."""
     logins_per_minute: float = 5.0
     """Sign-in (and recovery) attempts a minute for one player's name; four times as many
     from one client address."""
