@@ -937,6 +937,8 @@ class Hub(Asks, Clockwork):
         self.release_connection(conn)
         live = self.live.get(conn.table_id)
         if live is None or conn not in live.connections:
+            live = self.copies.get(conn.table_id)  # a spectator of a copy
+        if live is None or conn not in live.connections:
             await conn.close()
             return
         live.connections.discard(conn)
