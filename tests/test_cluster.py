@@ -596,8 +596,14 @@ def test_a_spectator_on_another_worker_sees_a_seat_go_away_and_a_reaction(
         await player.send(json.dumps({"type": "react", "reaction": "good-luck"}))
         said = await until(watcher, lambda f: f["type"] == "reaction")
         assert said == {"type": "reaction", "seat": "south", "reaction": "good-luck"}
+        await asyncio.sleep(0.5)  # (a change after a quiet while is written at once)
         await player.close()
+        left = time.monotonic()
         away = await until(watcher, lambda f: f["type"] == "update" and not south(f)["connected"])
+        print(
+            f"presence reached the other worker {time.monotonic() - left:.3f} s after",
+            file=sys.stderr,
+        )
         countdown = south(away)["away_deadline"]
         assert countdown is not None
         assert 3000 < countdown - away["state"]["server_time"] <= 3600  # takeover_seconds

@@ -61,8 +61,8 @@ and only the owner knows them. It publishes them for the others in
 ``tarneeb_presence``, a row a table (:meth:`Cluster.publish_presence`): the
 JSON of what its own frames show (:data:`Presence`), numbered from the
 sequence ``tarneeb_presence_seq``, and ``NOTIFY tarneeb_presence, 'ID SEQ'``.
-The owner's bursts of changes are written together, a fraction of a second
-apart at most (``Settings.presence_delay``), and only what changed. The
+A change is written at once, and the owner's changes that follow it
+together, ``Settings.presence_delay`` later; only what changed. The
 others listen on the same connection, read the rows they were told of
 (:meth:`Cluster.read_presence`), and show their copies' spectators the same
 ``update`` frames the owner's spectators get, and each reaction once. A

@@ -170,6 +170,8 @@ class Hub(Asks, Clockwork):
         self._presence_due: dict[str, _Live] = {}
         """Of many: this worker's tables whose presence may have changed since written."""
         self._presence_writer: asyncio.Task[None] | None = None
+        self._presence_last = float("-inf")
+        """When (the event loop's clock) the presence was last written."""
         self._presence_wanted: dict[str, int] = {}
         """Of many: the copies whose presence row to read, each with the ``seq`` told."""
         self._presence_reader: asyncio.Task[None] | None = None
@@ -739,11 +741,16 @@ class Hub(Asks, Clockwork):
         self._presence_changed(live)
 
     async def _write_presence(self, cluster: Cluster) -> None:
-        """Write what changed of the due tables' presence, together, a little apart."""
+        """Write what changed of the due tables' presence, together: at once (with the
+        changes of the same moment), then ``presence_delay`` apart while changes come."""
+        loop = asyncio.get_running_loop()
         while True:
-            await asyncio.sleep(self.settings.presence_delay)
+            await asyncio.sleep(
+                max(0.0, self._presence_last + self.settings.presence_delay - loop.time())
+            )
             if not self._presence_due:
                 return
+            self._presence_last = loop.time()
             due, self._presence_due = self._presence_due, {}
             rows: dict[str, Callable[[int], str]] = {}
             bodies: dict[str, tuple[dict[str, Any], list[Said]]] = {}
