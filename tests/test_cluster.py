@@ -546,6 +546,73 @@ def test_kill_9_of_the_owner_mid_deal_another_worker_finishes_the_match(cluster:
     assert _get(f"{cluster.worker_base(1)}/api/tables/{table}/record") == record
 
 
+def test_a_spectator_on_another_worker_sees_a_seat_go_away_and_a_reaction(
+    cluster: Cluster,
+) -> None:
+    """Presence through ``tarneeb_presence``: a spectator on a worker that does not play
+    the table sees South connect, react and leave with the countdown before the bot
+    takes over, as the owner's spectators do; that worker's lobby shows the dots."""
+    created = _all_human_table(cluster.base, cluster.context)
+    table = created["table"]
+    tokens = _seat_all(cluster.base, cluster.context, created)
+    home = int(table[1]) - 1
+    other = (home + 1) % 3
+    path = f"/ws/{table}"
+
+    def south_dot(index: int) -> bool:
+        found = [t for t in _get(f"{cluster.worker_base(index)}/api/tables")["tables"]]
+        entry = next(t for t in found if t["id"] == table)
+        return bool(entry["seats"][0]["connected"])
+
+    async def hello(url: str, token: str | None) -> ClientConnection:
+        ws = await connect(url, open_timeout=TIMEOUT)
+        frame: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL_VERSION}
+        if token is not None:
+            frame["token"] = token
+        await ws.send(json.dumps(frame))
+        return ws
+
+    async def until(ws: ClientConnection, fits: Any) -> dict[str, Any]:
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            left = deadline - time.monotonic()
+            assert left > 0, "the frame never came"
+            frame = json.loads(await asyncio.wait_for(ws.recv(), left))
+            if fits(frame):
+                return frame
+
+    def south(frame: dict[str, Any]) -> dict[str, Any]:
+        return dict(frame["state"]["seats"][0])
+
+    async def scenario() -> None:
+        watcher = await hello(f"ws://127.0.0.1:{cluster.ports[other]}{path}", None)
+        welcome = await until(watcher, lambda f: f["type"] == "welcome")
+        assert welcome["seat"] is None and not welcome["table"]["seats"][0]["connected"]
+        player = await hello(f"ws://127.0.0.1:{cluster.ports[home]}{path}", tokens[0])
+        await until(player, lambda f: f["type"] == "welcome")
+        shown = await until(watcher, lambda f: f["type"] == "update" and south(f)["connected"])
+        assert shown["events"] == [] and south(shown)["away_deadline"] is None
+        await asyncio.to_thread(_until, lambda: south_dot(other))
+        await player.send(json.dumps({"type": "react", "reaction": "good-luck"}))
+        said = await until(watcher, lambda f: f["type"] == "reaction")
+        assert said == {"type": "reaction", "seat": "south", "reaction": "good-luck"}
+        await asyncio.sleep(0.5)  # (a change after a quiet while is written at once)
+        await player.close()
+        left = time.monotonic()
+        away = await until(watcher, lambda f: f["type"] == "update" and not south(f)["connected"])
+        print(
+            f"presence reached the other worker {time.monotonic() - left:.3f} s after",
+            file=sys.stderr,
+        )
+        countdown = south(away)["away_deadline"]
+        assert countdown is not None
+        assert 3000 < countdown - away["state"]["server_time"] <= 3600  # takeover_seconds
+        await asyncio.to_thread(_until, lambda: not south_dot(other))
+        await watcher.close()
+
+    asyncio.run(scenario())
+
+
 def test_serve_workers_runs_n_workers_on_consecutive_ports(pg_url: str, tmp_path: Path) -> None:
     """``tarneeb serve --workers 2``: two workers (w1, w2) on the port given and the next,
     each making tables of its own id; stopped together by SIGTERM."""

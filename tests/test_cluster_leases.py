@@ -11,6 +11,7 @@ unless ``TARNEEB_REQUIRE_EXTRAS=1`` (CI), where they fail.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -223,3 +224,186 @@ def test_a_hub_lets_go_of_a_table_another_worker_took(two: tuple[Cluster, Cluste
 
     asyncio.run(scenario())
     assert closed == [1012]
+
+
+# -- presence (tarneeb_presence) ------------------------------------------------------------
+
+
+def _presence_row(cluster: Cluster, table_id: str) -> Any:
+    with cluster.store.engine.connect() as conn:
+        return conn.execute(
+            sa.text("SELECT seq, data FROM tarneeb_presence WHERE table_id = :id"),
+            {"id": table_id},
+        ).first()
+
+
+def test_presence_rows_are_written_by_the_holder_only_and_removed_when_the_table_ends(
+    two: tuple[Cluster, Cluster],
+) -> None:
+    a, b = two
+    table = Table.new(a.new_id(), ALL_HUMAN)
+    _seated(table)
+    a.store.create(table)
+    first = a.publish_presence({table.id: lambda seq: json.dumps({"n": seq})})
+    assert set(first) == {table.id}
+    assert b.read_presence([table.id, "no-such"]) == {
+        table.id: (first[table.id], json.dumps({"n": first[table.id]}))
+    }
+    # b holds no lease on it: its write is refused, the row stays a's.
+    assert b.publish_presence({table.id: lambda seq: "{}"}) == {}
+    again = a.publish_presence({table.id: lambda seq: "{}"})
+    assert again[table.id] > first[table.id]  # the numbers only grow
+    assert b.read_presence([table.id])[table.id] == (again[table.id], "{}")
+    # An ended table's row goes (and the listeners hear of it).
+    a.publish_presence({}, gone=[table.id])
+    assert _presence_row(a, table.id) is None
+    # A row of a table nobody plays is swept once its lease lapsed long enough.
+    a.publish_presence({table.id: lambda seq: "{}"})
+    assert a.sweep_presence(lapsed_for=30) == []
+    _lapse(a, table.id)
+    assert a.sweep_presence(lapsed_for=30) == []  # lapsed a second ago: kept for now
+    assert b.sweep_presence(lapsed_for=0) == [table.id]
+    assert _presence_row(a, table.id) is None
+    # A finished table's row is swept whatever its lease.
+    assert b.acquire(table.id)
+    b.publish_presence({table.id: lambda seq: "{}"})
+    with b.store.engine.begin() as conn:
+        conn.execute(
+            sa.text("UPDATE tarneeb_tables SET status = 'finished' WHERE id = :id"),
+            {"id": table.id},
+        )
+    assert a.sweep_presence() == [table.id]
+
+
+class _Socket:
+    """The frames one hub connection is sent, and a wait for the next one that fits."""
+
+    def __init__(self) -> None:
+        self.frames: list[dict[str, Any]] = []
+        self.new = asyncio.Event()
+
+    async def send(self, text: str) -> None:
+        self.frames.append(json.loads(text))
+        self.new.set()
+
+    async def wait(self, fits: Any, seconds: float = 10.0) -> dict[str, Any]:
+        """The first frame since the last wait that ``fits`` (a predicate)."""
+        deadline = asyncio.get_running_loop().time() + seconds
+        seen = 0
+        while True:
+            for frame in self.frames[seen:]:
+                seen += 1
+                if fits(frame):
+                    del self.frames[:seen]
+                    return frame
+            self.new.clear()
+            left = deadline - asyncio.get_running_loop().time()
+            assert left > 0, f"no such frame; heard {self.frames[-5:]}"
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.new.wait(), left)
+
+
+def _seat(frame: dict[str, Any], name: str) -> dict[str, Any]:
+    state = frame["state"]
+    return next(s for s in state["seats"] if s["seat"] == name)
+
+
+def test_a_spectator_on_another_worker_sees_the_owners_presence_and_reactions(
+    two: tuple[Cluster, Cluster],
+) -> None:
+    """Hub ``a`` plays the table; hub ``b``'s copy of it shows its spectator who is
+    connected, the away countdown and every reaction, in the owner's own frames; a burst
+    of changes is written once; ``b``'s lobby shows the dots; an expired table's row goes."""
+    a, b = two
+    settings = Settings(bot_delay=0, presence_delay=0.1)
+
+    async def scenario() -> None:
+        owner, other = Hub(a.store, settings, cluster=a), Hub(b.store, settings, cluster=b)
+        await owner.startup()
+        await other.startup()
+        try:
+            config = TableConfig(
+                seats=("human", "human", "human", "human"), takeover_seconds=3600, public=True
+            )
+            table, _token = await owner.create(config, "South", Seat.SOUTH)
+            for seat in (Seat.EAST, Seat.NORTH, Seat.WEST):
+                await owner.change(table.id, lambda t, seat=seat: t.join(seat.name, seat))
+            for _ in range(200):  # b copies the table from the log, on the notices
+                copy = other.copies.get(table.id)
+                if copy is not None and copy.table.seq == owner.live[table.id].table.seq:
+                    break
+                await asyncio.sleep(0.05)
+            watching = _Socket()
+            spectator = Connection(table.id, None, watching.send)
+            spectator.start()
+            await other.connect(spectator, None)
+            await watching.wait(lambda f: f["type"] == "welcome")
+            # South connects at the owner: b's spectator sees the dot.
+            south_socket = _Socket()
+            south = Connection(table.id, Seat.SOUTH, south_socket.send)
+            south.start()
+            await owner.connect(south, None)
+            shown = await watching.wait(
+                lambda f: f["type"] == "update" and _seat(f, "south")["connected"]
+            )
+            assert shown["events"] == [] and _seat(shown, "south")["away_deadline"] is None
+            assert [t["seats"][0]["connected"] for t in _lobby(other, table.id)] == [True]
+            # South leaves: away, with the countdown the owner's frames show.
+            await owner.disconnect(south)
+            away = await watching.wait(
+                lambda f: f["type"] == "update" and not _seat(f, "south")["connected"]
+            )
+            deadline = owner.live[table.id].table.away_deadlines[Seat.SOUTH]
+            assert _seat(away, "south")["away_deadline"] == deadline
+            assert [t["seats"][0]["connected"] for t in _lobby(other, table.id)] == [False]
+            # Three reactions at once: one row written, each reaction heard once, in order.
+            await asyncio.sleep(0.3)
+            before = owner.live[table.id].presence_seq
+            assert before == other.copies[table.id].presence_seq
+            for seat, reaction in ((Seat.EAST, "clap"), (Seat.WEST, "wow"), (Seat.EAST, "oops")):
+                await owner.react(table.id, seat, reaction)
+            heard = [await watching.wait(lambda f: f["type"] == "reaction") for _ in range(3)]
+            assert [(f["seat"], f["reaction"]) for f in heard] == [
+                ("east", "clap"),
+                ("west", "wow"),
+                ("east", "oops"),
+            ]
+            await asyncio.sleep(0.3)
+            assert owner.live[table.id].presence_seq == before + 1  # one write for the burst
+            assert not [f for f in watching.frames if f["type"] == "reaction"]  # none twice
+            # The spectator leaves b's copy (it was never let go before).
+            await other.disconnect(spectator)
+            assert not other.copies[table.id].connections
+            assert other.copies[table.id].spectators == 0
+            # A waiting table that expires: its presence row goes.
+            waiting, _ = await owner.create(config, "South", Seat.SOUTH)
+            socket = _Socket()
+            lone = Connection(waiting.id, Seat.SOUTH, socket.send)
+            lone.start()
+            await owner.connect(lone, None)
+            await owner.disconnect(lone)
+            for _ in range(100):
+                if _presence_row(a, waiting.id) is not None:
+                    break
+                await asyncio.sleep(0.05)
+            assert _presence_row(a, waiting.id) is not None
+            assert await owner.expire_idle(now=owner._clock() + 7200) == [waiting.id]
+            for _ in range(100):
+                if _presence_row(a, waiting.id) is None:
+                    break
+                await asyncio.sleep(0.05)
+            assert _presence_row(a, waiting.id) is None
+        finally:
+            await owner.shutdown()
+            await other.shutdown()
+
+    asyncio.run(scenario())
+
+
+def _lobby(hub: Hub, table_id: str) -> list[Any]:
+    """The lobby's entry of ``table_id`` as ``hub`` serves it (``GET /api/tables``)."""
+    from tarneeb.server.protocol import table_json
+
+    found = [t for t in hub.tables() if t.id == table_id]
+    live = hub.live.get(table_id) or hub.copies.get(table_id)
+    return [table_json(t, () if live is None else live.connected()) for t in found]

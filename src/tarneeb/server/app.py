@@ -260,7 +260,7 @@ def create_app(
         return api(wrapped)
 
     def live_json(table: Table) -> TableJson:
-        live = hub().live.get(table.id)
+        live = hub().live.get(table.id) or hub().copies.get(table.id)  # of many: copies
         return table_json(table, () if live is None else live.connected())
 
     @api

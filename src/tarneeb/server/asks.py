@@ -74,6 +74,9 @@ class Asks:
     def _new_id(self) -> str:
         raise NotImplementedError  # pragma: no cover - the hub's
 
+    def said(self, live: _Live, seat: Seat, reaction: str) -> None:
+        raise NotImplementedError  # pragma: no cover - the hub's
+
     def _buckets(self, live: _Live, what: str, per_minute: float, burst: float) -> Buckets[Seat]:
         """The per-seat limit ``what`` of a table (made on first use)."""
         found = live.limits.get(what)
@@ -139,6 +142,7 @@ class Asks:
         text = dumps(reaction_frame(seat, reaction))
         for conn in list(live.connections):
             conn.push(text)
+        self.said(live, seat, reaction)  # of many: the other workers' spectators hear it too
 
     # -- a rematch --------------------------------------------------------------------------
 

@@ -55,6 +55,21 @@ so every worker's lobby shows every table, and a spectator watches any
 table from any worker. After a lost listening connection, the copies are
 read again whole.
 
+**Presence.** Who is connected, who is away and when a bot takes the seat,
+the turn deadline and the quick reactions are no events (said, not played),
+and only the owner knows them. It publishes them for the others in
+``tarneeb_presence``, a row a table (:meth:`Cluster.publish_presence`): the
+JSON of what its own frames show (:data:`Presence`), numbered from the
+sequence ``tarneeb_presence_seq``, and ``NOTIFY tarneeb_presence, 'ID SEQ'``.
+A change is written at once, and the owner's changes that follow it
+together, ``Settings.presence_delay`` later; only what changed. The
+others listen on the same connection, read the rows they were told of
+(:meth:`Cluster.read_presence`), and show their copies' spectators the same
+``update`` frames the owner's spectators get, and each reaction once. A
+finished or expired table's row is deleted; so is the row of a table whose
+lease lapsed long ago (its owner died and nobody took it:
+:meth:`Cluster.sweep_presence`).
+
 SQLite stays one process, which plays every table and needs none of this.
 """
 
@@ -67,7 +82,7 @@ import re
 import secrets
 import urllib.error
 import urllib.request
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -85,6 +100,7 @@ __all__ = [
     "CHANNEL",
     "CLOSE_LET_GO",
     "FORWARDED",
+    "PRESENCE_CHANNEL",
     "SERVICES",
     "Cluster",
     "Elsewhere",
@@ -98,6 +114,10 @@ _log = logging.getLogger("tarneeb.server.cluster")
 
 CHANNEL = "tarneeb_tables"
 """The ``LISTEN``/``NOTIFY`` channel of table changes; a payload is ``"TABLE_ID SEQ"``."""
+PRESENCE_CHANNEL = "tarneeb_presence"
+"""The channel of presence changes; a payload is ``"TABLE_ID SEQ"`` (the row's ``seq``)."""
+PRESENCE_KEPT_LAPSED = 30.0
+"""Seconds after its lease lapsed that a table's presence row is swept away."""
 FORWARDED = "x-tarneeb-forwarded"
 """The header of a request one worker forwards to another (it is never forwarded again)."""
 CLOSE_LET_GO = 1012
@@ -111,6 +131,8 @@ _WORKER_ID = re.compile(r"[a-z0-9]{1,12}")
 _LEASES = "tarneeb_leases"
 _EVENTS = "tarneeb_events"
 _TABLES = "tarneeb_tables"
+_PRESENCE = "tarneeb_presence"
+_PRESENCE_SEQ = "tarneeb_presence_seq"
 
 
 def check_worker_id(worker_id: str) -> str:
@@ -343,6 +365,106 @@ class Cluster:
                 {"owner": self.owner, "ids": list(table_ids or ())},
             )
 
+    # -- presence ----------------------------------------------------------------------------
+
+    def publish_presence(
+        self, rows: Mapping[str, Callable[[int], str]], gone: Sequence[str] = ()
+    ) -> dict[str, int]:
+        """Write the presence of the tables of ``rows`` (table id -> its JSON, made from the
+        row's new ``seq``) where this run of the worker holds the lease, and delete the rows
+        of ``gone`` (tables that ended); tell the listeners of each, in one transaction.
+
+        Returns the ``seq`` written of each table whose row was written.
+        """
+        written: dict[str, int] = {}
+        if not rows and not gone:
+            return written
+        ids = list(rows)
+        with self.store.engine.begin() as conn:
+            held = {
+                row[0]
+                for row in conn.execute(
+                    sa.text(
+                        f"SELECT table_id FROM {_LEASES} WHERE owner = :owner "
+                        "AND table_id = ANY(:ids)"
+                    ),
+                    {"owner": self.owner, "ids": ids},
+                )
+            }
+            mine = [table_id for table_id in ids if table_id in held]
+            seqs = self._next_presence(conn, len(mine) + len(gone))
+            for table_id, seq in zip(mine, seqs, strict=False):
+                conn.execute(
+                    sa.text(
+                        f"INSERT INTO {_PRESENCE} (table_id, seq, data, updated) "
+                        "VALUES (:id, :seq, :data, now()) ON CONFLICT (table_id) DO UPDATE "
+                        "SET seq = excluded.seq, data = excluded.data, updated = now()"
+                    ),
+                    {"id": table_id, "seq": seq, "data": rows[table_id](seq)},
+                )
+                written[table_id] = seq
+            if gone:
+                conn.execute(
+                    sa.text(f"DELETE FROM {_PRESENCE} WHERE table_id = ANY(:ids)"),
+                    {"ids": list(gone)},
+                )
+            notices = [*written.items(), *zip(gone, seqs[len(mine) :], strict=True)]
+            for table_id, seq in notices:
+                conn.execute(
+                    sa.text("SELECT pg_notify(:channel, :payload)"),
+                    _notice(table_id, seq, PRESENCE_CHANNEL),
+                )
+        return written
+
+    @staticmethod
+    def _next_presence(conn: sa.Connection, count: int) -> list[int]:
+        if count <= 0:
+            return []
+        return [
+            int(row[0])
+            for row in conn.execute(
+                sa.text(f"SELECT nextval('{_PRESENCE_SEQ}') FROM generate_series(1, :n)"),
+                {"n": count},
+            )
+        ]
+
+    def read_presence(self, table_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
+        """The presence rows of ``table_ids``: table id -> (seq, JSON); none for a table
+        whose row is gone (it ended, or nobody plays it)."""
+        if not table_ids:
+            return {}
+        with self.store.engine.connect() as conn:
+            rows = conn.execute(
+                sa.text(f"SELECT table_id, seq, data FROM {_PRESENCE} WHERE table_id = ANY(:ids)"),
+                {"ids": list(table_ids)},
+            ).all()
+        return {row[0]: (int(row[1]), str(row[2])) for row in rows}
+
+    def sweep_presence(self, lapsed_for: float = PRESENCE_KEPT_LAPSED) -> list[str]:
+        """Delete the presence rows of tables that ended, and of tables whose lease lapsed
+        ``lapsed_for`` seconds ago or more (nobody plays them: what the row says is
+        stale); tell the listeners. Returns the table ids swept."""
+        with self.store.engine.begin() as conn:
+            swept = [
+                row[0]
+                for row in conn.execute(
+                    sa.text(
+                        f"DELETE FROM {_PRESENCE} AS p WHERE NOT EXISTS (SELECT 1 FROM "
+                        f"{_LEASES} AS l WHERE l.table_id = p.table_id AND l.expires > "
+                        "now() - make_interval(secs => :gap)) OR EXISTS (SELECT 1 FROM "
+                        f"{_TABLES} AS t WHERE t.id = p.table_id "
+                        "AND t.status IN ('finished', 'expired')) RETURNING p.table_id"
+                    ),
+                    {"gap": lapsed_for},
+                )
+            ]
+            for table_id, seq in zip(swept, self._next_presence(conn, len(swept)), strict=True):
+                conn.execute(
+                    sa.text("SELECT pg_notify(:channel, :payload)"),
+                    _notice(table_id, seq, PRESENCE_CHANNEL),
+                )
+        return swept
+
     # -- notices -----------------------------------------------------------------------------
 
     async def listen(
@@ -350,8 +472,10 @@ class Cluster:
         changed: Callable[[str, int], None],
         connected: Callable[[], Awaitable[None]],
         retry: float = 1.0,
+        presence: Callable[[str, int], None] | None = None,
     ) -> None:
-        """Call ``changed(table_id, seq)`` for every notice of a change, for ever.
+        """Call ``changed(table_id, seq)`` for every notice of a change, for ever (and
+        ``presence(table_id, seq)`` for every notice of a presence row, if given).
 
         ``connected`` runs each time the listening connection is (again) open,
         after ``LISTEN``: what changed while none was open is read there.
@@ -367,18 +491,24 @@ class Cluster:
                 )
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
+                    if presence is not None:
+                        await conn.execute(f"LISTEN {PRESENCE_CHANNEL}")
                     await connected()
                     async for notice in conn.notifies():
                         table_id, _, seq = notice.payload.partition(" ")
-                        if seq.isdigit():
+                        if not seq.isdigit():
+                            continue
+                        if notice.channel == CHANNEL:
                             changed(table_id, int(seq))
+                        elif presence is not None:
+                            presence(table_id, int(seq))
             except (psycopg.Error, OSError) as exc:
                 _log.warning("listening for table changes failed, again in %.1f s: %s", retry, exc)
             await asyncio.sleep(retry)
 
 
-def _notice(table_id: str, seq: int) -> dict[str, str]:
-    return {"channel": CHANNEL, "payload": f"{table_id} {seq}"}
+def _notice(table_id: str, seq: int, channel: str = CHANNEL) -> dict[str, str]:
+    return {"channel": channel, "payload": f"{table_id} {seq}"}
 
 
 def _split(address: str) -> tuple[str, int]:

@@ -19,13 +19,16 @@ A worker of many (:mod:`tarneeb.server.cluster`) holds in memory only the
 tables whose lease it holds: it takes a table on first contact, renews the
 leases of those it holds, and lets go of one whose write another worker's
 lease refused. It keeps copies of the other workers' public tables for its
-lobby and their spectators, brought up to date from the log on each notice.
+lobby and their spectators, brought up to date from the log on each notice,
+and their presence (who is connected, the countdowns, the reactions) from the
+rows their owners publish (:mod:`.presence`); it publishes its own tables'.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 import time
@@ -43,8 +46,18 @@ from tarneeb.server.cluster import CLOSE_LET_GO, Cluster, Elsewhere
 from tarneeb.server.commits import DatabaseHealth, not_stored, retry, short_error
 from tarneeb.server.connection import CLOSE_BEHIND, MAX_BACKLOG, Connection, dumps
 from tarneeb.server.limits import Buckets
+from tarneeb.server.presence import (
+    NOBODY,
+    REACTIONS_KEPT,
+    Remote,
+    Said,
+    presence_body,
+    presence_json,
+    read_presence,
+)
 from tarneeb.server.protocol import (
     events_json,
+    reaction_frame,
     states_json,
     table_json,
     update_frame,
@@ -101,8 +114,19 @@ class _Live:
     (the event waits for it), see :meth:`Hub.host`."""
     copy: bool = False
     """A copy of another worker's table: only watched here, never changed."""
+    presence_seq: int = 0
+    """Of many: the ``seq`` of the presence row this worker wrote last (its own table) or
+    read last (a copy)."""
+    published: dict[str, Any] | None = None
+    """Its own table: the presence last written (:func:`presence_body`)."""
+    said: list[Said] = field(default_factory=list)
+    """Its own table: the reactions of the last seconds, for the presence row."""
+    remote: Remote = NOBODY
+    """A copy: the presence its owner published last."""
 
     def connected(self) -> set[Seat]:
+        if self.copy:
+            return set(self.remote.connected)
         return {c.seat for c in self.connections if c.seat is not None}
 
 
@@ -143,6 +167,14 @@ class Hub(Asks, Clockwork):
         """Called with each table whose match ends, once its end is stored (hosted events)."""
         self.watchers: list[Callable[[Table, Sequence[Event]], None]] = []
         """Called with a table and its new events after each commit (the players' ratings)."""
+        self._presence_due: dict[str, _Live] = {}
+        """Of many: this worker's tables whose presence may have changed since written."""
+        self._presence_writer: asyncio.Task[None] | None = None
+        self._presence_last = float("-inf")
+        """When (the event loop's clock) the presence was last written."""
+        self._presence_wanted: dict[str, int] = {}
+        """Of many: the copies whose presence row to read, each with the ``seq`` told."""
+        self._presence_reader: asyncio.Task[None] | None = None
 
     # -- life -------------------------------------------------------------------------------
 
@@ -151,7 +183,9 @@ class Hub(Asks, Clockwork):
         each comes back on first contact; it listens for the others' changes)."""
         if self.cluster is not None:
             self._spawn(self._heartbeat(self.cluster))
-            self._spawn(self.cluster.listen(self._noticed, self._copy_all))
+            self._spawn(
+                self.cluster.listen(self._noticed, self._copy_all, presence=self._presence_noticed)
+            )
             self._spawn(self.analyses.solver_available())
             self._spawn(self._watch_database())
             if self.settings.waiting_table_ttl is not None:
@@ -374,6 +408,7 @@ class Hub(Asks, Clockwork):
             if self.cluster is not None and live.table.status != "finished":
                 for seat in SEATS:  # taken over: as after a restart, absent until back
                     self._seat_left(live, seat)
+                self._presence_changed(live)
         return live
 
     async def result(self, table_id: str) -> dict[str, Any] | None:
@@ -421,6 +456,8 @@ class Hub(Asks, Clockwork):
             self._drop(live)
 
     def _drop(self, live: _Live) -> None:
+        if not live.copy and (live.expired or live.table.status == FINISHED):
+            self._presence_changed(live)  # its presence row goes
         if self.live.get(live.table.id) is live:
             del self.live[live.table.id]
         if self.copies.get(live.table.id) is live:
@@ -566,9 +603,18 @@ class Hub(Asks, Clockwork):
 
     async def _heartbeat(self, cluster: Cluster) -> None:
         """Renew the leases of the tables in memory, a third of the lease time apart; let go
-        of the ones another worker took (this one stalled past its lease)."""
+        of the ones another worker took (this one stalled past its lease). Now and then,
+        sweep away the presence rows of tables nobody plays."""
+        beats = 0
         while True:
             await asyncio.sleep(cluster.lease_seconds / 3)
+            beats += 1
+            if beats * cluster.lease_seconds / 3 >= PRESENCE_SWEEP_SECONDS:
+                beats = 0
+                try:
+                    await self.store.run(cluster.sweep_presence)
+                except Exception as exc:
+                    _log.warning("could not sweep the presence rows: %s", exc)
             ids = list(self.live)
             try:
                 held = await self.store.run(cluster.renew, ids)
@@ -618,6 +664,7 @@ class Hub(Asks, Clockwork):
             _log.warning("table %s: its copy is read again: %s", table_id, exc.message)
             self._let_go(copy)
             return
+        _turn_deadline(copy)
         self._broadcast(copy, new)
         if copy.table.status == FINISHED and not copy.connections:
             del self.copies[table_id]
@@ -631,7 +678,10 @@ class Hub(Asks, Clockwork):
     def _keep_copy(self, table: Table) -> _Live:
         copy = self._new_live(table)
         copy.copy = True
+        table.turn_deadline = None  # the owner's presence says it
+        table.away_deadlines = {}
         self.copies[table.id] = copy
+        self._want_presence(table.id, 0)
         return copy
 
     async def copy_of(self, table_id: str) -> _Live | None:
@@ -670,6 +720,143 @@ class Hub(Asks, Clockwork):
                 self._keep_copy(await asyncio.to_thread(each.restore))
             elif known.table.seq < len(each.events):
                 self._noticed(each.id, len(each.events))
+        for table_id in self.copies:  # and their presence (notices may have been missed)
+            self._want_presence(table_id, 0)
+
+    # -- presence, of many (see :mod:`.presence`) ---------------------------------------------
+
+    def _presence_changed(self, live: _Live) -> None:
+        """Write the presence of this worker's table soon (a burst of changes: once)."""
+        if self.cluster is None or live.copy:
+            return
+        self._presence_due[live.table.id] = live
+        if self._presence_writer is None or self._presence_writer.done():
+            self._presence_writer = self._spawn(self._write_presence(self.cluster))
+
+    def said(self, live: _Live, seat: Seat, reaction: str) -> None:
+        """A reaction at this worker's table: for the other workers' spectators too."""
+        if self.cluster is None or live.copy:
+            return
+        live.said.append(Said(seat, reaction, time.time()))
+        self._presence_changed(live)
+
+    async def _write_presence(self, cluster: Cluster) -> None:
+        """Write what changed of the due tables' presence, together: at once (with the
+        changes of the same moment), then ``presence_delay`` apart while changes come."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(
+                max(0.0, self._presence_last + self.settings.presence_delay - loop.time())
+            )
+            if not self._presence_due:
+                return
+            self._presence_last = loop.time()
+            due, self._presence_due = self._presence_due, {}
+            rows: dict[str, Callable[[int], str]] = {}
+            bodies: dict[str, tuple[dict[str, Any], list[Said]]] = {}
+            gone: list[str] = []
+            now = time.time()
+            for table_id, live in due.items():
+                if live.expired or live.table.status == FINISHED:
+                    if live.presence_seq >= 0:  # its row goes, once
+                        gone.append(table_id)
+                        live.presence_seq = -1
+                    continue
+                if self.live.get(table_id) is not live:
+                    continue  # let go: another worker plays it now
+                live.said = [s for s in live.said if now - s.at < REACTIONS_KEPT]
+                table = live.table
+                deadline = table.turn_deadline  # (a version only matters with a deadline)
+                body = presence_body(
+                    live.connected(),
+                    table.away_deadlines,
+                    deadline,
+                    -1 if deadline is None else table.version,
+                )
+                said = list(live.said)
+                if body == live.published and all(s.seq is not None for s in said):
+                    continue
+                bodies[table_id] = (body, said)
+                rows[table_id] = functools.partial(presence_json, body, said)
+            if not rows and not gone:
+                continue
+            try:
+                written = await self.store.run(cluster.publish_presence, rows, gone)
+            except Exception as exc:  # said, not played: the next change writes it again
+                _log.warning("could not write the presence of %d tables: %s", len(due), exc)
+                for table_id, live in due.items():
+                    self._presence_due.setdefault(table_id, live)
+                await asyncio.sleep(1.0)
+                continue
+            for table_id, seq in written.items():
+                live = due[table_id]
+                body, said = bodies[table_id]
+                live.published = body
+                live.presence_seq = seq
+                for each in said:
+                    if each.seq is None:
+                        each.seq = seq
+
+    def _presence_noticed(self, table_id: str, seq: int) -> None:
+        """The owner of a table wrote (or removed) its presence row, numbered ``seq``."""
+        copy = self.copies.get(table_id)
+        if copy is None or table_id in self.live or seq <= copy.presence_seq:
+            return
+        self._want_presence(table_id, seq)
+
+    def _want_presence(self, table_id: str, seq: int) -> None:
+        if self.cluster is None:
+            return
+        self._presence_wanted[table_id] = max(seq, self._presence_wanted.get(table_id, 0))
+        if self._presence_reader is None or self._presence_reader.done():
+            self._presence_reader = self._spawn(self._read_presence(self.cluster))
+
+    async def _read_presence(self, cluster: Cluster) -> None:
+        """Read the wanted presence rows (all that are wanted at once, in one query), and
+        tell each copy's spectators what changed."""
+        while self._presence_wanted:
+            wanted, self._presence_wanted = self._presence_wanted, {}
+            try:
+                rows = await self.store.run(cluster.read_presence, list(wanted))
+            except Exception as exc:
+                self.db_health.unreadable(f"the presence of {len(wanted)} tables", exc)
+                await asyncio.sleep(1.0)
+                for table_id, seq in wanted.items():
+                    self._presence_wanted.setdefault(table_id, seq)
+                continue
+            for table_id, told in wanted.items():
+                copy = self.copies.get(table_id)
+                if copy is None:
+                    continue
+                found = rows.get(table_id)
+                if found is None:
+                    if told > copy.presence_seq:  # removed: nobody is known to be there
+                        self._show_presence(copy, told, NOBODY)
+                    continue
+                seq, text = found
+                remote = read_presence(text) if seq > copy.presence_seq else None
+                if remote is not None:
+                    self._show_presence(copy, seq, remote)
+
+    def _show_presence(self, copy: _Live, seq: int, remote: Remote) -> None:
+        """A copy's presence as its owner published it: an update to its spectators if
+        anything they see changed, and each reaction said since the row read last."""
+        last = copy.presence_seq
+        before = (copy.remote.connected, copy.table.away_deadlines, copy.table.turn_deadline)
+        copy.presence_seq = seq
+        copy.remote = remote
+        copy.table.away_deadlines = dict(remote.away)
+        _turn_deadline(copy)
+        after = (copy.remote.connected, copy.table.away_deadlines, copy.table.turn_deadline)
+        if after != before:
+            self._presence(copy)
+        if last == 0:
+            return  # the first read: what was said before was not heard here
+        for said_in, seat, reaction in remote.reactions:
+            if said_in > last:
+                text = dumps(reaction_frame(seat, reaction))
+                for conn in list(copy.connections):
+                    conn.push(text)
 
     async def _watch_database(self) -> None:
         """While writes fail, ask the database now and then, so the health says ``ok``
@@ -716,6 +903,7 @@ class Hub(Asks, Clockwork):
             self.count_connection(conn)
             if live.timer is None and not live.copy:
                 self._schedule(live)  # wake the bots and timers of a table nobody watched
+                self._presence_changed(live)  # its turn deadline, if it has one now
             conn.push(welcome_frame(live.table, seat, live.connected(), since, MAX_REPLAY))
         if seat is not None and live.table.seats[seat].held_by is not None:
             live.reclaimed[seat] = self._clock()
@@ -755,6 +943,8 @@ class Hub(Asks, Clockwork):
     async def disconnect(self, conn: Connection) -> None:
         self.release_connection(conn)
         live = self.live.get(conn.table_id)
+        if live is None or conn not in live.connections:
+            live = self.copies.get(conn.table_id)  # a spectator of a copy
         if live is None or conn not in live.connections:
             await conn.close()
             return
@@ -801,6 +991,7 @@ class Hub(Asks, Clockwork):
         self._broadcast(live, ())
 
     def _broadcast(self, live: _Live, new: Sequence[Event]) -> None:
+        self._presence_changed(live)  # (of many; written only if it changed)
         table = live.table
         events = events_json(table, new)
         connections = list(live.connections)
@@ -816,6 +1007,8 @@ class Hub(Asks, Clockwork):
 
 RESULTS_KEPT = 64
 """Results of finished tables kept in memory."""
+PRESENCE_SWEEP_SECONDS = 30.0
+"""How often a worker of many sweeps away the presence rows of tables nobody plays."""
 MAX_UNCOPIED = 100_000
 """Other workers' private or finished tables remembered as not to copy, at most."""
 
@@ -828,3 +1021,9 @@ def _retrieved(task: asyncio.Task[Any]) -> None:
 
 def _table(live: _Live) -> TableJson:
     return table_json(live.table, live.connected())
+
+
+def _turn_deadline(copy: _Live) -> None:
+    """A copy's turn deadline: its owner's, while the copy is at the version it is of."""
+    version, deadline = copy.remote.turn
+    copy.table.turn_deadline = deadline if version == copy.table.version else None

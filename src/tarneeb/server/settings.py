@@ -85,6 +85,10 @@ class Settings:
     lease_seconds: float = 3.0
     """How long a worker's lease on a table lasts unless renewed (a third of it apart):
     a dead worker's tables are taken over this long after its last renewal."""
+    presence_delay: float = 0.25
+    """Of many workers: seconds between two writes of a worker's tables' presence (who is
+    connected, countdowns, reactions) for the others: a change is written at once, the
+    ones that follow it within this time together, once it has passed."""
     logins_per_minute: float = 5.0
     """Sign-in (and recovery) attempts a minute for one player's name; four times as many
     from one client address."""

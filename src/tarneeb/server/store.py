@@ -95,6 +95,22 @@ _leases = sa.Table(
 """Which worker plays each table, till when, and the last event it wrote (see
 :mod:`tarneeb.server.cluster`; a single process, as on SQLite, has no rows here)."""
 
+_presence = sa.Table(
+    "tarneeb_presence",
+    _metadata,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("seq", sa.BigInteger, nullable=False),
+    sa.Column("data", sa.Text, nullable=False),
+    sa.Column("updated", sa.DateTime(timezone=True), nullable=False),
+)
+"""Who is at each table now, as its owner sees it: the seats connected, the away
+countdowns, the turn deadline, the last reactions (JSON, see
+:meth:`tarneeb.server.cluster.Cluster.publish_presence`); ``seq`` from the sequence
+``tarneeb_presence_seq``, so it only grows, whoever writes it. Not the log: said, not
+played; a single process has no rows here."""
+
+sa.Sequence("tarneeb_presence_seq", metadata=_metadata)
+
 
 class StaleWrite(Exception):
     """A change refused because another worker plays the table now: nothing was written."""
