@@ -193,6 +193,56 @@ def test_item5_a_guest_sees_the_log_and_chat_once(browser: Browser, server: str)
         page.context.close()
 
 
+def test_item5_a_name_typed_before_the_page_loaded_stays(browser: Browser, server: str) -> None:
+    """The home page drew itself again once the server's facts came, and the name typed
+    into the fresh form was gone (the host chatted as "Player")."""
+    page = new_page(browser, DESKTOP)
+    held: list[Any] = []
+    page.route("**/api/info", lambda route: held.append(route))
+    page.goto(f"{server}/")
+    page.wait_for_function("() => !!document.querySelector('#create-name')")
+    page.wait_for_timeout(100)  # the route handler runs while Playwright waits
+    assert held, "the page asked for /api/info"
+    page.fill("#create-name", "Layla")
+    page.focus("#create-name")
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/info")
+    # the server's bots by level arrived: the form was drawn again
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#seat-north option')].some((o) => o.value === 'bot:medium')"
+    )
+    expect(page.locator("#create-name")).to_have_value("Layla")
+    expect(page.locator("#create-name")).to_be_focused()
+    page.context.close()
+
+
+def test_item5_chat_typed_before_the_connection_is_sent_once_it_is(
+    browser: Browser, server: str
+) -> None:
+    """Enter in the chat before the table's connection was up did nothing: the line was
+    lost without a word. Now it waits (shown as waiting) and goes once connected."""
+    host = new_page(browser, DESKTOP)
+    table_id = quick_play(host, server, name="Layla", target=1000)
+    held: list[Any] = []
+    host.route(f"**/api/tables/{table_id}", lambda route: held.append(route))
+    host.reload()
+    host.wait_for_function("() => !!document.querySelector('#chat-input')")
+    host.wait_for_timeout(100)
+    assert held, "the page asked for its table"
+    host.fill("#chat-input", "Ahlan!")
+    host.press("#chat-input", "Enter")
+    expect(host.locator("#chat-log .chat-queued")).to_contain_text("Ahlan!")
+    expect(host.locator("#chat-input")).to_have_value("")
+    for route in held:
+        route.continue_()
+    host.unroute(f"**/api/tables/{table_id}")
+    expect(host.locator("#chat-log .chat-line").last).to_have_text("Layla: Ahlan!")
+    expect(host.locator("#chat-log .chat-queued")).to_have_count(0)
+    expect(host.locator("#chat-log .chat-line", has_text="Ahlan!")).to_have_count(1)
+    host.context.close()
+
+
 def test_item5_after_a_reload_the_check_still_finds_my_hand(browser: Browser, server: str) -> None:
     """ "After a reload, the shuffle check silently drops "and deals your hand"." """
     page = new_page(browser, DESKTOP, reduced_motion=True)

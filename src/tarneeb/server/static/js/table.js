@@ -91,6 +91,8 @@ export class TableView {
       if (e.target instanceof HTMLDialogElement) this.syncCover();
     };
     this.coveredUntil = 0;
+    /** @type {string[]} chat lines typed before the connection was up: sent once it is */
+    this.chatQueue = [];
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     this.coveredTimer = undefined;
     this.tick = setInterval(() => this.updateTimers(), 500);
@@ -180,6 +182,7 @@ export class TableView {
         this.applyState(frame.state);
         this.deals.welcome(this.mySeat, /** @type {string} */ (this.table?.options?.dealing));
         if (first) this.loadDeals();
+        this.flushChat();
         break;
       }
       case "update":
@@ -492,14 +495,40 @@ export class TableView {
     }
   }
 
-  /** @param {Event} event */
+  /** Enter in the chat: sent now, or queued until the table's connection is up (shown
+   * as waiting in the log), never dropped without a word. @param {Event} event */
   sendChat(event) {
     event.preventDefault();
     const input = /** @type {HTMLInputElement} */ (this.root.querySelector("#chat-input"));
-    const text = input.value.trim();
-    if (!text || !this.conn) return;
-    if (this.conn.chat(text.slice(0, 300))) input.value = "";
-    else toast(t("web.error.offline"), "error");
+    const text = input.value.trim().slice(0, 300);
+    if (!text) return;
+    if (!this.chatQueue.length && this.conn?.chat(text)) {
+      input.value = "";
+      return;
+    }
+    if (this.chatQueue.length >= CHAT_QUEUE) {
+      // the text stays in the box
+      toast(t("web.error.offline"), "error");
+      return;
+    }
+    this.chatQueue.push(text);
+    input.value = "";
+    this.render();
+  }
+
+  /** Online again (a welcome): the queued lines go, in order; a spectator's come back to the box. */
+  flushChat() {
+    if (!this.chatQueue.length) return;
+    if (!this.mySeat) {
+      const input = /** @type {HTMLInputElement | null} */ (this.root.querySelector("#chat-input"));
+      if (input) input.value = [...this.chatQueue, input.value].filter(Boolean).join(" ").slice(0, 300);
+      this.chatQueue = [];
+      toast(t("web.chat.seatedOnly"), "error");
+      this.render();
+      return;
+    }
+    while (this.chatQueue.length && this.conn?.chat(this.chatQueue[0])) this.chatQueue.shift();
+    this.render();
   }
 
   askHint() {
@@ -619,7 +648,7 @@ export class TableView {
       });
     }
     const list = /** @type {HTMLElement | null} */ (this.root.querySelector("#chat-log"));
-    if (list) renderChat(list, this.log);
+    if (list) renderChat(list, this.log, this.chatQueue, this.mySeat);
     const form = /** @type {HTMLElement | null} */ (this.root.querySelector("#chat-form"));
     if (form) form.hidden = !this.mySeat;
     if (document.getElementById("score-sheet")) this.openSheet();
@@ -700,6 +729,9 @@ export class TableView {
     if ([...this.bubbles.values()].some((b) => b.until < Date.now())) this.renderBubbles();
   }
 }
+
+/** Chat lines held while offline, at most. */
+const CHAT_QUEUE = 5;
 
 /** A dialog (modal: the page behind is inert) covers the table. */
 function covered() {
