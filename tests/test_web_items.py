@@ -543,6 +543,40 @@ def test_item9_the_replay_reads_well_and_opens_at_the_start(browser: Browser, se
     page.context.close()
 
 
+def test_item9_the_replays_trick_stands_clear_of_the_hands_on_a_phone(
+    browser: Browser, server: str
+) -> None:
+    """Seen in the phone screenshots: in the replay at 390 px the side hands were wider
+    than their columns, and the trick's left and right cards lay over them."""
+    page = new_page(browser, PHONE, reduced_motion=True)
+    quick_play(page, server, name="Maya", target=1000)
+    assert play_deals(page, 1)["deals"] == 1
+    page.click("#summary-close")
+    page.goto(page.url.split("#")[0] + "#replay/1")
+    expect(page.locator("#replay")).to_be_visible()
+    for _ in range(30):  # past the bids: the first trick whole on the table
+        if page.locator("#replay-trick .trick-card").count() == 4:
+            break
+        page.click("#replay-next")
+    expect(page.locator("#replay-trick .trick-card")).to_have_count(4)
+    overlaps: list[str] = page.evaluate(
+        """() => {
+            const meet = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1
+                && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+            const cards = [...document.querySelectorAll('#replay-trick .trick-card')];
+            const hands = [...document.querySelectorAll('.replay-hand')];
+            const out = [];
+            for (const c of cards) for (const h of hands)
+                if (meet(c.getBoundingClientRect(), h.getBoundingClientRect())) out.push(`${c.className} over ${h.className}`);
+            const width = document.documentElement.clientWidth;
+            for (const h of hands) if (h.getBoundingClientRect().right > width + 0.5) out.push(`${h.className} off screen`);
+            return out;
+        }"""
+    )
+    assert not overlaps, overlaps
+    page.context.close()
+
+
 def test_item9_the_rules_page_speaks_the_pages_language(browser: Browser, server: str) -> None:
     """ "rules pages are English and full of jargon in every language" """
     page = new_page(browser, DESKTOP, locale="ar")
