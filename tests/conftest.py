@@ -24,16 +24,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
 # Known open bugs (issue 23 and one test script), each a strict xfail: the test is the
 # regression test, and it must start passing (then this entry goes) when the bug is fixed.
-KNOWN_OPEN: dict[str, str] = {
-    "test_web_items.py::test_item8_keys_work_on_an_arabic_keyboard": (
-        "issue 23: under CI's load the P key pressed as the bid box opened was lost once"
-        " (no call followed in 30 s); passes alone"
-    ),
-}
+KNOWN_OPEN: dict[str, str] = {}
 
 
 # Tests that pass or fail with the machine's load (timing of the page under test): open too.
-FLAKY_OPEN: set[str] = {"test_web_items.py::test_item8_keys_work_on_an_arabic_keyboard"}
+FLAKY_OPEN: set[str] = set()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -193,6 +193,56 @@ def test_item5_a_guest_sees_the_log_and_chat_once(browser: Browser, server: str)
         page.context.close()
 
 
+def test_item5_a_name_typed_before_the_page_loaded_stays(browser: Browser, server: str) -> None:
+    """The home page drew itself again once the server's facts came, and the name typed
+    into the fresh form was gone (the host chatted as "Player")."""
+    page = new_page(browser, DESKTOP)
+    held: list[Any] = []
+    page.route("**/api/info", lambda route: held.append(route))
+    page.goto(f"{server}/")
+    page.wait_for_function("() => !!document.querySelector('#create-name')")
+    page.wait_for_timeout(100)  # the route handler runs while Playwright waits
+    assert held, "the page asked for /api/info"
+    page.fill("#create-name", "Layla")
+    page.focus("#create-name")
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/info")
+    # the server's bots by level arrived: the form was drawn again
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#seat-north option')].some((o) => o.value === 'bot:medium')"
+    )
+    expect(page.locator("#create-name")).to_have_value("Layla")
+    expect(page.locator("#create-name")).to_be_focused()
+    page.context.close()
+
+
+def test_item5_chat_typed_before_the_connection_is_sent_once_it_is(
+    browser: Browser, server: str
+) -> None:
+    """Enter in the chat before the table's connection was up did nothing: the line was
+    lost without a word. Now it waits (shown as waiting) and goes once connected."""
+    host = new_page(browser, DESKTOP)
+    table_id = quick_play(host, server, name="Layla", target=1000)
+    held: list[Any] = []
+    host.route(f"**/api/tables/{table_id}", lambda route: held.append(route))
+    host.reload()
+    host.wait_for_function("() => !!document.querySelector('#chat-input')")
+    host.wait_for_timeout(100)
+    assert held, "the page asked for its table"
+    host.fill("#chat-input", "Ahlan!")
+    host.press("#chat-input", "Enter")
+    expect(host.locator("#chat-log .chat-queued")).to_contain_text("Ahlan!")
+    expect(host.locator("#chat-input")).to_have_value("")
+    for route in held:
+        route.continue_()
+    host.unroute(f"**/api/tables/{table_id}")
+    expect(host.locator("#chat-log .chat-line").last).to_have_text("Layla: Ahlan!")
+    expect(host.locator("#chat-log .chat-queued")).to_have_count(0)
+    expect(host.locator("#chat-log .chat-line", has_text="Ahlan!")).to_have_count(1)
+    host.context.close()
+
+
 def test_item5_after_a_reload_the_check_still_finds_my_hand(browser: Browser, server: str) -> None:
     """ "After a reload, the shuffle check silently drops "and deals your hand"." """
     page = new_page(browser, DESKTOP, reduced_motion=True)
@@ -344,16 +394,17 @@ def test_item8_keys_work_on_an_arabic_keyboard(browser: Browser, server: str) ->
     (it offers "X double" where there is no doubling)." """
     page = new_page(browser, DESKTOP, locale="ar", reduced_motion=True)
     quick_play(page, server, name="ليلى", target=1000)
-    page.wait_for_selector(READY)
-    table = Table({"south": page})
-    while True:  # until it is ours to call in the auction, after someone else bid
-        page.wait_for_selector(READY)
-        others_bid = page.locator('#auction-list li:not([data-seat="south"]) .act-bid').count()
-        may_pass = page.locator('#bidbox .bid-button[data-action="pass"]:not([disabled])').count()
-        if page.get_attribute("body", "data-phase") == "auction" and others_bid and may_pass:
-            break
-        if act_on_page(page, table) == "summary":
-            page.click("#summary-close")
+    # until it is ours to call in the auction, after someone else bid, with no dialog over
+    # the table (a key pressed under the deal's summary is refused, see the test above)
+    play_until(
+        page,
+        Table({"south": page}),
+        """document.body.dataset.phase === 'auction'
+        && !document.querySelector('dialog[open]')
+        && !!document.querySelector('#auction-list li:not([data-seat="south"]) .act-bid')
+        && !!document.querySelector('#bidbox .bid-button[data-action="pass"]:not([disabled])')""",
+        deals=8,
+    )
     version = int(page.get_attribute("body", "data-version") or "0")
     # the P key of an Arabic keyboard: the character "ح", the physical key KeyP
     _press(page, "ح", "KeyP")
@@ -361,6 +412,39 @@ def test_item8_keys_work_on_an_arabic_keyboard(browser: Browser, server: str) ->
     match = state_of(page, page.url.rsplit("/", 1)[1])["match"]
     mine = [c for c in match["auction"]["calls"] if c["seat"] == "south"]
     assert mine and mine[-1]["action"]["kind"] == "pass", mine
+    page.context.close()
+
+
+def test_item8_a_key_under_the_summary_is_refused_out_loud(browser: Browser, server: str) -> None:
+    """The deal's summary opens over the next deal's bidding box: a key pressed then was
+    lost without a word (and the box below stood enabled). Now the table under a dialog
+    is disabled, and a key meant for it says so."""
+    page = new_page(browser, DESKTOP, reduced_motion=True)
+    table_id = quick_play(page, server, name="Maya", target=1000)
+    assert play_deals(page, 1)["deals"] == 1
+    expect(page.locator("#deal-summary")).to_be_visible()
+    # the next deal's auction is at our turn under the summary
+    page.wait_for_function(
+        "() => document.body.dataset.deal === '2' && document.body.dataset.toAct === 'south'"
+    )
+    expect(page.locator("#bidbox .bid-button").first).to_be_attached()
+    assert page.locator("#bidbox .bid-button:not([disabled])").count() == 0
+    assert page.locator("#hand .card:not([disabled])").count() == 0
+    _press(page, "p", "KeyP")
+    note = page.locator(".covered-note")
+    expect(note).to_be_visible()
+    expect(note).not_to_be_empty()
+    calls = state_of(page, table_id)["match"]["auction"]["calls"]
+    assert not [c for c in calls if c["seat"] == "south"], calls
+    # the summary closed, the same key is a call again
+    page.click("#summary-close")
+    expect(page.locator(".covered-note")).to_have_count(0)
+    page.wait_for_selector('#bidbox .bid-button[data-action="pass"]:not([disabled])')
+    version = int(page.get_attribute("body", "data-version") or "0")
+    _press(page, "p", "KeyP")
+    page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=version)
+    calls = state_of(page, table_id)["match"]["auction"]["calls"]
+    assert [c for c in calls if c["seat"] == "south"][-1]["action"]["kind"] == "pass", calls
     page.context.close()
 
 
@@ -456,6 +540,40 @@ def test_item9_the_replay_reads_well_and_opens_at_the_start(browser: Browser, se
     assert first and last and first["x"] > last["x"], (
         "the first step sits at the start: right in Arabic"
     )
+    page.context.close()
+
+
+def test_item9_the_replays_trick_stands_clear_of_the_hands_on_a_phone(
+    browser: Browser, server: str
+) -> None:
+    """Seen in the phone screenshots: in the replay at 390 px the side hands were wider
+    than their columns, and the trick's left and right cards lay over them."""
+    page = new_page(browser, PHONE, reduced_motion=True)
+    quick_play(page, server, name="Maya", target=1000)
+    assert play_deals(page, 1)["deals"] == 1
+    page.click("#summary-close")
+    page.goto(page.url.split("#")[0] + "#replay/1")
+    expect(page.locator("#replay")).to_be_visible()
+    for _ in range(30):  # past the bids: the first trick whole on the table
+        if page.locator("#replay-trick .trick-card").count() == 4:
+            break
+        page.click("#replay-next")
+    expect(page.locator("#replay-trick .trick-card")).to_have_count(4)
+    overlaps: list[str] = page.evaluate(
+        """() => {
+            const meet = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1
+                && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+            const cards = [...document.querySelectorAll('#replay-trick .trick-card')];
+            const hands = [...document.querySelectorAll('.replay-hand')];
+            const out = [];
+            for (const c of cards) for (const h of hands)
+                if (meet(c.getBoundingClientRect(), h.getBoundingClientRect())) out.push(`${c.className} over ${h.className}`);
+            const width = document.documentElement.clientWidth;
+            for (const h of hands) if (h.getBoundingClientRect().right > width + 0.5) out.push(`${h.className} off screen`);
+            return out;
+        }"""
+    )
+    assert not overlaps, overlaps
     page.context.close()
 
 

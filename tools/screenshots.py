@@ -92,7 +92,8 @@ def summary_sheet_replay(out: Path, page: Page, server: str, tag: str, name: str
     if opener.count():
         opener.first.click()
     if page.locator(SHEET).count():
-        page.locator(SHEET).first.scroll_into_view_if_needed()
+        # the sheet is a modal dialog, on screen wherever the page is: the table behind at the top
+        page.evaluate("() => window.scrollTo(0, 0)")
         settle(page)
         shoot(out, page, f"score-sheet-{tag}.png")
     else:
@@ -101,6 +102,12 @@ def summary_sheet_replay(out: Path, page: Page, server: str, tag: str, name: str
     page.wait_for_selector("#replay")
     for _ in range(8):  # a few steps in: the first trick on the table
         page.click("#replay-next")
+    # the board in sight (clicking Next scrolled a phone's page down to the controls)
+    page.evaluate(
+        "() => document.querySelector('.replay-grid')?.scrollIntoView({block: 'start'})"
+        if page.viewport_size and page.viewport_size["width"] < 600
+        else "() => window.scrollTo(0, 0)"
+    )
     settle(page)
     shoot(out, page, f"replay-{tag}.png")
 

@@ -54,3 +54,13 @@ test("nothing happens out of turn, but Escape still closes a dialog", () => {
   assert.deepEqual(keyCommand(idle, { code: "Escape", key: "Escape" }, { dialogOpen: true }), { type: "close-dialog" });
   assert.equal(keyCommand(idle, { code: "KeyP", key: "p", ctrlKey: true }), null);
 });
+
+test("under a dialog a key meant for the table is refused out loud, Escape still closes", () => {
+  const legal = [action(1, "pass", "pass"), action(2, "7", "bid", { level: 7 })];
+  const covered = { ...model("auction", legal), covered: true };
+  assert.deepEqual(keyCommand(covered, { code: "KeyP", key: "ح" }, { dialogOpen: true }), { type: "covered" });
+  assert.deepEqual(keyCommand(covered, { code: "Digit7", key: "7" }, { dialogOpen: true }), { type: "covered" });
+  assert.deepEqual(keyCommand(covered, { key: "Escape" }, { dialogOpen: true }), { type: "close-dialog" });
+  // not our turn: nothing to refuse
+  assert.equal(keyCommand({ ...model("auction", []), covered: true }, { code: "KeyP", key: "p" }, { dialogOpen: true }), null);
+});

@@ -258,7 +258,7 @@ export function biddingBox(model, ui) {
         type: "button",
         class: ["bid-button", extra, buffer && action.text.toUpperCase().startsWith(buffer) ? "match" : ""],
         dataset: { action: action.text, key: `act:${action.text}` },
-        disabled: model.pending,
+        disabled: model.pending || model.covered,
         onClick: () => ui.act(action),
       },
       content,
@@ -366,7 +366,7 @@ export function renderHand(node, model, ui) {
           class: ["card", "face", ok ? "legal" : "", model.playing && !ok ? "illegal" : ""],
           dataset: { card, key: `card:${card}`, suit: card.slice(-1), index: String(i) },
           style: { "--i": String(i) },
-          disabled: !ok || model.pending,
+          disabled: !ok || model.pending || model.covered,
           "aria-label": cardLabel(card),
           title: cardLabel(card),
           onClick: () => {

@@ -11,6 +11,7 @@
  *   | {type: "refuse", text: string}
  *   | {type: "focus", region: "hand" | "bidbox", step: number, horizontal: boolean}
  *   | {type: "toggle-last"}
+ *   | {type: "covered"}
  *   | {type: "close-dialog"}} Command
  */
 
@@ -32,13 +33,26 @@ export function keyLetter(event) {
 const WORD_KEYS = /** @type {const} */ ({ P: "pass", X: "double", R: "raise", S: "stand", Z: "redeal" });
 
 /**
- * What a key press does now.
+ * What a key press does now. While a dialog covers the table (model.covered), a key that
+ * would bid or play is refused out loud ("covered"), never lost without a word.
  * @param {TableModel} model
  * @param {{code?: string, key?: string, ctrlKey?: boolean, metaKey?: boolean, altKey?: boolean}} event
  * @param {{dialogOpen?: boolean}} [context]
  * @returns {Command | null}
  */
 export function keyCommand(model, event, context = {}) {
+  const command = tableKey(model, event, context);
+  if (command && model.covered && (command.type === "act" || command.type === "buffer" || command.type === "refuse")) return { type: "covered" };
+  return command;
+}
+
+/**
+ * @param {TableModel} model
+ * @param {{code?: string, key?: string, ctrlKey?: boolean, metaKey?: boolean, altKey?: boolean}} event
+ * @param {{dialogOpen?: boolean}} context
+ * @returns {Command | null}
+ */
+function tableKey(model, event, context) {
   if (event.ctrlKey || event.metaKey || event.altKey) return null;
   const key = event.key || "";
   const m = model.match;

@@ -193,7 +193,9 @@ export function trickOf(m, mySeat) {
 
 /**
  * The model of the table for one viewer.
- * @param {{state: StateJson | null, table: TableJson | null, mySeat: SeatName | null, pending?: boolean, bidBuffer?: string}} input
+ * `covered`: a dialog (a deal's summary, the score sheet) covers the table; the hand and the
+ * bidding box stand disabled under it.
+ * @param {{state: StateJson | null, table: TableJson | null, mySeat: SeatName | null, pending?: boolean, covered?: boolean, bidBuffer?: string}} input
  */
 export function tableModel(input) {
   const { state, table, mySeat } = input;
@@ -265,6 +267,7 @@ export function tableModel(input) {
     playing,
     bidding,
     pending: Boolean(input.pending),
+    covered: Boolean(input.covered),
     bidBuffer: input.bidBuffer || "",
     hand,
     box: bidding ? bidBox(legal) : null,

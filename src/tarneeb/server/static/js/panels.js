@@ -367,8 +367,10 @@ export function renderSide(node, model, ui) {
  * The chat and the table's events, each line once.
  * @param {HTMLElement} list
  * @param {{kind: string, seat?: string, name?: string, text: string | (() => string)}[]} log
+ * @param {string[]} [queued] lines typed before the connection was up, still to go
+ * @param {string | null} [mySeat]
  */
-export function renderChat(list, log) {
+export function renderChat(list, log, queued = [], mySeat = null) {
   mount(
     list,
     log.slice(-100).map((line) =>
@@ -376,6 +378,8 @@ export function renderChat(list, log) {
         ? h("li", { class: "chat-line", dataset: { seat: line.seat || "" } }, h("b", {}, line.name || seatName(line.seat || "")), ": ", h("span", { dir: "auto" }, typeof line.text === "function" ? line.text() : line.text))
         : h("li", { class: "chat-info" }, typeof line.text === "function" ? line.text() : line.text),
     ),
+    // typed while the connection was not up: they go when it is
+    queued.map((text) => h("li", { class: "chat-queued", dataset: { seat: mySeat || "" } }, h("span", { dir: "auto" }, text), " ", h("small", { class: "muted" }, t("web.chat.queued")))),
   );
   list.scrollTop = list.scrollHeight;
 }

@@ -85,6 +85,16 @@ export class TableView {
       onTrick: () => sound.play("trick"),
     });
     this.onKey = (/** @type {KeyboardEvent} */ e) => this.keydown(e);
+    // a dialog closed: the table under it is live again (the capture phase: before the
+    // dialog's own listener gives the focus back to what had it)
+    this.onDialogClose = (/** @type {Event} */ e) => {
+      if (e.target instanceof HTMLDialogElement) this.syncCover();
+    };
+    this.coveredUntil = 0;
+    /** @type {string[]} chat lines typed before the connection was up: sent once it is */
+    this.chatQueue = [];
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.coveredTimer = undefined;
     this.tick = setInterval(() => this.updateTimers(), 500);
   }
 
@@ -94,12 +104,15 @@ export class TableView {
     clearInterval(this.tick);
     this.stage.stop();
     document.removeEventListener("keydown", this.onKey);
+    document.removeEventListener("close", this.onDialogClose, true);
+    clearTimeout(this.coveredTimer);
     for (const id of ["deal-summary", "match-end", "score-sheet", "seat-link-dialog"]) document.getElementById(id)?.remove();
     if (this.conn) this.conn.close();
   }
 
   async start() {
     document.addEventListener("keydown", this.onKey);
+    document.addEventListener("close", this.onDialogClose, true);
     this.saved = loadSeat(this.id);
     const params = new URLSearchParams(location.search);
     this.inviteSeat = params.get("seat");
@@ -132,6 +145,7 @@ export class TableView {
 
   async seatLink() {
     await showSeatLink(this.id, this.saved?.token, () => this.focusTarget());
+    this.syncCover();
   }
 
   connect() {
@@ -168,6 +182,7 @@ export class TableView {
         this.applyState(frame.state);
         this.deals.welcome(this.mySeat, /** @type {string} */ (this.table?.options?.dealing));
         if (first) this.loadDeals();
+        this.flushChat();
         break;
       }
       case "update":
@@ -305,7 +320,36 @@ export class TableView {
    * still showing the cards played before this turn: a card is not played to a trick unseen. */
   buildModel() {
     const pending = Boolean(this.pending) || Boolean(this.settling) || this.stage.busy();
-    return tableModel({ state: this.state, table: this.table, mySeat: this.mySeat, pending, bidBuffer: this.bidBuffer });
+    return tableModel({ state: this.state, table: this.table, mySeat: this.mySeat, pending, covered: covered(), bidBuffer: this.bidBuffer });
+  }
+
+  /** A dialog opened or closed: the hand and the bidding box follow (disabled under it). */
+  syncCover() {
+    if (covered() !== this.model.covered) this.render();
+    this.placeCoveredNote();
+  }
+
+  /** A key meant for the table under a dialog: refused out loud, in the dialog. */
+  sayCovered() {
+    this.coveredUntil = Date.now() + 4000;
+    this.placeCoveredNote();
+    clearTimeout(this.coveredTimer);
+    this.coveredTimer = setTimeout(() => {
+      this.coveredUntil = 0;
+      this.placeCoveredNote();
+    }, 4000);
+  }
+
+  /** The note stays while it is meant to (a dialog redrawn keeps it), and goes after. */
+  placeCoveredNote() {
+    const dialogs = [...document.querySelectorAll("dialog[open]")];
+    const dialog = dialogs[dialogs.length - 1];
+    for (const note of document.querySelectorAll(".covered-note")) if (note.parentElement !== dialog || Date.now() >= this.coveredUntil) note.remove();
+    if (!dialog || Date.now() >= this.coveredUntil || dialog.querySelector(".covered-note")) return;
+    const note = h("p", { class: "covered-note", role: "status" }, t("web.keys.covered"));
+    const actions = dialog.querySelector(".actions");
+    if (actions) actions.before(note);
+    else dialog.appendChild(note);
   }
 
   /** A deal is over and its last trick was seen: its summary, or the match's end. @param {number} number */
@@ -329,6 +373,7 @@ export class TableView {
       fallback: () => this.focusTarget(),
     });
     this.summaryNumber = number;
+    this.syncCover();
   }
 
   /** @param {number} [lastNumber] */
@@ -353,6 +398,7 @@ export class TableView {
       rematchState,
       fallback: () => this.focusTarget(),
     });
+    this.syncCover();
   }
 
   voteRematch() {
@@ -449,14 +495,40 @@ export class TableView {
     }
   }
 
-  /** @param {Event} event */
+  /** Enter in the chat: sent now, or queued until the table's connection is up (shown
+   * as waiting in the log), never dropped without a word. @param {Event} event */
   sendChat(event) {
     event.preventDefault();
     const input = /** @type {HTMLInputElement} */ (this.root.querySelector("#chat-input"));
-    const text = input.value.trim();
-    if (!text || !this.conn) return;
-    if (this.conn.chat(text.slice(0, 300))) input.value = "";
-    else toast(t("web.error.offline"), "error");
+    const text = input.value.trim().slice(0, 300);
+    if (!text) return;
+    if (!this.chatQueue.length && this.conn?.chat(text)) {
+      input.value = "";
+      return;
+    }
+    if (this.chatQueue.length >= CHAT_QUEUE) {
+      // the text stays in the box
+      toast(t("web.error.offline"), "error");
+      return;
+    }
+    this.chatQueue.push(text);
+    input.value = "";
+    this.render();
+  }
+
+  /** Online again (a welcome): the queued lines go, in order; a spectator's come back to the box. */
+  flushChat() {
+    if (!this.chatQueue.length) return;
+    if (!this.mySeat) {
+      const input = /** @type {HTMLInputElement | null} */ (this.root.querySelector("#chat-input"));
+      if (input) input.value = [...this.chatQueue, input.value].filter(Boolean).join(" ").slice(0, 300);
+      this.chatQueue = [];
+      toast(t("web.chat.seatedOnly"), "error");
+      this.render();
+      return;
+    }
+    while (this.chatQueue.length && this.conn?.chat(this.chatQueue[0])) this.chatQueue.shift();
+    this.render();
   }
 
   askHint() {
@@ -479,9 +551,13 @@ export class TableView {
     const dialogOpen = Boolean(document.querySelector("dialog[open]"));
     const command = keyCommand(this.model, event, { dialogOpen });
     if (!command) return;
-    if (dialogOpen && command.type !== "close-dialog") return; // the dialog has the keys
+    // the dialog has the keys; one meant for the table under it is refused out loud
+    if (dialogOpen && command.type !== "close-dialog" && command.type !== "covered") return;
     event.preventDefault();
     switch (command.type) {
+      case "covered":
+        this.sayCovered();
+        break;
       case "act":
         this.act(command.action);
         break;
@@ -572,7 +648,7 @@ export class TableView {
       });
     }
     const list = /** @type {HTMLElement | null} */ (this.root.querySelector("#chat-log"));
-    if (list) renderChat(list, this.log);
+    if (list) renderChat(list, this.log, this.chatQueue, this.mySeat);
     const form = /** @type {HTMLElement | null} */ (this.root.querySelector("#chat-form"));
     if (form) form.hidden = !this.mySeat;
     if (document.getElementById("score-sheet")) this.openSheet();
@@ -580,7 +656,10 @@ export class TableView {
 
   openSheet() {
     const deals = [...this.deals.finished.values()].sort((a, b) => a.number - b.number);
+    const fresh = !document.getElementById("score-sheet");
     showDialog("score-sheet", t("web.sheet.title"), [scoreSheet(deals, this.model), h("div", { class: "actions" }, h("button", { type: "button", class: "primary", id: "sheet-close", autofocus: true, onClick: () => closeDialog("score-sheet") }, t("web.common.close")))], { className: "score-sheet-dialog", fallback: () => this.focusTarget() });
+    if (fresh) this.syncCover();
+    else this.placeCoveredNote();
   }
 
   renderBanner() {
@@ -649,4 +728,12 @@ export class TableView {
     updateTimers(this.root, Date.now() / 1000 + this.clockOffset);
     if ([...this.bubbles.values()].some((b) => b.until < Date.now())) this.renderBubbles();
   }
+}
+
+/** Chat lines held while offline, at most. */
+const CHAT_QUEUE = 5;
+
+/** A dialog (modal: the page behind is inert) covers the table. */
+function covered() {
+  return Boolean(document.querySelector("dialog[open]"));
 }
