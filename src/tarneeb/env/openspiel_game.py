@@ -79,8 +79,7 @@ which calls :meth:`TarneebState.resample_from_infostate`:
 from __future__ import annotations
 
 import random
-from collections.abc import MutableSequence, Sequence
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyspiel
@@ -134,6 +133,9 @@ _OUTCOMES = [[(c, 1.0 / (52 - n)) for c in range(52)] for n in range(52)]
 _ORDER = np.arange(53, dtype=np.float32) / 52.0
 """The play-order values: the ``k``-th card played shows ``_ORDER[k]``."""
 _ORDER_VALUES: list[float] = _ORDER.tolist()
+_TO_ACT_CELLS = [[p * OBS_SIZE + _TO_ACT + ((s - p) & 3) for p in range(4)] for s in range(4)]
+"""``_TO_ACT_CELLS[s]``: the cells of the four observations, one after the other, that show
+seat ``s`` to act."""
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -276,37 +278,66 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
 
     # Python callers (rl_environment, user loops) read tensors here, without the round trip
     # through C++ (its copy and its conversion to a list cost more than the observation).
-    # Each player's tensor is kept as a Python list for the deal and brought up to date
-    # by difference (_Lists); the observers build it whole (what C++ callers get, and
-    # the reference the tests compare with).
+    # The four players' observations are kept as one Python list for the deal, brought up
+    # to date by difference, and each player's perfect-recall pieces as a list of their own
+    # (_Tensors); a read copies a slice of them. The observers build tensors whole (what
+    # C++ callers get, and the reference the tests compare with).
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """The observation tensor of ``player`` (default: the player to act), as pyspiel's."""
-        return self._lists(False, player)
+        p = self._reader(player)
+        kept = self._tensors()
+        if kept is None:
+            return self._dealing(False, p)
+        at = p * OBS_SIZE
+        return kept.flat[at : at + OBS_SIZE]
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
         """The information-state tensor of ``player`` (default: the player to act)."""
-        return self._lists(True, player)
+        p = self._reader(player)
+        kept = self._tensors()
+        if kept is None:
+            return self._dealing(True, p)
+        recall = kept.recall[p]
+        if recall is None:
+            recall = kept.recall[p] = self._recall_list(p)
+        at = p * OBS_SIZE
+        values = kept.flat[at : at + OBS_SIZE]
+        values += recall
+        return values
 
-    def _lists(self, info: bool, player: int | None) -> list[float]:
-        core = self._core
-        deal = core.deal
+    def _reader(self, player: int | None) -> int:
         p = self.current_player() if player is None else int(player)
         if not 0 <= p < 4:
             raise ValueError(f"player must be 0..3, not {p}")
+        return p
+
+    def _tensors(self) -> _Tensors | None:
+        """The lists of the deal, up to date (``None`` while dealing)."""
+        core = self._core
+        deal = core.deal
+        if deal is None:
+            return None
         cache = self._cache
-        kept = cache.info if info else cache.obs
-        lists = kept[p]
-        if deal is None or lists is None or lists.deal is not deal:
-            game = self.get_game()
-            observer = game.info_state_observer if info else game.default_observer
-            observer.set_from(self, p)
-            if deal is None:  # dealing: the hand so far, nothing to keep
-                values: list[float] = observer.tensor.tolist()
-                return values
-            lists = kept[p] = _Lists(deal, observer.tensor, core, p)
-            return lists.values[:]
-        return lists.read(core, p, cache.recall if info else None)
+        kept = cache.tensors
+        if kept is None or kept.deal is not deal:
+            kept = cache.tensors = _Tensors(deal, core, cache.recall)
+        elif kept.at != len(core.actions):
+            kept.update(core)
+        return kept
+
+    def _dealing(self, info: bool, player: int) -> list[float]:
+        # The hand so far, nothing to keep.
+        game = self.get_game()
+        observer = game.info_state_observer if info else game.default_observer
+        observer.set_from(self, player)
+        return _as_list(observer.tensor)
+
+    def _recall_list(self, player: int) -> list[float]:
+        # The perfect-recall pieces of the information state, as the observer writes them.
+        observer = self.get_game().info_state_observer
+        observer.set_from(self, player)
+        return _as_list(observer.tensor[OBS_SIZE:])
 
     def _apply_action(self, action: int) -> None:
         core = self._core
@@ -474,76 +505,116 @@ class _Recall(NamedTuple):
     order: int
 
 
-class _Lists:
-    """One player's tensor in one deal as a Python list, brought up to date by difference.
+_POOL: list[float] = []
+"""Distinct float objects of value 0.0 (grown on demand), to make lists of."""
 
-    The observer builds it whole when first read in a deal (and the list is
-    made of it); after that the observation block is compared with the
-    encoder's row for the player and only the values that changed are
-    written, the seat to act is moved, and the auction rows and the play
-    order take the calls and cards since. A reader gets a copy of the list,
-    far cheaper than a numpy array's ``tolist()``.
+
+def _as_list(tensor: FloatArray) -> list[float]:
+    """``tensor.tolist()``, made cheaply: a slice of :data:`_POOL`, then the values not 0.
+
+    Every value of the list is a float object of its own, which keeps copies
+    of the list fast: copying a list of the same object scattered among others
+    (``[0.0] * n`` with a few values written) takes CPython three times as
+    long, as the reference counts of that one object stall one another.
+    """
+    global _POOL
+    n = len(tensor)
+    if len(_POOL) < n:
+        _POOL = np.zeros(n).tolist()
+    values = _POOL[:n]
+    nonzero = tensor.nonzero()[0]
+    for i, v in zip(nonzero.tolist(), tensor[nonzero].tolist(), strict=True):
+        values[i] = v
+    return values
+
+
+def _fresh(value: float) -> float:
+    """A float object of its own of ``value`` (see :func:`_as_list`)."""
+    return value + 0.0
+
+
+class _Tensors:
+    """The tensors of one deal as Python lists, brought up to date by difference.
+
+    ``flat`` holds the four players' observations one after the other: the
+    encoder's four rows, and the seat to act that they leave to the reader.
+    When the deal has gone on, one comparison of the encoder's rows with
+    their copy as the list holds them (``shadow``) finds the values that
+    changed, and only those are written; the seat to act is moved. Each
+    player's perfect-recall pieces (the hand as dealt, the auction rows, the
+    play order: ``recall``) are built by the observer when the player's
+    information state is first read in the deal, then take the calls and
+    cards since. A reader gets a copy of a slice, far cheaper than a numpy
+    array's ``tolist()``.
     """
 
-    __slots__ = ("at", "calls", "cards", "deal", "mirror", "shadow", "to_act", "values")
+    __slots__ = ("at", "calls", "cards", "deal", "flat", "recall", "shadow", "to_act", "where")
 
-    def __init__(self, deal: Deal, tensor: FloatArray, core: Episode, player: int) -> None:
+    def __init__(self, deal: Deal, core: Episode, where: _Recall | None) -> None:
         self.deal = deal
-        self.values: list[float] = tensor.tolist()
-        shadow = tensor[:OBS_SIZE].copy()
-        shadow[_TO_ACT : _TO_ACT + 4] = 0.0  # the encoder's rows leave it to the reader
+        shadow = core.encoder_now().rows.reshape(-1).copy()
         self.shadow: FloatArray = shadow
-        """The observation block as the list holds it, but the seat to act."""
-        self.mirror = cast("MutableSequence[float]", memoryview(shadow))
-        """The shadow's cells (a memoryview: single cells, cheaper than numpy's items)."""
+        """The encoder's rows, flat, as ``flat`` holds them (but the seat to act)."""
+        flat = _as_list(shadow)
         seat = deal._to_act
-        self.to_act = -1 if seat < 0 else _TO_ACT + ((seat - player) & 3)
-        """The list's cell of the seat to act (-1 for none)."""
+        if seat >= 0:
+            for i in _TO_ACT_CELLS[seat]:
+                flat[i] = _fresh(1.0)
+        self.flat = flat
+        self.to_act = seat
+        """The seat to act the list shows (-1 for none)."""
+        self.recall: list[list[float] | None] = [None, None, None, None]
+        self.where = where
         self.at = len(core.actions)
-        """How many of the deal's actions the list holds."""
+        """How many of the deal's actions the lists hold."""
         self.calls = len(core.calls)
         self.cards = len(core.cards)
 
-    def read(self, core: Episode, player: int, recall: _Recall | None) -> list[float]:
-        """A copy of the list, brought up to date with ``core`` (the encoder and the actions)."""
-        values = self.values
-        done = len(core.actions)
-        if self.at == done:
-            return values[:]
-        self.at = done
-        row = core.encoder_now().rows[player]
-        changed = (row != self.shadow).nonzero()[0]
+    def update(self, core: Episode) -> None:
+        """Bring the lists up to date with ``core`` (the encoder and the actions)."""
+        self.at = len(core.actions)
+        rows = core.encoder_now().rows.reshape(-1)
+        shadow = self.shadow
+        flat = self.flat
+        changed = (rows != shadow).nonzero()[0]
         if len(changed):
-            cells = cast("Sequence[float]", memoryview(row))
-            mirror = self.mirror
-            for i in changed.tolist():
-                mirror[i] = values[i] = cells[i]
+            values = rows[changed]
+            shadow[changed] = values
+            for i, v in zip(changed.tolist(), values.tolist(), strict=True):
+                flat[i] = v
         seat = self.deal._to_act
-        cell = -1 if seat < 0 else _TO_ACT + ((seat - player) & 3)
-        if cell != self.to_act:
-            if self.to_act >= 0:
-                values[self.to_act] = 0.0
-            if cell >= 0:
-                values[cell] = 1.0
-            self.to_act = cell
-        if recall is not None:
-            calls = core.calls
-            if self.calls < len(calls):
-                width = recall.width
-                n = min(len(calls), recall.rows)
-                for k in range(self.calls, n):
-                    caller, env_id = calls[k]
-                    at = recall.auction + k * width
-                    values[at + ((caller - player) & 3)] = 1.0
-                    values[at + env_id - 48] = 1.0  # 4 seats, then the env ids from 52
-                self.calls = n
-            cards = core.cards
-            if self.cards < len(cards):
-                order = recall.order
-                for k in range(self.cards, len(cards)):
-                    values[order + cards[k]] = _ORDER_VALUES[k + 1]
-                self.cards = len(cards)
-        return values[:]
+        was = self.to_act
+        if seat != was:
+            self.to_act = seat
+            if was >= 0:
+                for i in _TO_ACT_CELLS[was]:
+                    flat[i] = _fresh(0.0)
+            if seat >= 0:
+                for i in _TO_ACT_CELLS[seat]:
+                    flat[i] = _fresh(1.0)
+        where = self.where
+        if where is None:
+            return
+        calls = core.calls
+        cards = core.cards
+        start_calls, start_cards = self.calls, self.cards
+        end_calls = min(len(calls), where.rows)
+        self.calls, self.cards = end_calls, len(cards)
+        if start_calls == end_calls and start_cards == len(cards):
+            return
+        width = where.width
+        auction = where.auction - OBS_SIZE  # the lists start after the observation
+        order = where.order - OBS_SIZE
+        for p, values in enumerate(self.recall):
+            if values is None:
+                continue
+            for k in range(start_calls, end_calls):
+                caller, env_id = calls[k]
+                at = auction + k * width
+                values[at + ((caller - p) & 3)] = _fresh(1.0)
+                values[at + env_id - 48] = _fresh(1.0)  # 4 seats, then the env ids from 52
+            for k in range(start_cards, len(cards)):
+                values[order + cards[k]] = _ORDER_VALUES[k + 1]
 
 
 class _Cache:
@@ -553,12 +624,11 @@ class _Cache:
     by the thousand and reads few of them), and a pickle leaves it out.
     """
 
-    __slots__ = ("info", "legal", "legal_at", "legal_deal", "obs", "recall")
+    __slots__ = ("legal", "legal_at", "legal_deal", "recall", "tensors")
 
     def __init__(self, recall: _Recall | None) -> None:
         self.recall = recall
-        self.obs: list[_Lists | None] = [None, None, None, None]
-        self.info: list[_Lists | None] = [None, None, None, None]
+        self.tensors: _Tensors | None = None
         self.legal: list[int] = []
         self.legal_deal: Deal | None = None
         self.legal_at = -1
