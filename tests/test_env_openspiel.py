@@ -249,6 +249,30 @@ def test_fast_tensors_equal_the_reference_encoding(np: Any, params: dict[str, An
                     assert state.information_state_tensor(player) == info
 
 
+def test_chance_outcomes_are_the_cards_left() -> None:
+    """Kept as chance deals card by card: whether asked at every chance node or now and
+    then, in a clone or the original, in the next deal of an episode, the outcomes are the
+    cards not dealt yet, in order, each as likely."""
+    game = load(max_deals=3)
+    rng = random.Random(11)
+    states = [game.new_initial_state()]
+    while not states[0].is_terminal():
+        for state in states:
+            if state.is_terminal():
+                continue
+            if state.is_chance_node():
+                dealt = state._core.dealt
+                left = sorted(set(range(52)) - set(dealt))
+                if rng.random() < 0.7:
+                    assert state.chance_outcomes() == [(c, 1.0 / len(left)) for c in left]
+                if rng.random() < 0.02 and len(states) < 3:
+                    states.append(state.clone())
+                state.apply_action(rng.choice(left))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+    assert sum(len(s._core.history) for s in states) > len(states)
+
+
 def test_rewards_are_pyspiels() -> None:
     pyspiel, _ = spiel()
     game = load(max_deals=2)

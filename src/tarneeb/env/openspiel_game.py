@@ -84,7 +84,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pyspiel
 
-from tarneeb.actions import BID_BASE, action_id, format_action
+from tarneeb.actions import BID_BASE, Phase, action_id, format_action
 from tarneeb.auction import max_auction_actions
 from tarneeb.bots import make_bot
 from tarneeb.cards import Card, CardSet
@@ -243,7 +243,11 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
         cache = self._cache
         moves = len(core.actions)
         if cache.legal_deal is not deal or cache.legal_at != moves:
-            cache.legal = sorted(core.setup.action_map.env_ids(deal.legal_action_ids()))
+            ids = deal.legal_action_ids()
+            if deal._phase is Phase.PLAY:  # cards, lowest up: their env ids are theirs
+                cache.legal = list(ids)
+            else:
+                cache.legal = sorted(core.setup.action_map.env_ids(ids))
             cache.legal_deal = deal
             cache.legal_at = moves
         return cache.legal
@@ -271,10 +275,22 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         dealt = self._core.dealt
-        if not dealt:
+        n = len(dealt)
+        if not n:
             return _OUTCOMES[0][:]
-        outcomes = _OUTCOMES[len(dealt)]
-        return [outcomes[c] for c in sorted(_DECK.difference(dealt))]
+        cache = self._cache
+        left = cache.left
+        if cache.left_of is not dealt or cache.left_at != n:
+            # The cards left, kept as chance deals them one by one (else from the deck).
+            try:
+                if cache.left_of is not dealt or cache.left_at != n - 1:
+                    raise ValueError
+                left.remove(dealt[-1])
+            except ValueError:
+                left = cache.left = sorted(_DECK.difference(dealt))
+            cache.left_of = dealt
+            cache.left_at = n
+        return list(map(_OUTCOMES[n].__getitem__, left))
 
     # Python callers (rl_environment, user loops) read tensors here, without the round trip
     # through C++ (its copy and its conversion to a list cost more than the observation).
@@ -337,7 +353,7 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
         # The perfect-recall pieces of the information state, as the observer writes them.
         observer = self.get_game().info_state_observer
         observer.set_from(self, player)
-        return _as_list(observer.tensor[OBS_SIZE:])
+        return _as_list(observer.tensor[OBS_SIZE:], start=4 * OBS_SIZE)
 
     def _apply_action(self, action: int) -> None:
         core = self._core
@@ -509,19 +525,20 @@ _POOL: list[float] = []
 """Distinct float objects of value 0.0 (grown on demand), to make lists of."""
 
 
-def _as_list(tensor: FloatArray) -> list[float]:
+def _as_list(tensor: FloatArray, start: int = 0) -> list[float]:
     """``tensor.tolist()``, made cheaply: a slice of :data:`_POOL`, then the values not 0.
 
     Every value of the list is a float object of its own, which keeps copies
     of the list fast: copying a list of the same object scattered among others
     (``[0.0] * n`` with a few values written) takes CPython three times as
-    long, as the reference counts of that one object stall one another.
+    long, as the reference counts of that one object stall one another. Lists
+    to be joined take different ``start`` in the pool, so as not to share objects.
     """
     global _POOL
     n = len(tensor)
-    if len(_POOL) < n:
-        _POOL = np.zeros(n).tolist()
-    values = _POOL[:n]
+    if len(_POOL) < start + n:
+        _POOL = np.zeros(start + n).tolist()
+    values = _POOL[start : start + n]
     nonzero = tensor.nonzero()[0]
     for i, v in zip(nonzero.tolist(), tensor[nonzero].tolist(), strict=True):
         values[i] = v
@@ -624,11 +641,25 @@ class _Cache:
     by the thousand and reads few of them), and a pickle leaves it out.
     """
 
-    __slots__ = ("legal", "legal_at", "legal_deal", "recall", "tensors")
+    __slots__ = (
+        "left",
+        "left_at",
+        "left_of",
+        "legal",
+        "legal_at",
+        "legal_deal",
+        "recall",
+        "tensors",
+    )
 
     def __init__(self, recall: _Recall | None) -> None:
         self.recall = recall
         self.tensors: _Tensors | None = None
+        self.left: list[int] = []
+        """The cards chance may deal next (sorted), when ``left_at`` cards of ``left_of``
+        are dealt."""
+        self.left_of: list[int] | None = None
+        self.left_at = -1
         self.legal: list[int] = []
         self.legal_deal: Deal | None = None
         self.legal_at = -1
