@@ -294,39 +294,37 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
 
     # Python callers (rl_environment, user loops) read tensors here, without the round trip
     # through C++ (its copy and its conversion to a list cost more than the observation).
-    # The four players' observations are kept as one Python list for the deal, brought up
-    # to date by difference, and each player's perfect-recall pieces as a list of their own
-    # (_Tensors); a read copies a slice of them. The observers build tensors whole (what
-    # C++ callers get, and the reference the tests compare with).
+    # The four players' observations are kept as one Python list for the deal, and each
+    # player's information state as a list of its own once read, all brought up to date
+    # by difference (_Tensors); a read copies a slice or a list. The observers build
+    # tensors whole (what C++ callers get, and the reference the tests compare with).
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """The observation tensor of ``player`` (default: the player to act), as pyspiel's."""
-        p = self._reader(player)
         kept = self._tensors()
-        if kept is None:
-            return self._dealing(False, p)
-        at = p * OBS_SIZE
+        if kept is None or type(player) is not int or not 0 <= player < 4:
+            return self._other_read(False, player)
+        at = player * OBS_SIZE
         return kept.flat[at : at + OBS_SIZE]
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
         """The information-state tensor of ``player`` (default: the player to act)."""
-        p = self._reader(player)
         kept = self._tensors()
-        if kept is None:
-            return self._dealing(True, p)
-        recall = kept.recall[p]
-        if recall is None:
-            recall = kept.recall[p] = self._recall_list(p)
-        at = p * OBS_SIZE
-        values = kept.flat[at : at + OBS_SIZE]
-        values += recall
-        return values
+        if kept is None or type(player) is not int or not 0 <= player < 4:
+            return self._other_read(True, player)
+        values = kept.info[player]
+        if values is None:
+            values = kept.start_info(self, player)
+        return values[:]
 
-    def _reader(self, player: int | None) -> int:
+    def _other_read(self, info: bool, player: int | None) -> list[float]:
+        # A read but the common one: the player to act, a player not an int, dealing.
         p = self.current_player() if player is None else int(player)
         if not 0 <= p < 4:
             raise ValueError(f"player must be 0..3, not {p}")
-        return p
+        if self._core.deal is None:
+            return self._dealing(info, p)
+        return self.information_state_tensor(p) if info else self.observation_tensor(p)
 
     def _tensors(self) -> _Tensors | None:
         """The lists of the deal, up to date (``None`` while dealing)."""
@@ -348,12 +346,6 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
         observer = game.info_state_observer if info else game.default_observer
         observer.set_from(self, player)
         return _as_list(observer.tensor)
-
-    def _recall_list(self, player: int) -> list[float]:
-        # The perfect-recall pieces of the information state, as the observer writes them.
-        observer = self.get_game().info_state_observer
-        observer.set_from(self, player)
-        return _as_list(observer.tensor[OBS_SIZE:], start=4 * OBS_SIZE)
 
     def _apply_action(self, action: int) -> None:
         core = self._core
@@ -521,6 +513,9 @@ class _Recall(NamedTuple):
     order: int
 
 
+_ZERO = 0.0
+_ONE = 1.0
+"""Written as ``_ONE + 0.0``: a float object of its own each time (see :func:`_as_list`)."""
 _POOL: list[float] = []
 """Distinct float objects of value 0.0 (grown on demand), to make lists of."""
 
@@ -545,93 +540,123 @@ def _as_list(tensor: FloatArray, start: int = 0) -> list[float]:
     return values
 
 
-def _fresh(value: float) -> float:
-    """A float object of its own of ``value`` (see :func:`_as_list`)."""
-    return value + 0.0
-
-
 class _Tensors:
     """The tensors of one deal as Python lists, brought up to date by difference.
 
     ``flat`` holds the four players' observations one after the other: the
     encoder's four rows, and the seat to act that they leave to the reader.
-    When the deal has gone on, one comparison of the encoder's rows with
-    their copy as the list holds them (``shadow``) finds the values that
-    changed, and only those are written; the seat to act is moved. Each
-    player's perfect-recall pieces (the hand as dealt, the auction rows, the
-    play order: ``recall``) are built by the observer when the player's
-    information state is first read in the deal, then take the calls and
-    cards since. A reader gets a copy of a slice, far cheaper than a numpy
-    array's ``tolist()``.
+    ``info`` holds each player's information state once read in the deal
+    (built by the observer then). When the deal has gone on, one comparison of
+    the encoder's rows with their copy as the lists hold them (``shadow``)
+    finds the values that changed, and only those are written; the seat to
+    act is moved, and the information states take the calls and cards since
+    (their auction rows and play order). A reader gets a copy, far cheaper
+    than a numpy array's ``tolist()``.
     """
 
-    __slots__ = ("at", "calls", "cards", "deal", "flat", "recall", "shadow", "to_act", "where")
+    __slots__ = (
+        "at",
+        "calls",
+        "cards",
+        "deal",
+        "flat",
+        "info",
+        "rows",
+        "shadow",
+        "to_act",
+        "where",
+    )
 
     def __init__(self, deal: Deal, core: Episode, where: _Recall | None) -> None:
         self.deal = deal
-        shadow = core.encoder_now().rows.reshape(-1).copy()
+        self.rows: FloatArray = core.encoder_now().rows.reshape(-1)
+        """The encoder's rows, flat (a view: the encoder writes them in place)."""
+        shadow = self.rows.copy()
         self.shadow: FloatArray = shadow
-        """The encoder's rows, flat, as ``flat`` holds them (but the seat to act)."""
+        """The encoder's rows as the lists hold them (but the seat to act)."""
         flat = _as_list(shadow)
         seat = deal._to_act
         if seat >= 0:
             for i in _TO_ACT_CELLS[seat]:
-                flat[i] = _fresh(1.0)
+                flat[i] = _ONE + 0.0
         self.flat = flat
         self.to_act = seat
-        """The seat to act the list shows (-1 for none)."""
-        self.recall: list[list[float] | None] = [None, None, None, None]
+        """The seat to act the lists show (-1 for none)."""
+        self.info: list[list[float] | None] = [None, None, None, None]
         self.where = where
         self.at = len(core.actions)
         """How many of the deal's actions the lists hold."""
         self.calls = len(core.calls)
         self.cards = len(core.cards)
 
+    def start_info(self, state: TarneebState, player: int) -> list[float]:
+        """The information state of ``player``, as the observer writes it, kept from now."""
+        observer = state.get_game().info_state_observer
+        observer.set_from(state, player)
+        tensor = observer.tensor
+        start = 4 * OBS_SIZE + player * len(tensor)  # objects of its own (see _as_list)
+        values = self.info[player] = _as_list(tensor, start)
+        return values
+
     def update(self, core: Episode) -> None:
         """Bring the lists up to date with ``core`` (the encoder and the actions)."""
         self.at = len(core.actions)
-        rows = core.encoder_now().rows.reshape(-1)
+        core.encoder_now()
+        rows = self.rows
         shadow = self.shadow
         flat = self.flat
+        info = self.info
         changed = (rows != shadow).nonzero()[0]
         if len(changed):
             values = rows[changed]
             shadow[changed] = values
-            for i, v in zip(changed.tolist(), values.tolist(), strict=True):
-                flat[i] = v
+            if info[0] is None and info[1] is None and info[2] is None and info[3] is None:
+                for i, v in zip(changed.tolist(), values.tolist(), strict=True):
+                    flat[i] = v
+            else:
+                for i, v in zip(changed.tolist(), values.tolist(), strict=True):
+                    flat[i] = v
+                    p, j = divmod(i, OBS_SIZE)
+                    kept = info[p]
+                    if kept is not None:
+                        kept[j] = v
         seat = self.deal._to_act
         was = self.to_act
         if seat != was:
             self.to_act = seat
             if was >= 0:
                 for i in _TO_ACT_CELLS[was]:
-                    flat[i] = _fresh(0.0)
+                    flat[i] = _ZERO + 0.0
             if seat >= 0:
                 for i in _TO_ACT_CELLS[seat]:
-                    flat[i] = _fresh(1.0)
-        where = self.where
-        if where is None:
-            return
+                    flat[i] = _ONE + 0.0
+            for p, kept in enumerate(info):
+                if kept is not None:
+                    if was >= 0:
+                        kept[_TO_ACT + ((was - p) & 3)] = _ZERO + 0.0
+                    if seat >= 0:
+                        kept[_TO_ACT + ((seat - p) & 3)] = _ONE + 0.0
         calls = core.calls
         cards = core.cards
         start_calls, start_cards = self.calls, self.cards
-        end_calls = min(len(calls), where.rows)
-        self.calls, self.cards = end_calls, len(cards)
-        if start_calls == end_calls and start_cards == len(cards):
+        if start_calls == len(calls) and start_cards == len(cards):
+            return
+        self.calls, self.cards = len(calls), len(cards)
+        where = self.where
+        if where is None:
             return
         width = where.width
-        auction = where.auction - OBS_SIZE  # the lists start after the observation
-        order = where.order - OBS_SIZE
-        for p, values in enumerate(self.recall):
-            if values is None:
+        for p, kept in enumerate(info):
+            if kept is None:
                 continue
-            for k in range(start_calls, end_calls):
+            for k in range(start_calls, min(len(calls), where.rows)):
                 caller, env_id = calls[k]
-                at = auction + k * width
-                values[at + ((caller - p) & 3)] = _fresh(1.0)
-                values[at + env_id - 48] = _fresh(1.0)  # 4 seats, then the env ids from 52
+                at = where.auction + k * width
+                kept[at + ((caller - p) & 3)] = _ONE + 0.0
+                kept[at + env_id - 48] = _ONE + 0.0  # 4 seats, then the env ids from 52
+            order = where.order
             for k in range(start_cards, len(cards)):
-                values[order + cards[k]] = _ORDER_VALUES[k + 1]
+                kept[order + cards[k]] = _ORDER_VALUES[k + 1]
 
 
 class _Cache:
