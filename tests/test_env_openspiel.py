@@ -273,6 +273,39 @@ def test_chance_outcomes_are_the_cards_left() -> None:
     assert sum(len(s._core.history) for s in states) > len(states)
 
 
+def test_tensor_reads_are_copies_whoever_asks(np: Any) -> None:
+    """A tensor read is the caller's own: writing into it, or the game going on, leaves
+    it and the next reads alone; the player to act (no argument) and numpy ints read
+    the same tensors as ints, and other players are refused."""
+    game = load()
+    rng = random.Random(12)
+    state = dealt(game, 12)
+    kept: list[tuple[list[float], list[float], list[float], list[float]]] = []
+    while not state.is_terminal():
+        player = state.current_player()
+        obs, info = reference_tensors(np, state, player)
+        mine = state.observation_tensor()
+        assert mine == obs == state.observation_tensor(np.int64(player))
+        assert state.information_state_tensor() == info
+        assert state.information_state_tensor(np.int32(player)) == info
+        mine[:] = [7.0] * len(mine)
+        theirs = state.information_state_tensor(player)
+        theirs[0] = 7.0
+        assert state.observation_tensor(player) == obs
+        assert state.information_state_tensor(player) == info
+        kept.append(
+            (state.observation_tensor(player), obs, state.information_state_tensor(player), info)
+        )
+        state.apply_action(rng.choice(state.legal_actions()))
+    for read_obs, obs, read_info, info in kept:
+        assert read_obs == obs and read_info == info
+    for bad in (-1, 4):
+        with pytest.raises(ValueError, match=r"player must be 0\.\.3"):
+            state.observation_tensor(bad)
+        with pytest.raises(ValueError, match=r"player must be 0\.\.3"):
+            state.information_state_tensor(bad)
+
+
 def test_rewards_are_pyspiels() -> None:
     pyspiel, _ = spiel()
     game = load(max_deals=2)
