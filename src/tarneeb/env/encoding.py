@@ -203,6 +203,9 @@ _VOID_AT = _at(_VOIDS, 4)
 _AUCTION_AT = _at(_AUCTION, 10)
 _BIDDER_AT = _at(_HIGH + 7, 1)
 _HIGH_AT = [o * OBS_SIZE + _HIGH for o in range(4)]
+_SEAT_CELLS = [[o * OBS_SIZE + ((s - o) & 3) for o in range(4)] for s in range(4)]
+"""``_SEAT_CELLS[s]``: where seat ``s`` is in each observer's row, relative to the observer
+(add the block's offset), in the four rows one after the other."""
 _SEAT_AT = np.array([[(o + r) & 3 for r in range(4)] for o in range(4)])
 """``_SEAT_AT[o, r]``: the seat at relative position ``r`` from observer ``o``."""
 
@@ -350,6 +353,8 @@ class ObservationEncoder:
         self._trick_cards: list[int] = []
         self._pending: list[tuple[int, list[int]]] = []
         self._points = [0, 0, 0, 0]
+        self._tricks = [0, 0, 0, 0]
+        """The tricks taken as the rows show them."""
 
     def copy(self) -> ObservationEncoder:
         """An independent copy, to go on from here (a search clones states)."""
@@ -361,6 +366,7 @@ class ObservationEncoder:
         other._trick_cards = self._trick_cards[:]
         other._pending = self._pending[:]
         other._points = self._points[:]
+        other._tricks = self._tricks[:]
         return other
 
     def start(
@@ -387,6 +393,7 @@ class ObservationEncoder:
         self._trick_cards = []
         self._pending = []
         self._points = [0, 0, 0, 0]
+        self._tricks = [0, 0, 0, 0]
         target = self._target
         for o in range(4):
             row = rows[o]
@@ -480,9 +487,16 @@ class ObservationEncoder:
             if self._first is not None and self._first_lead_trump:
                 self._first_lead_void(public)
             if done:
+                # Only the seats whose count changed, each in the four rows.
                 tricks = public.tricks_taken
-                rows = self.rows
-                rows[:, _TRICKS : _TRICKS + 4] = np.array(tricks, np.float32)[_SEAT_AT] / 13.0
+                shown = self._tricks
+                cells = self._cells
+                for seat in range(4):
+                    if tricks[seat] != shown[seat]:
+                        shown[seat] = tricks[seat]
+                        value = tricks[seat] / 13.0
+                        for at in _SEAT_CELLS[seat]:
+                            cells[at + _TRICKS] = value
                 self._take_tricks(public)
         leader = -1
         if phase is _PLAY:
@@ -537,10 +551,16 @@ class ObservationEncoder:
         trump = public.trump
         t = -1 if trump is None else int(trump)
         points = self._points
+        cells = self._cells
         for leader, cards in self._pending:
-            points[trick_winner(leader, cards, t)] += trick_points(cards)
+            got = trick_points(cards)
+            if got:
+                winner = trick_winner(leader, cards, t)
+                points[winner] += got
+                value = points[winner] / _ALL_POINTS
+                for at in _SEAT_CELLS[winner]:
+                    cells[at + _POINTS] = value
         self._pending = []
-        self.rows[:, _POINTS : _POINTS + 4] = np.array(points, np.float32)[_SEAT_AT] / _ALL_POINTS
 
     def _first_lead_void(self, public: PublicState) -> None:
         # Where the first lead must be a trump, leading another suit shows that none was held.
