@@ -79,7 +79,8 @@ which calls :meth:`TarneebState.resample_from_infostate`:
 from __future__ import annotations
 
 import random
-from typing import Any, NamedTuple
+from collections.abc import Sequence
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 import pyspiel
@@ -558,6 +559,7 @@ class _Tensors:
         "at",
         "calls",
         "cards",
+        "cells",
         "deal",
         "flat",
         "info",
@@ -571,6 +573,8 @@ class _Tensors:
         self.deal = deal
         self.rows: FloatArray = core.encoder_now().rows.reshape(-1)
         """The encoder's rows, flat (a view: the encoder writes them in place)."""
+        self.cells = cast("Sequence[float]", self.rows.data)
+        """The rows' values one by one (a memoryview: cheaper than numpy's items)."""
         shadow = self.rows.copy()
         self.shadow: FloatArray = shadow
         """The encoder's rows as the lists hold them (but the seat to act)."""
@@ -606,16 +610,16 @@ class _Tensors:
         shadow = self.shadow
         flat = self.flat
         info = self.info
-        changed = (rows != shadow).nonzero()[0]
-        if len(changed):
-            values = rows[changed]
-            shadow[changed] = values
+        changed = (rows != shadow).nonzero()[0].tolist()
+        if changed:
+            np.copyto(shadow, rows)
+            cells = self.cells
             if info[0] is None and info[1] is None and info[2] is None and info[3] is None:
-                for i, v in zip(changed.tolist(), values.tolist(), strict=True):
-                    flat[i] = v
+                for i in changed:
+                    flat[i] = cells[i]
             else:
-                for i, v in zip(changed.tolist(), values.tolist(), strict=True):
-                    flat[i] = v
+                for i in changed:
+                    flat[i] = v = cells[i]
                     p, j = divmod(i, OBS_SIZE)
                     kept = info[p]
                     if kept is not None:
