@@ -273,6 +273,44 @@ def test_chance_outcomes_are_the_cards_left() -> None:
     assert sum(len(s._core.history) for s in states) > len(states)
 
 
+@pytest.mark.parametrize("rules", ["classic", "tarneeb400"])
+def test_tensors_by_any_read_pattern(np: Any, rules: str) -> None:
+    """One player read at a time (its row alone is brought up to date), all four (all rows
+    at once), some now and then, observation or information state: always the encoding
+    built from scratch."""
+    game = load(rules=rules)
+    rng = random.Random(rules)
+    for seed in range(3):
+        state = dealt(game, seed)
+        step = 0
+        while not state.is_terminal():
+            pattern = (step // 7) % 4
+            if pattern == 0:
+                readers = [state.current_player()]
+            elif pattern == 1:
+                readers = [0, 1, 2, 3]
+            elif pattern == 2:
+                readers = [2] if step % 3 else []
+            else:
+                readers = [p for p in range(4) if rng.random() < 0.5]
+            for player in readers:
+                obs, info = reference_tensors(np, state, player)
+                kind = (step // 2 + player) % 3  # one tensor or both, either first
+                if kind == 0:
+                    assert state.information_state_tensor(player) == info
+                elif kind == 1:
+                    assert state.observation_tensor(player) == obs
+                else:
+                    assert state.observation_tensor(player) == obs
+                    assert state.information_state_tensor(player) == info
+            state.apply_action(rng.choice(state.legal_actions()))
+            step += 1
+        for player in range(4):
+            obs, info = reference_tensors(np, state, player)
+            assert state.observation_tensor(player) == obs
+            assert state.information_state_tensor(player) == info
+
+
 def test_tensor_reads_are_copies_whoever_asks(np: Any) -> None:
     """A tensor read is the caller's own: writing into it, or the game going on, leaves
     it and the next reads alone; the player to act (no argument) and numpy ints read

@@ -302,33 +302,37 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """The observation tensor of ``player`` (default: the player to act), as pyspiel's."""
-        kept = self._tensors()
-        if kept is None or type(player) is not int or not 0 <= player < 4:
+        if type(player) is not int or not 0 <= player < 4:
             return self._other_read(False, player)
+        kept = self._tensors(player)
+        if kept is None:
+            return self._dealing(False, player)
+        kept.reads += 1
         at = player * OBS_SIZE
         return kept.flat[at : at + OBS_SIZE]
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
         """The information-state tensor of ``player`` (default: the player to act)."""
-        kept = self._tensors()
-        if kept is None or type(player) is not int or not 0 <= player < 4:
+        if type(player) is not int or not 0 <= player < 4:
             return self._other_read(True, player)
+        kept = self._tensors(player)
+        if kept is None:
+            return self._dealing(True, player)
+        kept.reads += 1
         values = kept.info[player]
         if values is None:
             values = kept.start_info(self, player)
         return values[:]
 
     def _other_read(self, info: bool, player: int | None) -> list[float]:
-        # A read but the common one: the player to act, a player not an int, dealing.
+        # A read but the common one: the player to act, or a player not an int.
         p = self.current_player() if player is None else int(player)
         if not 0 <= p < 4:
             raise ValueError(f"player must be 0..3, not {p}")
-        if self._core.deal is None:
-            return self._dealing(info, p)
         return self.information_state_tensor(p) if info else self.observation_tensor(p)
 
-    def _tensors(self) -> _Tensors | None:
-        """The lists of the deal, up to date (``None`` while dealing)."""
+    def _tensors(self, player: int) -> _Tensors | None:
+        """The lists of the deal, ``player``'s up to date (``None`` while dealing)."""
         core = self._core
         deal = core.deal
         if deal is None:
@@ -337,8 +341,8 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
         kept = cache.tensors
         if kept is None or kept.deal is not deal:
             kept = cache.tensors = _Tensors(deal, core, cache.recall)
-        elif kept.at != len(core.actions):
-            kept.update(core)
+        elif kept.at[player] != len(core.actions):
+            kept.update(core, player)
         return kept
 
     def _dealing(self, info: bool, player: int) -> list[float]:
@@ -547,12 +551,15 @@ class _Tensors:
     ``flat`` holds the four players' observations one after the other: the
     encoder's four rows, and the seat to act that they leave to the reader.
     ``info`` holds each player's information state once read in the deal
-    (built by the observer then). When the deal has gone on, one comparison of
-    the encoder's rows with their copy as the lists hold them (``shadow``)
-    finds the values that changed, and only those are written; the seat to
-    act is moved, and the information states take the calls and cards since
-    (their auction rows and play order). A reader gets a copy, far cheaper
-    than a numpy array's ``tolist()``.
+    (built by the observer then). When the deal has gone on and a player's
+    tensor is read, a comparison of the encoder's rows with their copy as the
+    lists hold them (``shadow``) finds the values that changed, and only those
+    are written; the seat to act is moved, and the information states take
+    the calls and cards since (their auction rows and play order). Where
+    several players were read since the last update (``rl_environment``
+    reads all four at every step), all four rows are brought up to date at
+    once; else the reader's row alone. A reader gets a copy, far cheaper than
+    a numpy array's ``tolist()``.
     """
 
     __slots__ = (
@@ -563,6 +570,7 @@ class _Tensors:
         "deal",
         "flat",
         "info",
+        "reads",
         "rows",
         "shadow",
         "to_act",
@@ -584,14 +592,18 @@ class _Tensors:
             for i in _TO_ACT_CELLS[seat]:
                 flat[i] = _ONE + 0.0
         self.flat = flat
-        self.to_act = seat
-        """The seat to act the lists show (-1 for none)."""
         self.info: list[list[float] | None] = [None, None, None, None]
         self.where = where
-        self.at = len(core.actions)
-        """How many of the deal's actions the lists hold."""
-        self.calls = len(core.calls)
-        self.cards = len(core.cards)
+        n = len(core.actions)
+        # Each row's own state: how many of the deal's actions it holds, the seat to act it
+        # shows (-1 for none), the calls and cards its information state holds.
+        self.at = [n, n, n, n]
+        self.to_act = [seat, seat, seat, seat]
+        calls, cards = len(core.calls), len(core.cards)
+        self.calls = [calls, calls, calls, calls]
+        self.cards = [cards, cards, cards, cards]
+        self.reads = 0
+        """Tensors read since the last update."""
 
     def start_info(self, state: TarneebState, player: int) -> list[float]:
         """The information state of ``player``, as the observer writes it, kept from now."""
@@ -602,19 +614,34 @@ class _Tensors:
         values = self.info[player] = _as_list(tensor, start)
         return values
 
-    def update(self, core: Episode) -> None:
-        """Bring the lists up to date with ``core`` (the encoder and the actions)."""
-        self.at = len(core.actions)
+    def update(self, core: Episode, player: int) -> None:
+        """Bring ``player``'s lists up to date with ``core`` (the encoder and the actions),
+        and the other players' too when several were read since the last update."""
+        done = len(core.actions)
         core.encoder_now()
-        rows = self.rows
-        shadow = self.shadow
-        flat = self.flat
         info = self.info
+        flat = self.flat
+        cells = self.cells
+        wide = self.reads > 1
+        self.reads = 0
+        if wide:
+            lo, hi = 0, 4 * OBS_SIZE
+            players: Sequence[int] = range(4)
+        else:
+            lo, hi = player * OBS_SIZE, (player + 1) * OBS_SIZE
+            players = (player,)
+        rows = self.rows[lo:hi]
+        shadow = self.shadow[lo:hi]
         changed = (rows != shadow).nonzero()[0].tolist()
         if changed:
             np.copyto(shadow, rows)
-            cells = self.cells
-            if info[0] is None and info[1] is None and info[2] is None and info[3] is None:
+            if not wide:
+                kept = info[player]
+                for i in changed:
+                    flat[lo + i] = v = cells[lo + i]
+                    if kept is not None:
+                        kept[i] = v
+            elif info[0] is None and info[1] is None and info[2] is None and info[3] is None:
                 for i in changed:
                     flat[i] = cells[i]
             else:
@@ -625,34 +652,32 @@ class _Tensors:
                     if kept is not None:
                         kept[j] = v
         seat = self.deal._to_act
-        was = self.to_act
-        if seat != was:
-            self.to_act = seat
-            if was >= 0:
-                for i in _TO_ACT_CELLS[was]:
-                    flat[i] = _ZERO + 0.0
-            if seat >= 0:
-                for i in _TO_ACT_CELLS[seat]:
-                    flat[i] = _ONE + 0.0
-            for p, kept in enumerate(info):
+        calls = core.calls
+        cards = core.cards
+        where = self.where
+        for p in players:
+            self.at[p] = done
+            kept = info[p]
+            was = self.to_act[p]
+            if seat != was:
+                self.to_act[p] = seat
+                base = p * OBS_SIZE + _TO_ACT
+                if was >= 0:
+                    flat[base + ((was - p) & 3)] = _ZERO + 0.0
+                if seat >= 0:
+                    flat[base + ((seat - p) & 3)] = _ONE + 0.0
                 if kept is not None:
                     if was >= 0:
                         kept[_TO_ACT + ((was - p) & 3)] = _ZERO + 0.0
                     if seat >= 0:
                         kept[_TO_ACT + ((seat - p) & 3)] = _ONE + 0.0
-        calls = core.calls
-        cards = core.cards
-        start_calls, start_cards = self.calls, self.cards
-        if start_calls == len(calls) and start_cards == len(cards):
-            return
-        self.calls, self.cards = len(calls), len(cards)
-        where = self.where
-        if where is None:
-            return
-        width = where.width
-        for p, kept in enumerate(info):
-            if kept is None:
+            start_calls, start_cards = self.calls[p], self.cards[p]
+            if start_calls == len(calls) and start_cards == len(cards):
                 continue
+            self.calls[p], self.cards[p] = len(calls), len(cards)
+            if kept is None or where is None:
+                continue
+            width = where.width
             for k in range(start_calls, min(len(calls), where.rows)):
                 caller, env_id = calls[k]
                 at = where.auction + k * width
