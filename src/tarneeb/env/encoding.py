@@ -203,6 +203,8 @@ _VOID_AT = _at(_VOIDS, 4)
 _AUCTION_AT = _at(_AUCTION, 10)
 _BIDDER_AT = _at(_HIGH + 7, 1)
 _HIGH_AT = [o * OBS_SIZE + _HIGH for o in range(4)]
+_ZEROS = cast("MutableSequence[float]", np.zeros(16, np.float32).data)
+"""Zeros to clear a few cells of a row's memoryview at once."""
 _SEAT_CELLS = [[o * OBS_SIZE + ((s - o) & 3) for o in range(4)] for s in range(4)]
 """``_SEAT_CELLS[s]``: where seat ``s`` is in each observer's row, relative to the observer
 (add the block's offset), in the four rows one after the other."""
@@ -443,25 +445,27 @@ class ObservationEncoder:
                 self._trick_cards = []
             return
         self._contract_dirty = True
+        cells = self._cells
         if a in (PASS, DOUBLE):
             slot = 8 if a == PASS else 9
             for at in _AUCTION_AT[seat]:
-                flat[at + slot] = 1.0
+                cells[at + slot] = 1.0
         elif a >= BID_BASE:
             level, strain = divmod(a - BID_BASE, 6)
             value = level / self._top
             for at in _AUCTION_AT[seat]:
-                flat[at] = 1.0
-                flat[at + 1] = value
-                flat[at + 2 : at + 8] = 0.0
-                flat[at + 2 + strain] = 1.0
+                cells[at] = 1.0
+                cells[at + 1] = value
+                cells[at + 2 : at + 8] = _ZEROS[:6]
+                cells[at + 2 + strain] = 1.0
             if not self._individual:
+                bidder = _BIDDER_AT[seat]
                 for o in range(4):
                     high = _HIGH_AT[o]
-                    flat[high : high + 11] = 0.0
-                    flat[high] = value
-                    flat[high + 1 + strain] = 1.0
-                    flat[_BIDDER_AT[seat][o]] = 1.0
+                    cells[high : high + 11] = _ZEROS[:11]
+                    cells[high] = value
+                    cells[high + 1 + strain] = 1.0
+                    cells[bidder[o]] = 1.0
 
     def sync(self, public: PublicState, to_act: int) -> None:
         """Bring the rows up to date with the public facts after the last :meth:`add`.
@@ -501,13 +505,17 @@ class ObservationEncoder:
         leader = -1
         if phase is _PLAY:
             leader = self._leader if cards & 3 else to_act
-        if leader != self._shown_leader:
+        was = self._shown_leader
+        if leader != was:
+            # The block holds the leader shown alone: move it, cell by cell.
             self._shown_leader = leader
-            rows = self.rows
-            rows[:, _LEADER : _LEADER + 4] = 0.0
+            cells = self._cells
+            if was >= 0:
+                for at in _SEAT_CELLS[was]:
+                    cells[at + _LEADER] = 0.0
             if leader >= 0:
-                for o in range(4):
-                    rows[o, _LEADER + ((leader - o) & 3)] = 1.0
+                for at in _SEAT_CELLS[leader]:
+                    cells[at + _LEADER] = 1.0
 
     def row(self, seat: int, to_act: int, out: FloatArray | None = None) -> FloatArray:
         """The observation of ``seat`` after :meth:`sync`, in ``out`` or a new array."""
