@@ -574,6 +574,7 @@ class _Tensors:
         "rows",
         "shadow",
         "to_act",
+        "views",
         "where",
     )
 
@@ -586,6 +587,14 @@ class _Tensors:
         shadow = self.rows.copy()
         self.shadow: FloatArray = shadow
         """The encoder's rows as the lists hold them (but the seat to act)."""
+        self.views = [
+            (
+                self.rows[p * OBS_SIZE : (p + 1) * OBS_SIZE],
+                shadow[p * OBS_SIZE : (p + 1) * OBS_SIZE],
+            )
+            for p in range(4)
+        ]
+        """Each player's row of ``rows`` and of ``shadow``."""
         flat = _as_list(shadow)
         seat = deal._to_act
         if seat >= 0:
@@ -625,13 +634,13 @@ class _Tensors:
         wide = self.reads > 1
         self.reads = 0
         if wide:
-            lo, hi = 0, 4 * OBS_SIZE
+            lo = 0
             players: Sequence[int] = range(4)
+            rows, shadow = self.rows, self.shadow
         else:
-            lo, hi = player * OBS_SIZE, (player + 1) * OBS_SIZE
+            lo = player * OBS_SIZE
             players = (player,)
-        rows = self.rows[lo:hi]
-        shadow = self.shadow[lo:hi]
+            rows, shadow = self.views[player]
         changed = (rows != shadow).nonzero()[0].tolist()
         if changed:
             np.copyto(shadow, rows)
