@@ -249,6 +249,101 @@ def test_fast_tensors_equal_the_reference_encoding(np: Any, params: dict[str, An
                     assert state.information_state_tensor(player) == info
 
 
+def test_chance_outcomes_are_the_cards_left() -> None:
+    """Kept as chance deals card by card: whether asked at every chance node or now and
+    then, in a clone or the original, in the next deal of an episode, the outcomes are the
+    cards not dealt yet, in order, each as likely."""
+    game = load(max_deals=3)
+    rng = random.Random(11)
+    states = [game.new_initial_state()]
+    while not states[0].is_terminal():
+        for state in states:
+            if state.is_terminal():
+                continue
+            if state.is_chance_node():
+                dealt = state._core.dealt
+                left = sorted(set(range(52)) - set(dealt))
+                if rng.random() < 0.7:
+                    assert state.chance_outcomes() == [(c, 1.0 / len(left)) for c in left]
+                if rng.random() < 0.02 and len(states) < 3:
+                    states.append(state.clone())
+                state.apply_action(rng.choice(left))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+    assert sum(len(s._core.history) for s in states) > len(states)
+
+
+@pytest.mark.parametrize("rules", ["classic", "tarneeb400"])
+def test_tensors_by_any_read_pattern(np: Any, rules: str) -> None:
+    """One player read at a time (its row alone is brought up to date), all four (all rows
+    at once), some now and then, observation or information state: always the encoding
+    built from scratch."""
+    game = load(rules=rules)
+    rng = random.Random(rules)
+    for seed in range(3):
+        state = dealt(game, seed)
+        step = 0
+        while not state.is_terminal():
+            pattern = (step // 7) % 4
+            if pattern == 0:
+                readers = [state.current_player()]
+            elif pattern == 1:
+                readers = [0, 1, 2, 3]
+            elif pattern == 2:
+                readers = [2] if step % 3 else []
+            else:
+                readers = [p for p in range(4) if rng.random() < 0.5]
+            for player in readers:
+                obs, info = reference_tensors(np, state, player)
+                kind = (step // 2 + player) % 3  # one tensor or both, either first
+                if kind == 0:
+                    assert state.information_state_tensor(player) == info
+                elif kind == 1:
+                    assert state.observation_tensor(player) == obs
+                else:
+                    assert state.observation_tensor(player) == obs
+                    assert state.information_state_tensor(player) == info
+            state.apply_action(rng.choice(state.legal_actions()))
+            step += 1
+        for player in range(4):
+            obs, info = reference_tensors(np, state, player)
+            assert state.observation_tensor(player) == obs
+            assert state.information_state_tensor(player) == info
+
+
+def test_tensor_reads_are_copies_whoever_asks(np: Any) -> None:
+    """A tensor read is the caller's own: writing into it, or the game going on, leaves
+    it and the next reads alone; the player to act (no argument) and numpy ints read
+    the same tensors as ints, and other players are refused."""
+    game = load()
+    rng = random.Random(12)
+    state = dealt(game, 12)
+    kept: list[tuple[list[float], list[float], list[float], list[float]]] = []
+    while not state.is_terminal():
+        player = state.current_player()
+        obs, info = reference_tensors(np, state, player)
+        mine = state.observation_tensor()
+        assert mine == obs == state.observation_tensor(np.int64(player))
+        assert state.information_state_tensor() == info
+        assert state.information_state_tensor(np.int32(player)) == info
+        mine[:] = [7.0] * len(mine)
+        theirs = state.information_state_tensor(player)
+        theirs[0] = 7.0
+        assert state.observation_tensor(player) == obs
+        assert state.information_state_tensor(player) == info
+        kept.append(
+            (state.observation_tensor(player), obs, state.information_state_tensor(player), info)
+        )
+        state.apply_action(rng.choice(state.legal_actions()))
+    for read_obs, obs, read_info, info in kept:
+        assert read_obs == obs and read_info == info
+    for bad in (-1, 4):
+        with pytest.raises(ValueError, match=r"player must be 0\.\.3"):
+            state.observation_tensor(bad)
+        with pytest.raises(ValueError, match=r"player must be 0\.\.3"):
+            state.information_state_tensor(bad)
+
+
 def test_rewards_are_pyspiels() -> None:
     pyspiel, _ = spiel()
     game = load(max_deals=2)

@@ -203,6 +203,11 @@ _VOID_AT = _at(_VOIDS, 4)
 _AUCTION_AT = _at(_AUCTION, 10)
 _BIDDER_AT = _at(_HIGH + 7, 1)
 _HIGH_AT = [o * OBS_SIZE + _HIGH for o in range(4)]
+_ZEROS = cast("MutableSequence[float]", np.zeros(16, np.float32).data)
+"""Zeros to clear a few cells of a row's memoryview at once."""
+_SEAT_CELLS = [[o * OBS_SIZE + ((s - o) & 3) for o in range(4)] for s in range(4)]
+"""``_SEAT_CELLS[s]``: where seat ``s`` is in each observer's row, relative to the observer
+(add the block's offset), in the four rows one after the other."""
 _SEAT_AT = np.array([[(o + r) & 3 for r in range(4)] for o in range(4)])
 """``_SEAT_AT[o, r]``: the seat at relative position ``r`` from observer ``o``."""
 
@@ -350,6 +355,8 @@ class ObservationEncoder:
         self._trick_cards: list[int] = []
         self._pending: list[tuple[int, list[int]]] = []
         self._points = [0, 0, 0, 0]
+        self._tricks = [0, 0, 0, 0]
+        """The tricks taken as the rows show them."""
 
     def copy(self) -> ObservationEncoder:
         """An independent copy, to go on from here (a search clones states)."""
@@ -361,6 +368,7 @@ class ObservationEncoder:
         other._trick_cards = self._trick_cards[:]
         other._pending = self._pending[:]
         other._points = self._points[:]
+        other._tricks = self._tricks[:]
         return other
 
     def start(
@@ -387,6 +395,7 @@ class ObservationEncoder:
         self._trick_cards = []
         self._pending = []
         self._points = [0, 0, 0, 0]
+        self._tricks = [0, 0, 0, 0]
         target = self._target
         for o in range(4):
             row = rows[o]
@@ -436,25 +445,27 @@ class ObservationEncoder:
                 self._trick_cards = []
             return
         self._contract_dirty = True
+        cells = self._cells
         if a in (PASS, DOUBLE):
             slot = 8 if a == PASS else 9
             for at in _AUCTION_AT[seat]:
-                flat[at + slot] = 1.0
+                cells[at + slot] = 1.0
         elif a >= BID_BASE:
             level, strain = divmod(a - BID_BASE, 6)
             value = level / self._top
             for at in _AUCTION_AT[seat]:
-                flat[at] = 1.0
-                flat[at + 1] = value
-                flat[at + 2 : at + 8] = 0.0
-                flat[at + 2 + strain] = 1.0
+                cells[at] = 1.0
+                cells[at + 1] = value
+                cells[at + 2 : at + 8] = _ZEROS[:6]
+                cells[at + 2 + strain] = 1.0
             if not self._individual:
+                bidder = _BIDDER_AT[seat]
                 for o in range(4):
                     high = _HIGH_AT[o]
-                    flat[high : high + 11] = 0.0
-                    flat[high] = value
-                    flat[high + 1 + strain] = 1.0
-                    flat[_BIDDER_AT[seat][o]] = 1.0
+                    cells[high : high + 11] = _ZEROS[:11]
+                    cells[high] = value
+                    cells[high + 1 + strain] = 1.0
+                    cells[bidder[o]] = 1.0
 
     def sync(self, public: PublicState, to_act: int) -> None:
         """Bring the rows up to date with the public facts after the last :meth:`add`.
@@ -480,20 +491,31 @@ class ObservationEncoder:
             if self._first is not None and self._first_lead_trump:
                 self._first_lead_void(public)
             if done:
+                # Only the seats whose count changed, each in the four rows.
                 tricks = public.tricks_taken
-                rows = self.rows
-                rows[:, _TRICKS : _TRICKS + 4] = np.array(tricks, np.float32)[_SEAT_AT] / 13.0
+                shown = self._tricks
+                cells = self._cells
+                for seat in range(4):
+                    if tricks[seat] != shown[seat]:
+                        shown[seat] = tricks[seat]
+                        value = tricks[seat] / 13.0
+                        for at in _SEAT_CELLS[seat]:
+                            cells[at + _TRICKS] = value
                 self._take_tricks(public)
         leader = -1
         if phase is _PLAY:
             leader = self._leader if cards & 3 else to_act
-        if leader != self._shown_leader:
+        was = self._shown_leader
+        if leader != was:
+            # The block holds the leader shown alone: move it, cell by cell.
             self._shown_leader = leader
-            rows = self.rows
-            rows[:, _LEADER : _LEADER + 4] = 0.0
+            cells = self._cells
+            if was >= 0:
+                for at in _SEAT_CELLS[was]:
+                    cells[at + _LEADER] = 0.0
             if leader >= 0:
-                for o in range(4):
-                    rows[o, _LEADER + ((leader - o) & 3)] = 1.0
+                for at in _SEAT_CELLS[leader]:
+                    cells[at + _LEADER] = 1.0
 
     def row(self, seat: int, to_act: int, out: FloatArray | None = None) -> FloatArray:
         """The observation of ``seat`` after :meth:`sync`, in ``out`` or a new array."""
@@ -537,10 +559,16 @@ class ObservationEncoder:
         trump = public.trump
         t = -1 if trump is None else int(trump)
         points = self._points
+        cells = self._cells
         for leader, cards in self._pending:
-            points[trick_winner(leader, cards, t)] += trick_points(cards)
+            got = trick_points(cards)
+            if got:
+                winner = trick_winner(leader, cards, t)
+                points[winner] += got
+                value = points[winner] / _ALL_POINTS
+                for at in _SEAT_CELLS[winner]:
+                    cells[at + _POINTS] = value
         self._pending = []
-        self.rows[:, _POINTS : _POINTS + 4] = np.array(points, np.float32)[_SEAT_AT] / _ALL_POINTS
 
     def _first_lead_void(self, public: PublicState) -> None:
         # Where the first lead must be a trump, leading another suit shows that none was held.

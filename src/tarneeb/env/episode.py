@@ -336,7 +336,7 @@ class Episode:
         for seat, a in actions[done:]:
             encoder.add(seat, a)
         self.encoded = len(actions)
-        encoder.sync(deal, seat_to_act(deal))
+        encoder.sync(deal, deal._to_act)  # -1 once the deal is over, as seat_to_act
         return encoder
 
     def act(self, env_id: int) -> None:

@@ -79,13 +79,13 @@ which calls :meth:`TarneebState.resample_from_infostate`:
 from __future__ import annotations
 
 import random
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Sequence
 from typing import Any, NamedTuple, cast
 
 import numpy as np
 import pyspiel
 
-from tarneeb.actions import BID_BASE, action_id, format_action
+from tarneeb.actions import BID_BASE, Phase, action_id, format_action
 from tarneeb.auction import max_auction_actions
 from tarneeb.bots import make_bot
 from tarneeb.cards import Card, CardSet
@@ -134,6 +134,9 @@ _OUTCOMES = [[(c, 1.0 / (52 - n)) for c in range(52)] for n in range(52)]
 _ORDER = np.arange(53, dtype=np.float32) / 52.0
 """The play-order values: the ``k``-th card played shows ``_ORDER[k]``."""
 _ORDER_VALUES: list[float] = _ORDER.tolist()
+_TO_ACT_CELLS = [[p * OBS_SIZE + _TO_ACT + ((s - p) & 3) for p in range(4)] for s in range(4)]
+"""``_TO_ACT_CELLS[s]``: the cells of the four observations, one after the other, that show
+seat ``s`` to act."""
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -241,7 +244,11 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
         cache = self._cache
         moves = len(core.actions)
         if cache.legal_deal is not deal or cache.legal_at != moves:
-            cache.legal = sorted(core.setup.action_map.env_ids(deal.legal_action_ids()))
+            ids = deal.legal_action_ids()
+            if deal._phase is Phase.PLAY:  # cards, lowest up: their env ids are theirs
+                cache.legal = list(ids)
+            else:
+                cache.legal = sorted(core.setup.action_map.env_ids(ids))
             cache.legal_deal = deal
             cache.legal_at = moves
         return cache.legal
@@ -269,44 +276,81 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         dealt = self._core.dealt
-        if not dealt:
+        n = len(dealt)
+        if not n:
             return _OUTCOMES[0][:]
-        outcomes = _OUTCOMES[len(dealt)]
-        return [outcomes[c] for c in sorted(_DECK.difference(dealt))]
+        cache = self._cache
+        left = cache.left
+        if cache.left_of is not dealt or cache.left_at != n:
+            # The cards left, kept as chance deals them one by one (else from the deck).
+            try:
+                if cache.left_of is not dealt or cache.left_at != n - 1:
+                    raise ValueError
+                left.remove(dealt[-1])
+            except ValueError:
+                left = cache.left = sorted(_DECK.difference(dealt))
+            cache.left_of = dealt
+            cache.left_at = n
+        return list(map(_OUTCOMES[n].__getitem__, left))
 
     # Python callers (rl_environment, user loops) read tensors here, without the round trip
     # through C++ (its copy and its conversion to a list cost more than the observation).
-    # Each player's tensor is kept as a Python list for the deal and brought up to date
-    # by difference (_Lists); the observers build it whole (what C++ callers get, and
-    # the reference the tests compare with).
+    # The four players' observations are kept as one Python list for the deal, and each
+    # player's information state as a list of its own once read, all brought up to date
+    # by difference (_Tensors); a read copies a slice or a list. The observers build
+    # tensors whole (what C++ callers get, and the reference the tests compare with).
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """The observation tensor of ``player`` (default: the player to act), as pyspiel's."""
-        return self._lists(False, player)
+        if type(player) is not int or not 0 <= player < 4:
+            return self._other_read(False, player)
+        kept = self._tensors(player)
+        if kept is None:
+            return self._dealing(False, player)
+        kept.reads += 1
+        at = player * OBS_SIZE
+        return kept.flat[at : at + OBS_SIZE]
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
         """The information-state tensor of ``player`` (default: the player to act)."""
-        return self._lists(True, player)
+        if type(player) is not int or not 0 <= player < 4:
+            return self._other_read(True, player)
+        kept = self._tensors(player)
+        if kept is None:
+            return self._dealing(True, player)
+        kept.reads += 1
+        values = kept.info[player]
+        if values is None:
+            values = kept.start_info(self, player)
+        return values[:]
 
-    def _lists(self, info: bool, player: int | None) -> list[float]:
-        core = self._core
-        deal = core.deal
+    def _other_read(self, info: bool, player: int | None) -> list[float]:
+        # A read but the common one: the player to act, or a player not an int.
         p = self.current_player() if player is None else int(player)
         if not 0 <= p < 4:
             raise ValueError(f"player must be 0..3, not {p}")
+        return self.information_state_tensor(p) if info else self.observation_tensor(p)
+
+    def _tensors(self, player: int) -> _Tensors | None:
+        """The lists of the deal, ``player``'s up to date (``None`` while dealing)."""
+        core = self._core
+        deal = core.deal
+        if deal is None:
+            return None
         cache = self._cache
-        kept = cache.info if info else cache.obs
-        lists = kept[p]
-        if deal is None or lists is None or lists.deal is not deal:
-            game = self.get_game()
-            observer = game.info_state_observer if info else game.default_observer
-            observer.set_from(self, p)
-            if deal is None:  # dealing: the hand so far, nothing to keep
-                values: list[float] = observer.tensor.tolist()
-                return values
-            lists = kept[p] = _Lists(deal, observer.tensor, core, p)
-            return lists.values[:]
-        return lists.read(core, p, cache.recall if info else None)
+        kept = cache.tensors
+        if kept is None or kept.deal is not deal:
+            kept = cache.tensors = _Tensors(deal, core, cache.recall)
+        elif kept.at[player] != len(core.actions):
+            kept.update(core, player)
+        return kept
+
+    def _dealing(self, info: bool, player: int) -> list[float]:
+        # The hand so far, nothing to keep.
+        game = self.get_game()
+        observer = game.info_state_observer if info else game.default_observer
+        observer.set_from(self, player)
+        return _as_list(observer.tensor)
 
     def _apply_action(self, action: int) -> None:
         core = self._core
@@ -474,76 +518,183 @@ class _Recall(NamedTuple):
     order: int
 
 
-class _Lists:
-    """One player's tensor in one deal as a Python list, brought up to date by difference.
+_ZERO = 0.0
+_ONE = 1.0
+"""Written as ``_ONE + 0.0``: a float object of its own each time (see :func:`_as_list`)."""
+_POOL: list[float] = []
+"""Distinct float objects of value 0.0 (grown on demand), to make lists of."""
 
-    The observer builds it whole when first read in a deal (and the list is
-    made of it); after that the observation block is compared with the
-    encoder's row for the player and only the values that changed are
-    written, the seat to act is moved, and the auction rows and the play
-    order take the calls and cards since. A reader gets a copy of the list,
-    far cheaper than a numpy array's ``tolist()``.
+
+def _as_list(tensor: FloatArray, start: int = 0) -> list[float]:
+    """``tensor.tolist()``, made cheaply: a slice of :data:`_POOL`, then the values not 0.
+
+    Every value of the list is a float object of its own, which keeps copies
+    of the list fast: copying a list of the same object scattered among others
+    (``[0.0] * n`` with a few values written) takes CPython three times as
+    long, as the reference counts of that one object stall one another. Lists
+    to be joined take different ``start`` in the pool, so as not to share objects.
+    """
+    global _POOL
+    n = len(tensor)
+    if len(_POOL) < start + n:
+        _POOL = np.zeros(start + n).tolist()
+    values = _POOL[start : start + n]
+    nonzero = tensor.nonzero()[0]
+    for i, v in zip(nonzero.tolist(), tensor[nonzero].tolist(), strict=True):
+        values[i] = v
+    return values
+
+
+class _Tensors:
+    """The tensors of one deal as Python lists, brought up to date by difference.
+
+    ``flat`` holds the four players' observations one after the other: the
+    encoder's four rows, and the seat to act that they leave to the reader.
+    ``info`` holds each player's information state once read in the deal
+    (built by the observer then). When the deal has gone on and a player's
+    tensor is read, a comparison of the encoder's rows with their copy as the
+    lists hold them (``shadow``) finds the values that changed, and only those
+    are written; the seat to act is moved, and the information states take
+    the calls and cards since (their auction rows and play order). Where
+    several players were read since the last update (``rl_environment``
+    reads all four at every step), all four rows are brought up to date at
+    once; else the reader's row alone. A reader gets a copy, far cheaper than
+    a numpy array's ``tolist()``.
     """
 
-    __slots__ = ("at", "calls", "cards", "deal", "mirror", "shadow", "to_act", "values")
+    __slots__ = (
+        "at",
+        "calls",
+        "cards",
+        "cells",
+        "deal",
+        "flat",
+        "info",
+        "reads",
+        "rows",
+        "shadow",
+        "to_act",
+        "views",
+        "where",
+    )
 
-    def __init__(self, deal: Deal, tensor: FloatArray, core: Episode, player: int) -> None:
+    def __init__(self, deal: Deal, core: Episode, where: _Recall | None) -> None:
         self.deal = deal
-        self.values: list[float] = tensor.tolist()
-        shadow = tensor[:OBS_SIZE].copy()
-        shadow[_TO_ACT : _TO_ACT + 4] = 0.0  # the encoder's rows leave it to the reader
+        self.rows: FloatArray = core.encoder_now().rows.reshape(-1)
+        """The encoder's rows, flat (a view: the encoder writes them in place)."""
+        self.cells = cast("Sequence[float]", self.rows.data)
+        """The rows' values one by one (a memoryview: cheaper than numpy's items)."""
+        shadow = self.rows.copy()
         self.shadow: FloatArray = shadow
-        """The observation block as the list holds it, but the seat to act."""
-        self.mirror = cast("MutableSequence[float]", memoryview(shadow))
-        """The shadow's cells (a memoryview: single cells, cheaper than numpy's items)."""
+        """The encoder's rows as the lists hold them (but the seat to act)."""
+        self.views = [
+            (
+                self.rows[p * OBS_SIZE : (p + 1) * OBS_SIZE],
+                shadow[p * OBS_SIZE : (p + 1) * OBS_SIZE],
+            )
+            for p in range(4)
+        ]
+        """Each player's row of ``rows`` and of ``shadow``."""
+        flat = _as_list(shadow)
         seat = deal._to_act
-        self.to_act = -1 if seat < 0 else _TO_ACT + ((seat - player) & 3)
-        """The list's cell of the seat to act (-1 for none)."""
-        self.at = len(core.actions)
-        """How many of the deal's actions the list holds."""
-        self.calls = len(core.calls)
-        self.cards = len(core.cards)
+        if seat >= 0:
+            for i in _TO_ACT_CELLS[seat]:
+                flat[i] = _ONE + 0.0
+        self.flat = flat
+        self.info: list[list[float] | None] = [None, None, None, None]
+        self.where = where
+        n = len(core.actions)
+        # Each row's own state: how many of the deal's actions it holds, the seat to act it
+        # shows (-1 for none), the calls and cards its information state holds.
+        self.at = [n, n, n, n]
+        self.to_act = [seat, seat, seat, seat]
+        calls, cards = len(core.calls), len(core.cards)
+        self.calls = [calls, calls, calls, calls]
+        self.cards = [cards, cards, cards, cards]
+        self.reads = 0
+        """Tensors read since the last update."""
 
-    def read(self, core: Episode, player: int, recall: _Recall | None) -> list[float]:
-        """A copy of the list, brought up to date with ``core`` (the encoder and the actions)."""
-        values = self.values
+    def start_info(self, state: TarneebState, player: int) -> list[float]:
+        """The information state of ``player``, as the observer writes it, kept from now."""
+        observer = state.get_game().info_state_observer
+        observer.set_from(state, player)
+        tensor = observer.tensor
+        start = 4 * OBS_SIZE + player * len(tensor)  # objects of its own (see _as_list)
+        values = self.info[player] = _as_list(tensor, start)
+        return values
+
+    def update(self, core: Episode, player: int) -> None:
+        """Bring ``player``'s lists up to date with ``core`` (the encoder and the actions),
+        and the other players' too when several were read since the last update."""
         done = len(core.actions)
-        if self.at == done:
-            return values[:]
-        self.at = done
-        row = core.encoder_now().rows[player]
-        changed = (row != self.shadow).nonzero()[0]
-        if len(changed):
-            cells = cast("Sequence[float]", memoryview(row))
-            mirror = self.mirror
-            for i in changed.tolist():
-                mirror[i] = values[i] = cells[i]
+        core.encoder_now()
+        info = self.info
+        flat = self.flat
+        cells = self.cells
+        wide = self.reads > 1
+        self.reads = 0
+        if wide:
+            lo = 0
+            players: Sequence[int] = range(4)
+            rows, shadow = self.rows, self.shadow
+        else:
+            lo = player * OBS_SIZE
+            players = (player,)
+            rows, shadow = self.views[player]
+        changed = (rows != shadow).nonzero()[0].tolist()
+        if changed:
+            np.copyto(shadow, rows)
+            if not wide:
+                kept = info[player]
+                for i in changed:
+                    flat[lo + i] = v = cells[lo + i]
+                    if kept is not None:
+                        kept[i] = v
+            elif info[0] is None and info[1] is None and info[2] is None and info[3] is None:
+                for i in changed:
+                    flat[i] = cells[i]
+            else:
+                for i in changed:
+                    flat[i] = v = cells[i]
+                    p, j = divmod(i, OBS_SIZE)
+                    kept = info[p]
+                    if kept is not None:
+                        kept[j] = v
         seat = self.deal._to_act
-        cell = -1 if seat < 0 else _TO_ACT + ((seat - player) & 3)
-        if cell != self.to_act:
-            if self.to_act >= 0:
-                values[self.to_act] = 0.0
-            if cell >= 0:
-                values[cell] = 1.0
-            self.to_act = cell
-        if recall is not None:
-            calls = core.calls
-            if self.calls < len(calls):
-                width = recall.width
-                n = min(len(calls), recall.rows)
-                for k in range(self.calls, n):
-                    caller, env_id = calls[k]
-                    at = recall.auction + k * width
-                    values[at + ((caller - player) & 3)] = 1.0
-                    values[at + env_id - 48] = 1.0  # 4 seats, then the env ids from 52
-                self.calls = n
-            cards = core.cards
-            if self.cards < len(cards):
-                order = recall.order
-                for k in range(self.cards, len(cards)):
-                    values[order + cards[k]] = _ORDER_VALUES[k + 1]
-                self.cards = len(cards)
-        return values[:]
+        calls = core.calls
+        cards = core.cards
+        where = self.where
+        for p in players:
+            self.at[p] = done
+            kept = info[p]
+            was = self.to_act[p]
+            if seat != was:
+                self.to_act[p] = seat
+                base = p * OBS_SIZE + _TO_ACT
+                if was >= 0:
+                    flat[base + ((was - p) & 3)] = _ZERO + 0.0
+                if seat >= 0:
+                    flat[base + ((seat - p) & 3)] = _ONE + 0.0
+                if kept is not None:
+                    if was >= 0:
+                        kept[_TO_ACT + ((was - p) & 3)] = _ZERO + 0.0
+                    if seat >= 0:
+                        kept[_TO_ACT + ((seat - p) & 3)] = _ONE + 0.0
+            start_calls, start_cards = self.calls[p], self.cards[p]
+            if start_calls == len(calls) and start_cards == len(cards):
+                continue
+            self.calls[p], self.cards[p] = len(calls), len(cards)
+            if kept is None or where is None:
+                continue
+            width = where.width
+            for k in range(start_calls, min(len(calls), where.rows)):
+                caller, env_id = calls[k]
+                at = where.auction + k * width
+                kept[at + ((caller - p) & 3)] = _ONE + 0.0
+                kept[at + env_id - 48] = _ONE + 0.0  # 4 seats, then the env ids from 52
+            order = where.order
+            for k in range(start_cards, len(cards)):
+                kept[order + cards[k]] = _ORDER_VALUES[k + 1]
 
 
 class _Cache:
@@ -553,12 +704,25 @@ class _Cache:
     by the thousand and reads few of them), and a pickle leaves it out.
     """
 
-    __slots__ = ("info", "legal", "legal_at", "legal_deal", "obs", "recall")
+    __slots__ = (
+        "left",
+        "left_at",
+        "left_of",
+        "legal",
+        "legal_at",
+        "legal_deal",
+        "recall",
+        "tensors",
+    )
 
     def __init__(self, recall: _Recall | None) -> None:
         self.recall = recall
-        self.obs: list[_Lists | None] = [None, None, None, None]
-        self.info: list[_Lists | None] = [None, None, None, None]
+        self.tensors: _Tensors | None = None
+        self.left: list[int] = []
+        """The cards chance may deal next (sorted), when ``left_at`` cards of ``left_of``
+        are dealt."""
+        self.left_of: list[int] | None = None
+        self.left_at = -1
         self.legal: list[int] = []
         self.legal_deal: Deal | None = None
         self.legal_at = -1
