@@ -10,9 +10,7 @@ screen on a laptop: the "Finished deals" list grows ~96 px a deal and stretches
 the board. In Egyptian and Sol the bid box hides the hand from the first deal."
 
 Skipped without Playwright or chromium, unless ``TARNEEB_REQUIRE_EXTRAS=1`` (CI);
-each (size, game) is a test of its own, so that pytest-xdist spreads them. The
-1280x800 window, between 1366x768 and a phone in its height, is played in classic
-only (the other games' layouts at 1280x800 added ~80 s of CI and no finding).
+each (size, game) is a test of its own, so that pytest-xdist spreads them.
 """
 
 from __future__ import annotations
@@ -35,16 +33,8 @@ SIZES = {"1280x800": DESKTOP, "1366x768": LAPTOP, "1920x1080": WIDE, "390x844": 
 PRESETS = ["classic", "egyptian", "sol", "tarneeb400", "syrian400"]
 
 
-CASES = [
-    (size, preset)
-    for size in SIZES
-    for preset in PRESETS
-    if size != "1280x800" or preset == "classic"
-]
-"""Every game at 1366x768, 1920x1080 and 390x844; 1280x800 in classic."""
-
-
-@pytest.mark.parametrize(("size", "preset"), CASES)
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("size", list(SIZES))
 def test_hand_bidding_box_and_trick_stay_on_screen_for_ten_deals(
     browser: Browser, server: str, size: str, preset: str
 ) -> None:
