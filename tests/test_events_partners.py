@@ -179,15 +179,16 @@ def test_the_tickets_a_server_holds_are_capped(
     monkeypatch.setattr(host_module, "MAX_PARTNERS", 2)
     with app_on(db_url) as app:
         event_id, _ = make_event(app.client, kind="king-of-the-table", pairs=4, rated=True)
-        nour = app.player("Nour")
+        nour, omar, sami = app.player("Nour"), app.player("Omar"), app.player("Sami")
         _ticket(nour, event_id)
-        _ticket(nour, event_id)
-        full = nour.post(f"/api/events/{event_id}/partner", json={})
+        _ticket(nour, event_id)  # replaces Nour's first: one live ticket a giver
+        _ticket(omar, event_id)
+        full = sami.post(f"/api/events/{event_id}/partner", json={})
         assert _code(full) == (409, "conflict")
         host = _host(app)
         later = time.time() + PARTNER_SECONDS + 1
         host._wall = lambda: later  # the expired make room
-        _ticket(nour, event_id)
+        _ticket(sami, event_id)
 
 
 def test_a_ticket_outlives_a_restart_of_the_server(db_url: str) -> None:

@@ -98,7 +98,9 @@ def test_a_rated_events_sets_rate_its_players_as_openskill_does(app: App) -> Non
     event_id, host = make_event(app.client, kind="sets-match", sets=2, rated=True)
     cedars = _register(app, event_id, "Cedars", "Layla", "Nour")
     assert [m["name"] for m in cedars["event"]["pairs"][0]["members"]] == ["Layla", "Nour"]
-    assert all(cedars["tokens"])  # each member's seat is held by a token of its own
+    # each member's seat is held by a token of its own: the registrant's here, the
+    # link's giver's came with the ticket
+    assert cedars["tokens"][0] and cedars["tokens"][1] is None
     _register(app, event_id, "Olives", "Omar", "Sami")
     started = app.client.post(f"/api/events/{event_id}/start", json={"token": host})
     assert started.status_code == 200, started.text
@@ -237,3 +239,34 @@ def test_the_lobby_says_which_events_are_rated(app: App) -> None:
     lobby = app.client.get("/api/events").json()
     check(lobby, wire.EventsBody)
     assert {e["id"]: e["rated"] for e in lobby["events"]} == {rated_id: True, plain_id: False}
+
+
+def test_the_giver_of_a_partner_link_holds_their_own_seats(app: App) -> None:
+    """The partner link's giver registers nothing (the partner does, on their page), yet
+    plays: the giver's own token comes with the ticket and holds the pair's second seats
+    at every set. A new link replaces the one made before (its ticket is void)."""
+    from ws_support import connect
+
+    event_id, host = make_event(app.client, kind="king-of-the-table", pairs=2, sets=1, rated=True)
+    layla, nour = app.player("Layla"), app.player("Nour")
+    first = nour.post(f"/api/events/{event_id}/partner", json={}).json()
+    given = nour.post(f"/api/events/{event_id}/partner", json={}).json()
+    check(given, wire.EventPartnerBody)
+    assert given["token"] != first["token"]
+    pairs = f"/api/events/{event_id}/pairs"
+    stale = {"name": "Cedars", "players": [{"me": True}, {"partner": first["partner"]}]}
+    assert _error(layla.post(pairs, json=stale)) == (403, "unauthorized")
+    made = layla.post(
+        pairs, json={"name": "Cedars", "players": [{"me": True}, {"partner": given["partner"]}]}
+    ).json()
+    assert made["tokens"][1] is None  # the giver's token is theirs already
+    _register(app, event_id, "Olives", "Omar", "Sami")
+    begun = app.client.post(f"/api/events/{event_id}/start", json={"token": host}).json()
+    (game,) = begun["games"]
+    table = game["table"]
+    second = "north" if game["ns"] == made["pair"] else "west"
+    with connect(app.client, table, "nour") as peer:
+        assert peer.hello(given["token"])["seat"] == second
+    with connect(app.client, table, "old") as peer:
+        peer.send({"type": "hello", "protocol": 3, "token": first["token"]})
+        assert peer.next()["code"] == "unauthorized"

@@ -124,6 +124,14 @@ class EventRecords:
         stored) when ``cap`` tickets live already."""
         with self.store.engine.begin() as conn:
             conn.execute(event_partners.delete().where(event_partners.c.expires <= now))
+            # One live ticket a giver and event: a new link replaces the one made before
+            # (whose token the giver's page no longer keeps).
+            conn.execute(
+                event_partners.delete().where(
+                    event_partners.c.event_id == event_id,
+                    event_partners.c.identity == (member.identity or ""),
+                )
+            )
             live = conn.execute(sa.select(sa.func.count()).select_from(event_partners)).scalar()
             if (live or 0) >= cap:
                 return False
@@ -133,6 +141,7 @@ class EventRecords:
                     event_id=event_id,
                     name=member.name,
                     identity=member.identity or "",
+                    token_hash=member.token_hash,
                     expires=expires,
                 )
             )
@@ -148,7 +157,9 @@ class EventRecords:
                     event_partners.c.expires > now,
                 )
             ).first()
-        return None if row is None else Member(row.name, identity=row.identity)
+        if row is None:
+            return None
+        return Member(row.name, identity=row.identity, token_hash=row.token_hash)
 
     def load(self, event_id: str) -> StoredEvent | None:
         with self.store.engine.connect() as conn:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -44,6 +45,7 @@ from tarneeb.server.events.model import (
 )
 from tarneeb.server.players import Player, current_player
 from tarneeb.server.protocol import error_frame
+from tarneeb.server.seating import token_hash
 from tarneeb.server.table import ErrorCode, ServerError
 from tarneeb.server.text import clean_text
 from tarneeb.server.wire import (
@@ -173,8 +175,14 @@ def event_routes(
     async def partner(request: Request) -> Response:
         event_id = request.path_params["id"]
         player = await request.app.state.players.require(request)
-        member = Member(player.name, identity=account_identity(player.id))
-        made: EventPartnerBody = {"partner": await host().partner_ticket(event_id, member)}
+        # The giver's own seat token, given now (the registration that uses the ticket
+        # happens on the partner's page): the giver plays the pair's second seats by it.
+        token = secrets.token_urlsafe(24)
+        member = Member(
+            player.name, identity=account_identity(player.id), token_hash=token_hash(token)
+        )
+        ticket = await host().partner_ticket(event_id, member)
+        made: EventPartnerBody = {"partner": ticket, "token": token}
         return JSONResponse(made, status_code=201)
 
     @api

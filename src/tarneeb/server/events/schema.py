@@ -55,5 +55,7 @@ event_partners = sa.Table(
     ),
     sa.Column("name", sa.Text, nullable=False),
     sa.Column("identity", sa.Text, nullable=False),
+    # the hash of the token the ticket's giver holds their seats by (given them with it)
+    sa.Column("token_hash", sa.String(64), nullable=True),
     sa.Column("expires", sa.Float, nullable=False, index=True),
 )

@@ -137,9 +137,12 @@ class EventCreatedBody(TypedDict):
 
 class EventPartnerBody(TypedDict):
     """``POST /api/events/{id}/partner``: a signed-in player's ticket for their partner,
-    who registers the pair with it (``{"partner": TICKET}``); it lasts ten minutes."""
+    who registers the pair with it (``{"partner": TICKET}``); it lasts ten minutes. A new
+    ticket replaces the giver's ticket of the event made before."""
 
     partner: str
+    token: str
+    """The giver's own seat token: it holds the giver's seats at the pair's sets."""
 
 
 class EventRegisteredBody(TypedDict):

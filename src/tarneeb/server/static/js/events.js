@@ -15,7 +15,7 @@ import { me as signedIn, signLink } from "./players.js";
 /** @typedef {import("./wire").HostedEventJson} HostedEventJson */
 /** @typedef {import("./wire").EventSetJson} EventSetJson */
 /** @typedef {import("./wire").EventSummaryJson} EventSummaryJson */
-/** @typedef {{host?: string, pair?: string, token?: string, member?: number, partner?: string}} Mine */
+/** @typedef {{host?: string, pair?: string, token?: string, member?: number, partner?: string, given?: boolean}} Mine */
 /** @typedef {import("./wire").PlayerJson} PlayerJson */
 
 const KINDS = ["king-of-the-table", "sets-match", "knockout"];
@@ -404,7 +404,7 @@ export class EventView {
     const e = this.event;
     if (!e) return;
     const names = this.names();
-    const me = mine(e.id);
+    const me = this.mineIn(e);
     const target = e.sets && e.kind !== "knockout" ? t("web.events.facts.sets", { sets: e.sets, target: e.target }) : t("web.events.facts.target", { target: e.target });
     mount(
       this.root,
@@ -675,7 +675,28 @@ export class EventView {
       /** @type {import("./wire").EventPartnerBody} */
       const made = await api("POST", `/api/events/${encodeURIComponent(this.id)}/partner`, {});
       this.partnerLink = `${location.origin}/e/${encodeURIComponent(this.id)}?partner=${encodeURIComponent(made.partner)}`;
+      // The giver's own seats: the pair's second member's, once the partner registers it
+      // (the link made before is void: its ticket is replaced, and so is this token).
+      keep(this.id, { token: made.token, member: 1, pair: undefined, given: true });
     });
+  }
+
+  /**
+   * What this browser holds of event `e`; a partner link's giver learns its pair here,
+   * once the partner registered it (the pair whose second member is the signed-in player).
+   * @param {import("./wire").HostedEventJson} e @returns {Mine}
+   */
+  mineIn(e) {
+    const me = mine(e.id);
+    if (me.given && me.token && !me.pair && this.player) {
+      const name = this.player.name;
+      const pair = e.pairs.find((p) => p.members[1] && !p.members[1].bot && p.members[1].name === name);
+      if (pair) {
+        keep(e.id, { pair: pair.id });
+        return mine(e.id);
+      }
+    }
+    return me;
   }
 
   async registerRated(ev) {

@@ -752,9 +752,11 @@ export interface EventCreatedBody {
   host_token: string;
 }
 
-/** ``POST /api/events/{id}/partner``: a signed-in player's ticket for their partner, who registers the pair with it (``{"partner": TICKET}``); it lasts ten minutes. */
+/** ``POST /api/events/{id}/partner``: a signed-in player's ticket for their partner, who registers the pair with it (``{"partner": TICKET}``); it lasts ten minutes. A new ticket replaces the giver's ticket of the event made before. */
 export interface EventPartnerBody {
   partner: string;
+  /** The giver's own seat token: it holds the giver's seats at the pair's sets. */
+  token: string;
 }
 
 /** ``POST /api/events/{id}/pairs``: the pair, and a token for each member who is a player. A member's token holds that member's seat at every table of the event. */
