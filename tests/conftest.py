@@ -24,11 +24,17 @@ def pytest_configure(config: pytest.Config) -> None:
 
 # Known open bugs (issue 23 and one test script), each a strict xfail: the test is the
 # regression test, and it must start passing (then this entry goes) when the bug is fixed.
-KNOWN_OPEN: dict[str, str] = {}
+KNOWN_OPEN: dict[str, str] = {
+    "test_web_items.py::test_item8_a_key_under_the_summary_is_refused_out_loud": (
+        "issue 23: a P pressed just after the summary closed, with Pass enabled, was not"
+        " called about 1 run in 4 (TableView.act drops an action silently while settling or"
+        " while the centre is busy); the refusal under the dialog itself works"
+    ),
+}
 
 
 # Tests that pass or fail with the machine's load (timing of the page under test): open too.
-FLAKY_OPEN: set[str] = set()
+FLAKY_OPEN: set[str] = {"test_web_items.py::test_item8_a_key_under_the_summary_is_refused_out_loud"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
