@@ -112,6 +112,13 @@ def test_the_command_goes_on_with_the_journals_seed(tmp_path: Path) -> None:
     assert status == 0, err
     assert f"seed {seed}" in out  # no --seed: the journal's
     assert len(path.read_text().splitlines()) == 1 + 4
+    # the timing is this run's: its own two matches' deals, the journal's said apart
+    assert "2 matches (" in out and "from the journal" in out and "played now" in out
+    # all from the journal: no rate over deals this run did not play (it said
+    # "0.0 s ... 52708441 deals/s" for a 400-match journal)
+    status, out, err = cli(*base, "--matches", "4", "--journal", str(path))
+    assert status == 0, err
+    assert "4 matches (" in out and "nothing left to play" in out and "deals/s" not in out
     # another seed is another run: one line, no traceback
     status, out, err = cli(*base, "--matches", "4", "--seed", "5", "--journal", str(path))
     assert status == 2 and err.startswith("tarneeb: error: journal") and "seed=" in err

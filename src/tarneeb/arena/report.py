@@ -229,7 +229,10 @@ def summarize(result: ArenaResult) -> dict[str, Any]:
         },
         "decisions": {label: t.decisions for label, t in tallies.items()},
         "seconds": result.elapsed,
-        "deals_per_s": result.deals / result.elapsed if result.elapsed > 0 else 0.0,
+        # the rate of this run's own deals: a journal's were played in another
+        "played_deals": result.played_deals,
+        "journaled_matches": len(result.journaled),
+        "deals_per_s": result.played_deals / result.elapsed if result.elapsed > 0 else 0.0,
         "backend": result.backend,
         "workers": result.workers,
     }
@@ -334,10 +337,17 @@ def format_report(result: ArenaResult, summary: dict[str, Any] | None = None) ->
         w(f"({config.pairs} duplicate pair{plural})\n")
     w(f"  rules {config.rules_name}, seed {config.seed}, format {config.format}, ")
     w(f"at most {config.max_deals} deals a {'set' if king else 'match'}\n")
-    w(f"  {timing['seconds']:.1f} s on {timing['workers']} worker")
-    w(f"{'s' if timing['workers'] != 1 else ''} ({timing['backend']}), {s['deals']} deals, ")
-    rate = timing["deals_per_s"]
-    w(f"{rate:.0f} deals/s\n\n" if rate >= 10 else f"{rate:.2g} deals/s\n\n")
+    journaled, played = timing["journaled_matches"], timing["played_deals"]
+    if journaled:
+        w(f"  {journaled} matches ({s['deals'] - played} deals) from the journal\n")
+    if played or not journaled:
+        w(f"  {timing['seconds']:.1f} s on {timing['workers']} worker")
+        w(f"{'s' if timing['workers'] != 1 else ''} ({timing['backend']}), {played} deals")
+        w(" played now" if journaled else "")
+        rate = timing["deals_per_s"]
+        w(f", {rate:.0f} deals/s\n\n" if rate >= 10 else f", {rate:.2g} deals/s\n\n")
+    else:
+        w("  nothing left to play\n\n")
 
     if king:
         _write_king(w, s, width)

@@ -508,6 +508,8 @@ class ArenaResult:
     workers: int
     tournament: KingOfTheTable | None = None
     """King of the table: the tournament as played (its sets, standings, winner)."""
+    journaled: frozenset[int] = frozenset()
+    """The matches (by index) taken from a journal, not played in this run."""
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -516,6 +518,11 @@ class ArenaResult:
     @property
     def deals(self) -> int:
         return sum(o.deals for o in self.outcomes)
+
+    @property
+    def played_deals(self) -> int:
+        """The deals played in this run (``elapsed`` is theirs), a journal's left out."""
+        return sum(o.deals for o in self.outcomes if o.index not in self.journaled)
 
 
 def _task(
@@ -625,4 +632,5 @@ def play_arena(
             outcomes = runner.run(tasks, done) if tasks else []
             outcomes = sorted([*known.values(), *outcomes], key=lambda o: o.index)
         backend, used = runner.backend, runner.workers
-    return ArenaResult(config, outcomes, time.perf_counter() - start, backend, used, table)
+    elapsed = time.perf_counter() - start
+    return ArenaResult(config, outcomes, elapsed, backend, used, table, frozenset(known))
