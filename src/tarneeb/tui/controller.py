@@ -33,7 +33,6 @@ from tarneeb.presets import preset_name
 from tarneeb.record import read_record, write_record
 from tarneeb.rules import Count, Rules
 from tarneeb.seats import SEATS, Seat, Team, parse_seat
-from tarneeb.tui.render import Look
 from tarneeb.tui.saves import new_save_path, write_atomic
 from tarneeb.view import View
 
@@ -108,8 +107,11 @@ def refusal(view: View, action: Action, unicode: bool = True, lang: str = DEFAUL
     'No card now: it is the auction phase; make a call first.'
     """
 
-    tr = translator(lang)
+    # the look draws with Rich (Textual's): imported here, so that the command line and
+    # the controller load on the core install alone
+    from tarneeb.tui.render import Look
 
+    tr = translator(lang)
     look = Look(unicode, lang=lang)
 
     def fmt(a: Action) -> str:
