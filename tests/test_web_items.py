@@ -193,6 +193,47 @@ def test_item5_a_guest_sees_the_log_and_chat_once(browser: Browser, server: str)
         page.context.close()
 
 
+def test_item5_the_chat_box_stays_while_the_table_connects(browser: Browser, server: str) -> None:
+    """The chat form was hidden from the table's first drawing until the welcome (until then
+    no seat is known), so a line typed as the page opened and sent with Enter went nowhere
+    and stayed in the box (CI saw it: "Layla: Ahlan!" never came). A player with a seat on
+    this device keeps the box; a line sent before the welcome waits, and goes after it."""
+    host = new_page(browser, DESKTOP)
+    host.goto(f"{server}/")
+    host.fill("#create-name", "Layla")
+    host.click("#create-table")
+    expect(host.locator("#go-table")).to_be_visible()
+    # the server's frames to the page are held until the test lets them go
+    held: list[Any] = []
+    open_: list[bool] = [False]
+
+    def route(ws: Any) -> None:
+        to_server = ws.connect_to_server()
+
+        def down(message: Any) -> None:
+            if open_[0]:
+                ws.send(message)
+            else:
+                held.append((ws, message))
+
+        to_server.on_message(down)
+
+    host.route_web_socket(re.compile(r"/ws/"), route)
+    host.click("#go-table")
+    # the table was drawn (its infobar), and no welcome came: the box is there all the same
+    expect(host.locator("#infobar")).not_to_be_empty()
+    expect(host.locator("#chat-form")).to_be_visible()
+    host.fill("#chat-input", "Ahlan!")
+    host.press("#chat-input", "Enter")
+    expect(host.locator("#chat-input")).to_have_value("")
+    open_[0] = True
+    for ws, message in held:
+        ws.send(message)
+    expect(host.locator("#chat-log .chat-line").last).to_have_text("Layla: Ahlan!")
+    assert not page_errors(host)
+    host.context.close()
+
+
 def test_item5_a_name_typed_before_the_page_loaded_stays(browser: Browser, server: str) -> None:
     """The home page drew itself again once the server's facts came, and the name typed
     into the fresh form was gone (the host chatted as "Player")."""

@@ -65,6 +65,20 @@ test("the bidding box: each level once, strains as columns, words apart", () => 
   assert.equal(box.strained, true);
   assert.deepEqual(box.rows.map((r) => [r.level, r.bids.map((b) => b.text)]), [[8, ["8", "8NT"]], [9, ["9", "9NT"]]]);
   assert.deepEqual(box.words.map((w) => w.kind), ["pass"]);
+  assert.equal(box.layout, "by-level");
+});
+
+test("Egyptian bids stay a row a strain when only no-trump is left (not Sol's level rows)", () => {
+  // after 9S only no-trump bids were legal: the box drew Sol's rows, a disabled "9" with
+  // four suits beside each 9NT, bids that do not exist in Egyptian
+  const nt = [9, 10].map((level, i) => act(i + 1, `${level}NT`, "bid", { level, strain: "NT" }));
+  const legal = [...nt, act(3, "pass", "pass")];
+  assert.equal(bidBox(legal, true).layout, "by-strain");
+  assert.equal(bidBox(legal).layout, "by-level"); // Sol: the same bids, its own rows
+  assert.equal(bidBox([act(1, "9S", "bid", { level: 9, strain: "S" })]).layout, "by-strain");
+  assert.equal(bidBox([act(1, "7", "bid", { level: 7 })]).layout, "plain");
+  const egyptian = model(match({ legal }), { options: { bidding: "strains" } });
+  assert.equal(egyptian.box?.layout, "by-strain");
 });
 
 test("the key hint names only the keys that work now (no 'X double' where nothing doubles)", () => {

@@ -272,7 +272,6 @@ export function biddingBox(model, ui) {
     if (box.strained) {
       const order = ["-", "C", "D", "H", "S", "NT"];
       const strains = order.filter((x) => box.bids.some((b) => (b.strain || "-") === x));
-      const suited = strains.some((x) => x !== "-" && x !== "NT");
       /** @param {ActionJson} b @param {any} content @param {number} column */
       const cell = (b, content, column) => {
         const node = button(b, content);
@@ -281,7 +280,7 @@ export function biddingBox(model, ui) {
         node.setAttribute("aria-label", actionView(b.text).dataset.label || b.text);
         return node;
       };
-      if (suited) {
+      if (box.layout === "by-strain") {
         // Egyptian: a row a strain, a column a level; each level written once, above its column
         const levels = box.rows.map((r) => r.level);
         parts.push(

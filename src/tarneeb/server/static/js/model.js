@@ -129,10 +129,13 @@ export function lastCalls(m) {
 
 /**
  * The bidding box: trump choices, bids in rows by level (strains as columns, each level once,
- * no-trump in its own column), and the words (pass, double, ...).
+ * no-trump in its own column), and the words (pass, double, ...). Its layout is the rules':
+ * where bids name their suit (Egyptian) a row a strain, even when only no-trump bids are
+ * left; where a bid is a number with or without no-trump (Sol) a row a level, both beside it.
  * @param {ActionJson[]} legal
+ * @param {boolean} [namesSuits] the rules' bids name a suit (``bidding: "strains"``)
  */
-export function bidBox(legal) {
+export function bidBox(legal, namesSuits = false) {
   const trumps = legal.filter((a) => a.kind === "trump");
   const words = legal.filter((a) => WORDS.includes(a.kind));
   const bids = legal.filter((a) => a.kind === "bid");
@@ -145,7 +148,10 @@ export function bidBox(legal) {
     /** @type {ActionJson[]} */ (levels.get(level)).push(b);
   }
   const rows = [...levels.entries()].sort((a, b) => a[0] - b[0]).map(([level, row]) => ({ level, bids: row }));
-  return { trumps, words, bids, strained, rows };
+  const suited = namesSuits || bids.some((b) => b.strain && b.strain !== "NT");
+  /** @type {"plain" | "by-strain" | "by-level"} */
+  const layout = !strained ? "plain" : suited ? "by-strain" : "by-level";
+  return { trumps, words, bids, strained, rows, layout };
 }
 
 /**
@@ -270,7 +276,7 @@ export function tableModel(input) {
     covered: Boolean(input.covered),
     bidBuffer: input.bidBuffer || "",
     hand,
-    box: bidding ? bidBox(legal) : null,
+    box: bidding ? bidBox(legal, options.bidding === "strains") : null,
     keys: myTurn && m ? keyHints(m.phase, legal) : [],
     trick: m ? trickOf(m, mySeat) : null,
     toAct: m?.to_act || null,

@@ -650,7 +650,9 @@ export class TableView {
     const list = /** @type {HTMLElement | null} */ (this.root.querySelector("#chat-log"));
     if (list) renderChat(list, this.log, this.chatQueue, this.mySeat);
     const form = /** @type {HTMLElement | null} */ (this.root.querySelector("#chat-form"));
-    if (form) form.hidden = !this.mySeat;
+    // a spectator has no chat; before the welcome, a seat kept on this device counts (what is
+    // typed then waits for the connection), so the box does not vanish under the player's hands
+    if (form) form.hidden = this.welcomed ? !this.mySeat : !this.saved?.token;
     if (document.getElementById("score-sheet")) this.openSheet();
   }
 
