@@ -22,19 +22,13 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
-# Known open bugs (issue 23 and one test script), each a strict xfail: the test is the
-# regression test, and it must start passing (then this entry goes) when the bug is fixed.
-KNOWN_OPEN: dict[str, str] = {
-    "test_web_items.py::test_item8_a_key_under_the_summary_is_refused_out_loud": (
-        "issue 23: a P pressed just after the summary closed, with Pass enabled, was not"
-        " called about 1 run in 4 (TableView.act drops an action silently while settling or"
-        " while the centre is busy); the refusal under the dialog itself works"
-    ),
-}
+# Known open bugs, each a strict xfail: the test is the regression test, and it must start
+# passing (then its entry goes) when the bug is fixed.
+KNOWN_OPEN: dict[str, str] = {}
 
 
 # Tests that pass or fail with the machine's load (timing of the page under test): open too.
-FLAKY_OPEN: set[str] = {"test_web_items.py::test_item8_a_key_under_the_summary_is_refused_out_loud"}
+FLAKY_OPEN: set[str] = set()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

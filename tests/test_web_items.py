@@ -482,15 +482,23 @@ def test_item8_a_key_under_the_summary_is_refused_out_loud(browser: Browser, ser
     expect(page.locator(".covered-note")).to_have_count(0)
     page.wait_for_selector('#bidbox .bid-button[data-action="pass"]:not([disabled])')
     _press(page, "p", "KeyP")
-    # the table's own state says when the call is in (a step of the page's version may be
-    # another update: one came before the call under CI's load)
+    # the table's own state says when the call is in. The pass may end deal 2 at once: the
+    # three bots pass after it, the deal is thrown in, and deal 3's auction holds no call of
+    # ours yet (this test failed 1 run in 8 so, and was taken for a lost key). Deal 2 could
+    # only end past our turn with our call.
     for _ in range(50):
-        calls = state_of(page, table_id)["match"]["auction"]["calls"]
-        south = [c for c in calls if c["seat"] == "south"]
-        if south:
+        match = state_of(page, table_id)["match"]
+        calls = match["auction"]["calls"]
+        south = [c for c in calls if c["seat"] == "south"] if match["deal_number"] == 2 else []
+        if south or match["deal_number"] > 2:
             break
         page.wait_for_timeout(200)
-    assert south and south[-1]["action"]["kind"] == "pass", calls
+    if match["deal_number"] == 2:
+        assert south and south[-1]["action"]["kind"] == "pass", calls
+    else:
+        calls = page.request.get(f"{server}/api/tables/{table_id}/deals/2").json()["auction"]
+        south = [c for c in calls if c["seat"] == "south"]
+        assert south and south[-1]["action"]["kind"] == "pass", calls
     page.context.close()
 
 
