@@ -2,6 +2,7 @@
 
 * tables: so many created a minute per client address, so many open at once;
 * a waiting table nobody uses expires, and a restart does not bring it back;
+* a started table nobody is at leaves memory (and its creator's count), and comes back whole;
 * bots (and turn timers) play only while someone is connected to the table;
 * chat is limited per seat, however many connections the seat opens;
 * spectators are capped per table, and one joining costs one frame (its
@@ -110,6 +111,72 @@ def test_an_idle_waiting_table_expires_and_stays_gone_after_a_restart(
         with connect(client, idle, "late") as late:
             late.send({"type": "hello", "protocol": PROTOCOL_VERSION})
             assert late.next()["code"] == "not_found"
+
+
+# -- a started table nobody is at leaves memory ---------------------------------------------
+
+
+def test_an_abandoned_match_leaves_memory_and_comes_back_whole(
+    tmp_path: Path, hubs: list[Hub]
+) -> None:
+    """Every started match stayed in memory for the life of the process, and counted among
+    its creator's open tables: twenty abandoned quick games (a tab closed) and that
+    address could make no table again ("you have 20 open tables"), a whole café behind one
+    address with it. A started table nobody is at leaves memory after
+    ``idle_table_release`` seconds, stops counting, and comes back from the store whole."""
+    with server(tmp_path, open_tables_per_client=1, idle_table_release=600) as client:
+        hub = hubs[-1]
+        created = _create(client, seats=ONE_HUMAN).json()
+        table, token = created["table"], created["token"]
+        with connect(client, table, "south") as south:
+            south.hello(token)
+            south.until(lambda f: south.my_turn())
+            south.act(south.match["legal"][0])
+            south.until(lambda f: f.get("type") == "ack")
+        assert _create(client).status_code == 429  # one open table: that one
+        # a table someone is at stays, however long
+        with connect(client, table, "watcher") as watcher:
+            watcher.hello()
+            assert hub.release_idle(hub._clock() + 10_000) == []
+        # the bots played while someone watched: the move under way ends, then they wait
+        live = hub.live[table]
+        for _ in range(200):
+            if live.task is None or live.task.done():
+                break
+            assert client.get(f"/api/tables/{table}").status_code == 200
+        # south sees the table at its turn, and goes (nothing moves then: it waits for south)
+        with connect(client, table, "south") as south:
+            south.hello(token)
+            south.until(lambda f: south.my_turn())
+            before = south.state
+        assert hub.release_idle(hub._clock() + 10) == []  # not yet
+        assert hub.release_idle(hub._clock() + 601) == [table]
+        assert table not in hub.live
+        assert _create(client).status_code == 201  # it counts no more
+        # back from the store as it was: the same state, and the match goes on
+        with connect(client, table, "south") as south:
+            welcome = south.hello(token)
+            assert welcome["seat"] == "south"
+            assert south.state["version"] == before["version"]
+            assert south.state["match"]["hand"] == before["match"]["hand"]
+            assert south.state["match"]["auction"] == before["match"]["auction"]
+            south.until(lambda f: south.my_turn() or south.over())
+            if south.my_turn():
+                south.act(south.match["legal"][0])
+                assert south.until(lambda f: f.get("type") in ("ack", "error"))["type"] == "ack"
+
+
+def test_a_table_that_plays_on_unwatched_is_not_let_go(tmp_path: Path, hubs: list[Hub]) -> None:
+    with server(tmp_path, idle_table_release=600, bots_play_unwatched=True) as client:
+        hub = hubs[-1]
+        table = _create(client, seats=ONE_HUMAN, options={"target": 1000}).json()["table"]
+        assert hub.release_idle(hub._clock() + 10_000) == []
+        assert table in hub.live
+    (tmp_path / "never").mkdir()
+    with server(tmp_path / "never", idle_table_release=None) as client:
+        hub = hubs[-1]
+        table = _create(client, seats=ONE_HUMAN).json()["table"]
+        assert hub.release_idle(hub._clock() + 10**9) == []
 
 
 # -- bots play only while someone watches ---------------------------------------------------

@@ -2,8 +2,10 @@
 
 :class:`Clockwork` is the part of :class:`~tarneeb.server.hub.Hub` that
 acts without being asked. Nothing runs for nobody: bots and timers wait at a
-table nobody is connected to (unless ``bots_play_unwatched``), and a table
-that never started expires once idle for ``waiting_table_ttl`` seconds.
+table nobody is connected to (unless ``bots_play_unwatched``), a table
+that never started expires once idle for ``waiting_table_ttl`` seconds, and
+a started one nobody is at leaves memory after ``idle_table_release``
+seconds (to come back from the store on the next contact).
 """
 
 from __future__ import annotations
@@ -87,6 +89,46 @@ class Clockwork:
         if gone:
             _log.info("expired %d idle waiting tables", len(gone))
         return gone
+
+    async def _release_forever(self, after: float) -> None:
+        every = max(1.0, min(60.0, after / 4))
+        while True:
+            await asyncio.sleep(every)
+            self.release_idle()
+
+    def release_idle(self, now: float | None = None) -> list[str]:
+        """Let go of every started table nobody has been at for ``idle_table_release``
+        seconds: it leaves memory, and the next contact loads it from the store as it was.
+        Nothing of it is lost: every change was stored before it was told. (Of many
+        workers, its lease is no longer renewed: it lapses, and until then a contact
+        anywhere comes back here.) Returns the ids let go.
+        """
+        after = self.settings.idle_table_release
+        if after is None:
+            return []
+        now = self._clock() if now is None else now
+        gone = [live for live in list(self.live.values()) if self._abandoned(live, now, after)]
+        for live in gone:
+            self._drop(live)
+        if gone:
+            _log.info("let go of %d tables nobody is at", len(gone))
+        return [live.table.id for live in gone]
+
+    def _abandoned(self, live: _Live, now: float, after: float) -> bool:
+        """A started table that nothing happens at (nobody connected, no bot or timer,
+        no commit under way) and that has been so for ``after`` seconds. A takeover clock
+        of an absent seat goes with it: loaded again, its absent seats start theirs anew,
+        as after a restart."""
+        return (
+            live.table.status == "playing"
+            and not live.connections
+            and not live.copy
+            and not self._watched(live)
+            and not live.rematching
+            and not live.lock.locked()
+            and all(task is None or task.done() for task in [live.task, live.timer])
+            and now - live.idle_since >= after
+        )
 
     @staticmethod
     def _idle(live: _Live, now: float, ttl: float) -> bool:

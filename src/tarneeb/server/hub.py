@@ -190,6 +190,8 @@ class Hub(Asks, Clockwork):
             self._spawn(self._watch_database())
             if self.settings.waiting_table_ttl is not None:
                 self._spawn(self._expire_forever(self.settings.waiting_table_ttl))
+            if self.settings.idle_table_release is not None:
+                self._spawn(self._release_forever(self.settings.idle_table_release))
             return
         for stored in await self.store.run(self.store.load_unfinished):
             live = self._new_live(await asyncio.to_thread(stored.restore))
@@ -199,6 +201,8 @@ class Hub(Asks, Clockwork):
             self._schedule(live)
         if self.settings.waiting_table_ttl is not None:
             self._spawn(self._expire_forever(self.settings.waiting_table_ttl))
+        if self.settings.idle_table_release is not None:
+            self._spawn(self._release_forever(self.settings.idle_table_release))
         self._spawn(self.analyses.solver_available())  # DDS loads in seconds: start now
         self._spawn(self._watch_database())
 
@@ -405,8 +409,10 @@ class Hub(Asks, Clockwork):
             copy = self.copies.pop(table_id, None)
             if copy is not None:
                 self._let_go(copy)  # its spectators reconnect, to the table itself
-            if self.cluster is not None and live.table.status != "finished":
-                for seat in SEATS:  # taken over: as after a restart, absent until back
+            if live.table.status != "finished":
+                # taken over, or let go when idle and back: as after a restart, each seat
+                # absent until its player is back (a takeover clock starts)
+                for seat in SEATS:
                     self._seat_left(live, seat)
                 self._presence_changed(live)
         return live

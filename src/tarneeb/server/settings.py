@@ -41,10 +41,17 @@ class Settings:
     """New tables one client may create a minute (a burst of as many, then one every 60/N s);
     0: no limit."""
     open_tables_per_client: int = 20
-    """Tables one client may have created that have not finished (nor expired); 0: no limit."""
+    """Tables one client may have created that are in memory and not finished (a waiting one
+    until it expires, a started one until ``idle_table_release`` lets it go); 0: no limit."""
     waiting_table_ttl: float | None = 3600.0
     """Seconds a table that has not started may sit with nobody connected and no change
     before it expires (its seats and links go; a restart does not bring it back). ``None``: never."""
+    idle_table_release: float | None = 900.0
+    """Seconds a started table may sit with nobody connected before it leaves memory: the
+    store has all of it, and the next connection or request brings it back as it was. Until
+    then it counts among its creator's open tables, after it no more. ``None``: kept while
+    the process lives (every abandoned match stayed in memory, and twenty of them shut their
+    creator out of new tables)."""
     bots_play_unwatched: bool = False
     """Whether bots (and turn timers) play at a table nobody is connected to; by default
     they wait until someone (a player or a spectator) connects."""
