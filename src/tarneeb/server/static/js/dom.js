@@ -62,3 +62,11 @@ export function mount(node, ...children) {
 export function $(selector, root = document) {
   return root.querySelector(selector);
 }
+
+/**
+ * A labelled form control: the label's text above it, and a hint under it when given.
+ * @param {string} label @param {Node} control @param {string | null} [hint]
+ */
+export function field(label, control, hint = null) {
+  return h("label", { class: "field" }, h("span", { class: "field-label" }, label), control, hint ? h("small", { class: "hint" }, hint) : null);
+}

@@ -5,7 +5,7 @@
 // signed-in players only: one makes a partner link (/e/ID?partner=TICKET), the
 // other, signed in, opens it and registers the pair ({"me": true} and the ticket).
 
-import { h, mount } from "./dom.js";
+import { field, h, mount } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, loadJson, saveJson, saveSeat } from "./net.js";
 import { presetName, errorText, toast, copyText } from "./common.js";
@@ -42,9 +42,6 @@ function number(value) {
   return h("bdi", { dir: "ltr" }, String(value));
 }
 
-function field(label, control) {
-  return h("label", { class: "field" }, h("span", { class: "field-label" }, label), control);
-}
 
 /**
  * The seat a pair's member holds at a set: North-South's first member South, its second

@@ -1,7 +1,7 @@
 // @ts-check
 // The home page: quick play, a private table with invites, open tables, how to play.
 
-import { h, mount } from "./dom.js";
+import { field, h, mount } from "./dom.js";
 import { t, language } from "./i18n.js";
 import { api, saveSeat, savedSeats, loadJson, saveJson, rulesOf } from "./net.js";
 import { playersPanel } from "./players.js";
@@ -30,9 +30,6 @@ export function rememberName(name) {
   saveJson(NAME_KEY, name);
 }
 
-function field(label, control, hint) {
-  return h("label", { class: "field" }, h("span", { class: "field-label" }, label), control, hint ? h("small", { class: "hint" }, hint) : null);
-}
 
 function presetSelect(id, presets, value) {
   return h(

@@ -2,7 +2,7 @@
 // Players: sign up, sign in, recover, a profile with its rating plot, the leaderboard,
 // and the ranked queue. The routes are the address's hash (#signin, #profile/NAME, ...).
 
-import { h, svg, mount } from "./dom.js";
+import { field, h, svg, mount } from "./dom.js";
 import { t, formatNumber } from "./i18n.js";
 import { api, saveSeat, savedSeats, rulesOf } from "./net.js";
 import { presetName, seatName, contractView, copyText, errorText, toast } from "./common.js";
@@ -175,9 +175,6 @@ function playerError(err, where) {
   return key ? t(`web.players.error.${key}`) : errorText(err);
 }
 
-function field(label, control, hint) {
-  return h("label", { class: "field" }, h("span", { class: "field-label" }, label), control, hint ? h("small", { class: "hint" }, hint) : null);
-}
 
 function back() {
   return h("a", { href: "/", class: "back" }, t("web.common.back"));
