@@ -150,3 +150,44 @@ def test_a_player_registers_on_a_phone_in_arabic_with_the_keyboard(
     expect(phone.locator("#hand")).to_be_visible()  # seated: her own hand, not a spectator's
     host.context.close()
     phone.context.close()
+
+
+def test_a_pair_name_being_typed_outlives_another_pair_registering(
+    browser: object, server: str
+) -> None:
+    """The event's page draws itself anew on every live update, and the pair name a player
+    was typing went with it (and the focus): another pair registering wiped the box."""
+    assert expect is not None
+    host = new_page(browser, DESKTOP)  # type: ignore[arg-type]
+    host.goto(f"{server}/events")
+    made = host.evaluate(
+        """async () => {
+          const r = await fetch('/api/events', {method: 'POST', headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({kind: 'king-of-the-table', pairs: 4, sets: 2, target: 1})});
+          return r.json();
+        }"""
+    )
+    event_id = made["event"]["id"]
+    player = new_page(browser, DESKTOP)  # type: ignore[arg-type]
+    player.goto(f"{server}/e/{event_id}")
+    expect(player.locator("#register")).to_be_visible()
+    player.focus("#pair-name")
+    player.keyboard.type("The Cedars")
+    # another pair registers meanwhile: the page hears of it and draws itself anew
+    host.evaluate(
+        """async (id) => fetch(`/api/events/${id}/pairs`, {method: 'POST',
+            headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({name: 'Olives', players: [{name: 'Rami'}, {bot: true}]})})""",
+        event_id,
+    )
+    expect(player.locator("#event-pairs li")).to_have_count(1)
+    expect(player.locator("#pair-name")).to_have_value("The Cedars")
+    assert player.evaluate("document.activeElement.id") == "pair-name"
+    player.keyboard.type(" of Beirut")  # the caret is where it was: typing goes on
+    expect(player.locator("#pair-name")).to_have_value("The Cedars of Beirut")
+    player.keyboard.press("Enter")
+    expect(player.locator("#registered")).to_be_visible()
+    expect(player.locator("#event-pairs li")).to_have_count(2)
+    expect(player.locator("#event-pairs")).to_contain_text("The Cedars of Beirut")
+    host.context.close()
+    player.context.close()

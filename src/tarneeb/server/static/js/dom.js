@@ -70,3 +70,58 @@ export function $(selector, root = document) {
 export function field(label, control, hint = null) {
   return h("label", { class: "field" }, h("span", { class: "field-label" }, label), control, hint ? h("small", { class: "hint" }, hint) : null);
 }
+
+/**
+ * What the user typed or chose in a view's fields, by id: a view that draws itself anew
+ * (new facts from the server, a live update) puts it back, with the focus and the caret,
+ * so that nothing typed is lost under the player's hands. A choice the new list no longer
+ * offers gives way.
+ */
+export class FieldMemory {
+  /** @param {HTMLElement} root */
+  constructor(root) {
+    this.root = root;
+    /** @type {Map<string, string | boolean>} */
+    this.touched = new Map();
+    this.onInput = (/** @type {Event} */ e) => {
+      const el = /** @type {any} */ (e.target);
+      if (!el?.id || !["INPUT", "SELECT", "TEXTAREA"].includes(el.tagName) || el.readOnly) return;
+      this.touched.set(el.id, el.type === "checkbox" ? el.checked : el.value);
+    };
+    root.addEventListener("input", this.onInput);
+    root.addEventListener("change", this.onInput);
+  }
+
+  detach() {
+    this.root.removeEventListener("input", this.onInput);
+    this.root.removeEventListener("change", this.onInput);
+  }
+
+  /** Where the focus is now (in the view), to give back after drawing anew. */
+  focus() {
+    const active = /** @type {any} */ (document.activeElement);
+    return active && active.id && this.root.contains(active) ? { id: String(active.id), start: active.selectionStart ?? null, end: active.selectionEnd ?? null } : null;
+  }
+
+  /** After drawing anew: the values back in the new fields, the focus where it was.
+   * @param {{id: string, start: number | null, end: number | null} | null} focus */
+  restore(focus) {
+    for (const [id, value] of this.touched) {
+      const el = /** @type {any} */ (this.root.querySelector(`#${CSS.escape(id)}`));
+      if (!el) continue;
+      if (el.type === "checkbox") el.checked = Boolean(value);
+      else if (el.tagName === "SELECT") {
+        if ([...el.options].some((o) => o.value === value)) el.value = value;
+      } else el.value = value;
+    }
+    if (!focus?.id) return;
+    const el = /** @type {any} */ (this.root.querySelector(`#${CSS.escape(focus.id)}`));
+    if (!el || el === document.activeElement) return;
+    el.focus();
+    try {
+      if (focus.start !== null) el.setSelectionRange(focus.start, focus.end);
+    } catch (_) {
+      /* not a text field */
+    }
+  }
+}

@@ -5,7 +5,7 @@
 // signed-in players only: one makes a partner link (/e/ID?partner=TICKET), the
 // other, signed in, opens it and registers the pair ({"me": true} and the ticket).
 
-import { field, h, mount } from "./dom.js";
+import { FieldMemory, field, h, mount } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, loadJson, saveJson, saveSeat } from "./net.js";
 import { presetName, errorText, toast, copyText } from "./common.js";
@@ -113,6 +113,7 @@ function ratedBadge() {
 export class EventsView {
   constructor(root, router) {
     this.root = root;
+    this.fields = new FieldMemory(root); // typed text outlives a redraw
     this.router = router;
     /** @type {EventSummaryJson[] | null} */
     this.events = null;
@@ -126,6 +127,7 @@ export class EventsView {
 
   destroy() {
     clearInterval(this.timer);
+    this.fields.detach();
   }
 
   rerender() {
@@ -164,6 +166,7 @@ export class EventsView {
   }
 
   render() {
+    const focus = this.fields.focus();
     const presets = this.presets || ["classic"];
     const form = h(
       "form",
@@ -207,6 +210,7 @@ export class EventsView {
         ),
       ),
     );
+    this.fields.restore(focus);
     this.kindChanged();
     this.renderList();
   }
@@ -285,6 +289,7 @@ export class EventsView {
 export class EventView {
   constructor(root, router, id) {
     this.root = root;
+    this.fields = new FieldMemory(root); // typed text outlives a live update
     this.router = router;
     this.id = id;
     /** @type {HostedEventJson | null} */
@@ -318,6 +323,7 @@ export class EventView {
 
   destroy() {
     this.closed = true;
+    this.fields.detach();
     clearTimeout(this.timer);
     if (this.ws) this.ws.close();
     document.getElementById("event-live")?.remove();
@@ -400,6 +406,7 @@ export class EventView {
   render() {
     const e = this.event;
     if (!e) return;
+    const focus = this.fields.focus();
     const names = this.names();
     const me = this.mineIn(e);
     const target = e.sets && e.kind !== "knockout" ? t("web.events.facts.sets", { sets: e.sets, target: e.target }) : t("web.events.facts.target", { target: e.target });
@@ -425,6 +432,7 @@ export class EventView {
         ),
       ),
     );
+    this.fields.restore(focus);
   }
 
   registration(e, /** @type {Mine} */ me) {
@@ -637,6 +645,7 @@ export class EventView {
       const made = await api("POST", `/api/events/${encodeURIComponent(this.id)}/pairs`, body);
       const partner = friend && made.tokens[1] ? `${location.origin}/e/${this.id}#member=${encodeURIComponent(made.tokens[1])}&pair=${made.pair}` : undefined;
       keep(this.id, { pair: made.pair, token: made.tokens[0], member: 0, partner });
+      this.fields.touched.delete("pair-name"); // registered: the next pair's box starts empty
       this.event = made.event;
       this.render();
     });
@@ -708,6 +717,7 @@ export class EventView {
       const partner = made.tokens[1] ? `${location.origin}/e/${this.id}#member=${encodeURIComponent(made.tokens[1])}&pair=${made.pair}` : undefined;
       keep(this.id, { pair: made.pair, token: made.tokens[0], member: 0, partner });
       this.ticket = null;
+      this.fields.touched.delete("pair-name");
       history.replaceState(null, "", location.pathname);
       this.event = made.event;
     });

@@ -1,7 +1,7 @@
 // @ts-check
 // The home page: quick play, a private table with invites, open tables, how to play.
 
-import { field, h, mount } from "./dom.js";
+import { FieldMemory, field, h, mount } from "./dom.js";
 import { t, language } from "./i18n.js";
 import { api, saveSeat, savedSeats, loadJson, saveJson, rulesOf } from "./net.js";
 import { playersPanel } from "./players.js";
@@ -82,44 +82,13 @@ export class HomeView {
     this.tables = null;
     this.created = null;
     this.busy = false;
-    /** @type {Map<string, string | boolean>} what the user typed or chose, by id: a re-render keeps it */
-    this.touched = new Map();
-    this.onInput = (/** @type {Event} */ e) => {
-      const el = /** @type {any} */ (e.target);
-      if (!el?.id || !["INPUT", "SELECT", "TEXTAREA"].includes(el.tagName) || el.readOnly) return;
-      this.touched.set(el.id, el.type === "checkbox" ? el.checked : el.value);
-    };
-    root.addEventListener("input", this.onInput);
-    root.addEventListener("change", this.onInput);
+    this.fields = new FieldMemory(root);
     this.refreshTimer = setInterval(() => this.loadTables(), 10000);
   }
 
   destroy() {
     clearInterval(this.refreshTimer);
-    this.root.removeEventListener("input", this.onInput);
-    this.root.removeEventListener("change", this.onInput);
-  }
-
-  /** After a re-render: the user's values back in the new fields (a choice the new list
-   * no longer offers gives way), and the focus and caret where they were. */
-  keepInput(focus) {
-    for (const [id, value] of this.touched) {
-      const el = /** @type {any} */ (this.root.querySelector(`#${CSS.escape(id)}`));
-      if (!el) continue;
-      if (el.type === "checkbox") el.checked = Boolean(value);
-      else if (el.tagName === "SELECT") {
-        if ([...el.options].some((o) => o.value === value)) el.value = value;
-      } else el.value = value;
-    }
-    if (!focus?.id) return;
-    const el = /** @type {any} */ (this.root.querySelector(`#${CSS.escape(focus.id)}`));
-    if (!el || el === document.activeElement) return;
-    el.focus();
-    try {
-      if (focus.start !== null) el.setSelectionRange(focus.start, focus.end);
-    } catch (_) {
-      /* not a text field */
-    }
+    this.fields.detach();
   }
 
   async start() {
@@ -195,8 +164,7 @@ export class HomeView {
   }
 
   render() {
-    const active = /** @type {any} */ (document.activeElement);
-    const focus = active && active.id && this.root.contains(active) ? { id: active.id, start: active.selectionStart ?? null, end: active.selectionEnd ?? null } : null;
+    const focus = this.fields.focus();
     const presets = this.info?.presets || [{ name: "classic", summary: "" }];
     // the bot levels (easy .. expert) when the server has them, else its bot kinds
     const levels = this.info?.levels || [];
@@ -284,13 +252,13 @@ export class HomeView {
         h("div", { class: "home-grid" }, quick, playersPanel(), create, open, learn),
       ),
     );
-    this.keepInput(focus);
+    this.fields.restore(focus);
     for (const prefix of ["quick", "create"]) {
       const select = this.root.querySelector(`#${prefix}-rules`);
       select.addEventListener("change", () => {
         // another preset chosen: its own target, unless typed after
-        this.touched.delete(`${prefix}-target`);
-        if (prefix === "create") for (const id of [...this.touched.keys()]) if (id.startsWith("opt-")) this.touched.delete(id);
+        this.fields.touched.delete(`${prefix}-target`);
+        if (prefix === "create") for (const id of [...this.fields.touched.keys()]) if (id.startsWith("opt-")) this.fields.touched.delete(id);
         this.presetChanged(prefix);
       });
       this.presetChanged(prefix);
@@ -305,7 +273,7 @@ export class HomeView {
     try {
       const rules = await rulesOf(select.value);
       const target = this.root.querySelector(`#${prefix}-target`);
-      if (target && rules.options && rules.options.target !== undefined && !this.touched.has(`${prefix}-target`)) {
+      if (target && rules.options && rules.options.target !== undefined && !this.fields.touched.has(`${prefix}-target`)) {
         target.value = rules.options.target;
         target.dataset.preset = select.value;
       }
@@ -314,7 +282,7 @@ export class HomeView {
         const grid = this.root.querySelector("#create-options");
         if (grid) {
           mount(grid, EXTRA_OPTIONS.filter(([n]) => n in this.createDefaults).map(([n, kind]) => optionControl(n, kind, this.createDefaults[n])));
-          this.keepInput(null);
+          this.fields.restore(null);
         }
       } else {
         this.quickDefaults = rules.options || {};
