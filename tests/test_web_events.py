@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -40,6 +40,19 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("web-events")
     with run_server(folder / "events.db", free_port(), bot_delay=0.02) as url:
         yield url
+
+
+def _new_event(page: Page, **body: object) -> dict[str, Any]:
+    """An event made by ``page``'s browser (its host), as the API answers."""
+    made: dict[str, Any] = page.evaluate(
+        """async (body) => {
+          const r = await fetch('/api/events', {method: 'POST', headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify(body)});
+          return r.json();
+        }""",
+        body,
+    )
+    return made
 
 
 def _played_log(page: Page) -> None:
@@ -111,13 +124,7 @@ def test_a_player_registers_on_a_phone_in_arabic_with_the_keyboard(
     assert expect is not None
     host = new_page(browser, DESKTOP)  # type: ignore[arg-type]
     host.goto(f"{server}/events")
-    made = host.evaluate(
-        """async () => {
-          const r = await fetch('/api/events', {method: 'POST', headers: {'Content-Type': 'application/json'},
-            body: JSON.stringify({kind: 'sets-match', sets: 1, target: 1, turn_seconds: 600})});
-          return r.json();
-        }"""
-    )
+    made = _new_event(host, kind="sets-match", sets=1, target=1, turn_seconds=600)
     event_id, host_token = made["event"]["id"], made["host_token"]
     phone = new_page(browser, PHONE, locale="ar")  # type: ignore[arg-type]
     phone.goto(f"{server}/e/{event_id}?lang=ar")
@@ -160,13 +167,7 @@ def test_a_pair_name_being_typed_outlives_another_pair_registering(
     assert expect is not None
     host = new_page(browser, DESKTOP)  # type: ignore[arg-type]
     host.goto(f"{server}/events")
-    made = host.evaluate(
-        """async () => {
-          const r = await fetch('/api/events', {method: 'POST', headers: {'Content-Type': 'application/json'},
-            body: JSON.stringify({kind: 'king-of-the-table', pairs: 4, sets: 2, target: 1})});
-          return r.json();
-        }"""
-    )
+    made = _new_event(host, kind="king-of-the-table", pairs=4, sets=2, target=1)
     event_id = made["event"]["id"]
     player = new_page(browser, DESKTOP)  # type: ignore[arg-type]
     player.goto(f"{server}/e/{event_id}")
