@@ -19,6 +19,8 @@ import pytest
 
 from support import need, run_python
 from tarneeb import PRESETS, Phase, find_rules
+from tarneeb.actions import BID_BASE
+from tarneeb.auction import level_of
 from tarneeb.errors import IllegalActionError, RecordError, RulesError
 
 
@@ -168,6 +170,32 @@ def test_tensors_follow_the_views_incrementally(np: Any, rules: str) -> None:
         play_out(twin, random.Random(99))
 
 
+def reference_auction(np: Any, rules: Any, player: int, calls: list[tuple[int, int]]) -> Any:
+    """The information state's auction block and declarer's calls, the simple way.
+
+    ``calls`` are ``(seat, engine id)``, in order. Each relative seat: the bids
+    it made, then pass, double, redeal; after the four seats: raised, stood, the
+    trump chosen.
+    """
+    from tarneeb.actions import DOUBLE, PASS, RAISE, REDEAL, STAND, TRUMP_BASE
+    from tarneeb.auction import possible_bids
+
+    bids = list(possible_bids(rules))
+    seats = np.zeros((4, len(bids) + 3), np.float32)
+    declarer = np.zeros(6, np.float32)
+    for seat, a in calls:
+        rel = (seat - player) & 3
+        if a in bids:
+            seats[rel, bids.index(a)] = 1.0
+        elif a in (PASS, DOUBLE, REDEAL):
+            seats[rel, len(bids) + [PASS, DOUBLE, REDEAL].index(a)] = 1.0
+        elif a in (RAISE, STAND):
+            declarer[a - RAISE] = 1.0
+        else:
+            declarer[2 + a - TRUMP_BASE] = 1.0
+    return np.concatenate([seats.reshape(-1), declarer])
+
+
 def reference_tensors(np: Any, state: Any, player: int) -> tuple[list[float], list[float]]:
     """The observation and information-state tensors, built from scratch the simple way.
 
@@ -175,17 +203,14 @@ def reference_tensors(np: Any, state: Any, player: int) -> tuple[list[float], li
     the pieces of perfect recall from the deal's history, one value at a time.
     """
     from tarneeb.actions import action_id
-    from tarneeb.auction import max_auction_actions
     from tarneeb.env.encoding import OBS_SIZE, OFFSETS, encode_view
     from tarneeb.env.episode import hands_of
 
     game = state.get_game()
     rules = game.rules
-    rows = max_auction_actions(rules)
-    width = 4 + game.action_map.num_actions - 52
     obs = np.zeros(OBS_SIZE, np.float32)
     dealt = np.zeros(52, np.float32)
-    auction = np.zeros((rows, width), np.float32)
+    auction = reference_auction(np, rules, player, [])
     order = np.zeros(52, np.float32)
     deal = state.deal
     if state.is_chance_node():  # dealing: the cards dealt to the player so far
@@ -197,13 +222,11 @@ def reference_tensors(np: Any, state: Any, player: int) -> tuple[list[float], li
         for c in range(52):
             dealt[c] = deal.dealt[player] >> c & 1
         calls = [(int(s), action_id(a)) for s, a in deal.history if action_id(a) >= 52]
-        for row, (seat, a) in enumerate(calls):
-            auction[row, (seat - player) & 3] = 1.0
-            auction[row, 4 + game.action_map.to_env[a] - 52] = 1.0
+        auction = reference_auction(np, rules, player, calls)
         cards = [action_id(a) for _, a in deal.history if action_id(a) < 52]
         for k, card in enumerate(cards, start=1):
             order[card] = np.float32(k) / np.float32(52)
-    info = np.concatenate([obs, dealt, auction.reshape(-1), order])
+    info = np.concatenate([obs, dealt, auction, order])
     return obs.tolist(), info.tolist()
 
 
@@ -247,6 +270,65 @@ def test_fast_tensors_equal_the_reference_encoding(np: Any, params: dict[str, An
                     obs, info = reference_tensors(np, state, player)
                     assert state.observation_tensor(player) == obs
                     assert state.information_state_tensor(player) == info
+
+
+LOSSLESS = [{"rules": r} for r in sorted(PRESETS)] + [
+    {"rules": "classic;doubling=double;weak_redeal=true;all_pass=dealer-bids"},
+    {"rules": "egyptian;ladder=number-or-strain;bid_once=true"},
+    {"rules": "syrian400;weak_redeal=true", "scores": "35,12,40,0"},
+]
+
+
+@pytest.mark.parametrize(
+    "params",
+    LOSSLESS,
+    ids=[*sorted(PRESETS), "double-redeal-dealer", "bid-once", "syrian-redeal"],
+)
+def test_information_state_tensor_is_lossless(np: Any, params: dict[str, Any]) -> None:
+    """Perfect recall: two different histories of a player (its cards as dealt and every
+    action of the deal in order, as the information-state string tells them) never give
+    the same information-state tensor, nor even the same pieces of perfect recall with
+    the dealer (the observation aside). Many random auctions of the same few deals (where
+    histories meet most), into the first trick; where the rules let a weak hand claim a
+    redeal, one of the deals has one."""
+    import hashlib
+
+    from tarneeb.auction import is_weak_hand
+    from tarneeb.env.encoding import OBS_SIZE, OFFSETS
+    from tarneeb.env.episode import hands_of
+
+    dealer = OFFSETS["dealer"]
+
+    game = load(**params)
+    rng = random.Random(json.dumps(params))
+    deals = []
+    for _ in range(3):
+        cards = list(range(52))
+        rng.shuffle(cards)
+        deals.append(cards)
+    if game.rules.weak_redeal:
+        cards = list(range(52))
+        while not any(is_weak_hand(h) for h in hands_of(cards)):
+            rng.shuffle(cards)
+        deals[0] = cards
+    seen: dict[bytes, str] = {}
+    claims = 0
+    for cards in deals:
+        for _ in range(120):
+            state = game.new_initial_state()
+            for card in cards:
+                state.apply_action(card)
+            while not state.is_terminal() and len(state.deal.tricks) < 1:
+                for player in range(4):
+                    tensor = np.array(state.information_state_tensor(player), np.float32)
+                    recall = np.concatenate([tensor[dealer : dealer + 4], tensor[OBS_SIZE:]])
+                    key = hashlib.blake2b(recall.tobytes(), digest_size=16).digest()
+                    history = state.information_state_string(player)
+                    assert seen.setdefault(key, history) == history
+                state.apply_action(rng.choice(state.legal_actions()))
+            claims += "redeal" in state.information_state_string(0)
+    assert len(seen) > 1000
+    assert claims > 0 or not game.rules.weak_redeal
 
 
 def test_chance_outcomes_are_the_cards_left() -> None:
@@ -397,11 +479,13 @@ def test_perfect_recall_tensor_pieces(np: Any) -> None:
         observer.set_from(state, player)
         pieces = observer.dict
         assert pieces["dealt"].tolist() == [float(deal.dealt[player] >> c & 1) for c in range(52)]
-        auction = pieces["auction"]
-        assert auction.sum() == 2 * len(calls)
-        for row, (seat, a) in enumerate(calls):
-            assert auction[row, (seat - player) & 3] == 1
-            assert auction[row, 4 + game.action_map.to_env[a] - 52] == 1
+        auction = np.concatenate([pieces["auction"].reshape(-1), pieces["declarer_calls"]])
+        assert auction.tolist() == reference_auction(np, game.rules, player, calls).tolist()
+        bids = [(s, a) for s, a in calls if a >= BID_BASE]
+        assert pieces["auction"][:, :7].sum() == len(bids)  # classic: seven bids, 7 to 13
+        for seat, a in bids:
+            assert pieces["auction"][(seat - player) & 3, level_of(a) - 7] == 1
+        assert pieces["declarer_calls"][2:].sum() == 1  # the trump chosen
         order = pieces["play_order"]
         assert [order[c] * 52 for c in cards] == pytest.approx(range(1, 6))
 

@@ -45,6 +45,7 @@ __all__ = [
     "ladder_over",
     "level_of",
     "max_auction_actions",
+    "possible_bids",
 ]
 
 
@@ -161,6 +162,22 @@ def ladder(rules: Rules) -> tuple[int, ...]:
             if rules.no_trump:
                 bids.append(BID_BASE + level * 6 + Strain.NO_TRUMP)
     return tuple(bids)
+
+
+@functools.lru_cache(maxsize=64)
+def possible_bids(rules: Rules) -> tuple[int, ...]:
+    """Every bid a player may make under ``rules``, as action ids, lowest first.
+
+    The :func:`ladder` of a partnership auction; for individual bids, each
+    number from the lowest individual minimum to 13.
+
+    >>> from tarneeb.presets import find_rules
+    >>> [format_action(b) for b in possible_bids(find_rules("syrian400"))][:3]
+    ['2', '3', '4']
+    """
+    if rules.is_individual:
+        return _individual_bids(min(bid for _, bid, _ in rules.individual_minimums))
+    return ladder(rules)
 
 
 @functools.lru_cache(maxsize=64)

@@ -16,15 +16,60 @@ and runs its algorithms on it::
 * Imperfect information. The observation tensor is the vector of
   :mod:`tarneeb.env.encoding` (:data:`~tarneeb.env.encoding.OBS_SIZE`
   values), kept up to date action by action as the PettingZoo env keeps it;
-  the information-state tensor adds the hand as dealt, the auction call by
-  call and the order of the cards played (perfect recall within a deal;
-  earlier deals of a match show through the scores). The observation string
+  the information-state tensor adds the hand as dealt, each seat's calls and
+  the order of the cards played (perfect recall within a deal; earlier deals
+  of a match show through the scores; see below). The observation string
   tells the public state (dealer, scores, the auction, each seat's bid where
   seats bid alone, contract, cards played, tricks and card points); the
   information-state string, the hand as dealt and every action in order.
   An observer with ``public_info=False`` writes only the player's own cards.
 * ``resample_from_infostate`` deals the unseen cards again, consistent with
   what the player has seen (hand sizes, shown voids), so ISMCTS runs.
+
+Information state (version 1)
+=============================
+
+:meth:`TarneebState.information_state_tensor` is the observation, then the
+pieces of perfect recall; ``B`` is the number of bids the rules allow
+(:func:`~tarneeb.auction.possible_bids`: 7 in trick-counting presets and
+``tarneeb400``, 14 with Sol's no-trump, 35 in ``egyptian``, 12 in
+``syrian400``), seats are relative to the player as in the observation:
+
+==============  =========  ===================================================
+offset          size       what
+==============  =========  ===================================================
+0               581        the observation (:mod:`tarneeb.env.encoding`)
+581             52         the player's hand as dealt
+633             4 (B + 3)  for each relative seat: the bids it made (``B``,
+                           lowest first), then how it left the auction:
+                           passed, doubled, claimed a redeal
+633 + 4(B + 3)  6          the declarer's calls: raised, stood (a raise
+                           phase), the trump chosen (C, D, H, S)
+639 + 4(B + 3)  52         the order of play: card ``c`` shows ``k / 52`` when
+                           it was the ``k``-th card played, else 0
+==============  =========  ===================================================
+
+So 731 values in ``classic`` (bridge's is 571), 759 with Sol, 843 in
+``egyptian``, 751 in ``syrian400``; :class:`TarneebObserver` names the
+pieces ``observation``, ``dealt``, ``auction`` (4 x (B + 3)),
+``declarer_calls`` and ``play_order``. It is lossless: each bid outranks
+the last, so the bids with their bidders give the bidding in order; a pass
+or a double puts a seat out and the turn goes round the seats still in, so
+the seats still in between one bidder and the next in turn (from the
+dealer's left before the first bid) left the auction then, in that order,
+and the others that left did so after the last bid, in turn from its
+bidder (a redeal, claimed at a seat's first turn, ends the deal).
+Individual bids (Syrian 400) go once round from the dealer's left. With the
+dealer (in the observation) that is every call in order, and the order of
+play with the tricks' winners tells who played each card. A test checks it
+over random games of every preset and of custom rules with doubles,
+redeals and bid-once: two different histories of a player never share
+these pieces.
+
+Version history: 0, the calls row by row (``max_auction_actions`` rows of
+the relative caller and a one-hot of every call: 1,868 values in
+``classic``, 4,416 in ``egyptian``); 1, each seat's calls as above
+(:data:`INFO_STATE_VERSION`).
 
 Parameters
 ==========
@@ -80,17 +125,28 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, NamedTuple, cast
+from typing import Any, cast
 
 import numpy as np
 import pyspiel
 
-from tarneeb.actions import BID_BASE, Phase, action_id, format_action
-from tarneeb.auction import max_auction_actions
+from tarneeb.actions import (
+    BID_BASE,
+    DOUBLE,
+    PASS,
+    RAISE,
+    REDEAL,
+    STAND,
+    TRUMP_BASE,
+    Phase,
+    action_id,
+    format_action,
+)
+from tarneeb.auction import possible_bids
 from tarneeb.bots import make_bot
 from tarneeb.cards import Card, CardSet
 from tarneeb.deal import Deal
-from tarneeb.env.encoding import OBS_SIZE, OFFSETS, FloatArray, hand_bits
+from tarneeb.env.encoding import OBS_SIZE, OFFSETS, ActionMap, FloatArray, hand_bits
 from tarneeb.env.episode import (
     Episode,
     Setup,
@@ -104,11 +160,13 @@ from tarneeb.env.episode import (
 from tarneeb.game import game_info, utility_bound
 from tarneeb.match import Match
 from tarneeb.options import Count
+from tarneeb.rules import Rules
 from tarneeb.seats import Seat
 from tarneeb.view import View
 
 __all__ = [
     "GAME_NAME",
+    "INFO_STATE_VERSION",
     "TarneebGame",
     "TarneebObserver",
     "TarneebState",
@@ -119,6 +177,8 @@ __all__ = [
 ]
 
 GAME_NAME = "python_tarneeb"
+INFO_STATE_VERSION = 1
+"""The layout of the information-state tensor (see the module docstring)."""
 _DEFAULT_PARAMS: dict[str, Any] = {
     "rules": "classic",
     "dealer": 3,
@@ -134,9 +194,6 @@ _OUTCOMES = [[(c, 1.0 / (52 - n)) for c in range(52)] for n in range(52)]
 _ORDER = np.arange(53, dtype=np.float32) / 52.0
 """The play-order values: the ``k``-th card played shows ``_ORDER[k]``."""
 _ORDER_VALUES: list[float] = _ORDER.tolist()
-_TO_ACT_CELLS = [[p * OBS_SIZE + _TO_ACT + ((s - p) & 3) for p in range(4)] for s in range(4)]
-"""``_TO_ACT_CELLS[s]``: the cells of the four observations, one after the other, that show
-seat ``s`` to act."""
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -188,6 +245,10 @@ class TarneebGame(pyspiel.Game):  # type: ignore[misc]
             pyspiel.IIGObservationType(perfect_recall=True)
         )
         """The observer of :meth:`TarneebState.information_state_tensor`."""
+        recall = self.info_state_observer.recall
+        assert recall is not None  # an observer of perfect recall has the pieces
+        self.recall: _Recall = recall
+        """The layout of the information state's pieces of perfect recall."""
 
     def new_initial_state(self) -> TarneebState:
         return TarneebState(self)
@@ -209,7 +270,7 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: TarneebGame) -> None:
         super().__init__(game)
         self._core = Episode(game.setup)
-        self._cache = _Cache(game.info_state_observer.recall)
+        self._cache = _Cache(game.recall)
 
     @property
     def deal(self) -> Deal | None:
@@ -295,34 +356,39 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
 
     # Python callers (rl_environment, user loops) read tensors here, without the round trip
     # through C++ (its copy and its conversion to a list cost more than the observation).
-    # The four players' observations are kept as one Python list for the deal, and each
-    # player's information state as a list of its own once read, all brought up to date
-    # by difference (_Tensors); a read copies a slice or a list. The observers build
-    # tensors whole (what C++ callers get, and the reference the tests compare with).
+    # The four players' information states are kept as one Python list for the deal, each
+    # beginning with the player's observation, brought up to date by difference (_Tensors);
+    # a read copies a slice of it. The observers build tensors whole (what C++ callers get,
+    # and the reference the tests compare with).
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """The observation tensor of ``player`` (default: the player to act), as pyspiel's."""
         if type(player) is not int or not 0 <= player < 4:
             return self._other_read(False, player)
-        kept = self._tensors(player)
-        if kept is None:
-            return self._dealing(False, player)
+        kept = self._cache.tensors
+        core = self._core
+        if kept is None or kept.deal is not core.deal or kept.at[player] != len(core.actions):
+            kept = self._tensors(player)
+            if kept is None:
+                return self._dealing(False, player)
         kept.reads += 1
-        at = player * OBS_SIZE
-        return kept.flat[at : at + OBS_SIZE]
+        at = player * kept.size
+        return kept.lists[at : at + OBS_SIZE]
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
         """The information-state tensor of ``player`` (default: the player to act)."""
         if type(player) is not int or not 0 <= player < 4:
             return self._other_read(True, player)
-        kept = self._tensors(player)
-        if kept is None:
-            return self._dealing(True, player)
+        kept = self._cache.tensors
+        core = self._core
+        if kept is None or kept.deal is not core.deal or kept.at[player] != len(core.actions):
+            kept = self._tensors(player)  # (the lists made, or brought up to date)
+            if kept is None:
+                return self._dealing(True, player)
         kept.reads += 1
-        values = kept.info[player]
-        if values is None:
-            values = kept.start_info(self, player)
-        return values[:]
+        size = kept.size
+        at = player * size
+        return kept.lists[at : at + size]
 
     def _other_read(self, info: bool, player: int | None) -> list[float]:
         # A read but the common one: the player to act, or a player not an int.
@@ -425,13 +491,13 @@ class TarneebObserver:
         self._recall = bool(iig_obs_type.perfect_recall)
         self.rules = game.rules
         self.action_map = game.action_map
-        self._calls = game.action_map.num_actions - 52
-        self._rows = max_auction_actions(game.rules)
         pieces: list[tuple[str, int, tuple[int, ...]]] = [("observation", OBS_SIZE, (OBS_SIZE,))]
+        width = _seat_width(game.rules)
         if self._recall:
             pieces += [
                 ("dealt", 52, (52,)),
-                ("auction", self._rows * (4 + self._calls), (self._rows, 4 + self._calls)),
+                ("auction", 4 * width, (4, width)),
+                ("declarer_calls", 6, (6,)),
                 ("play_order", 52, (52,)),
             ]
         size = sum(s for _, s, _ in pieces)
@@ -447,9 +513,7 @@ class TarneebObserver:
         self.recall: _Recall | None = None
         """Where the perfect-recall pieces start (``None`` without them)."""
         if self._recall:
-            self.recall = _Recall(
-                starts["auction"], 4 + self._calls, self._rows, starts["play_order"]
-            )
+            self.recall = _Recall(game.rules, game.action_map, starts, at)
 
     def set_from(self, state: TarneebState, player: int) -> None:
         core = state._core
@@ -471,11 +535,12 @@ class TarneebObserver:
         if not self._recall:
             return
         self.dict["dealt"][:] = hand_bits(deal.dealt[player] if self._private else 0)
-        auction = self.dict["auction"]
-        auction.fill(0.0)
-        for row, (seat, env_id) in enumerate(core.calls[: self._rows]):
-            auction[row, (seat - player) & 3] = 1.0
-            auction[row, 4 + env_id - 52] = 1.0
+        recall = self.recall
+        assert recall is not None
+        calls = self.tensor[recall.auction : recall.order]
+        calls.fill(0.0)
+        for seat, env_id in core.calls:
+            calls[recall.cell((seat - player) & 3, env_id)] = 1.0
         order = self.dict["play_order"]
         order.fill(0.0)
         cards = core.cards
@@ -508,14 +573,65 @@ class TarneebObserver:
         return " | ".join([*parts, *_public_text(core, deal.view(player))])
 
 
-class _Recall(NamedTuple):
-    """Where the information-state tensor's auction rows and play order are (flat offsets)."""
+class _Recall:
+    """The information state's perfect-recall pieces: where they are, what a call writes.
 
-    auction: int
-    width: int
-    """Values a row of the auction: 4 relative seats, then one per call or bid."""
-    rows: int
-    order: int
+    One place for the layout of the auction block (the observer writes it
+    from the calls, :class:`_Tensors` call by call): for each relative seat
+    the bids it made and how it left the auction (pass, double, redeal), then
+    the declarer's raise or stand and trump choice. Each call sets one value.
+    """
+
+    __slots__ = ("_cell", "_step", "auction", "dealt", "order", "seat_width", "size")
+
+    def __init__(
+        self, rules: Rules, action_map: ActionMap, starts: dict[str, int], size: int
+    ) -> None:
+        self.dealt = starts["dealt"]
+        """Where the hand as dealt starts (offset in the information state)."""
+        self.auction = starts["auction"]
+        """Where the auction block starts (the declarer's calls follow it)."""
+        self.order = starts["play_order"]
+        """Where the play order starts."""
+        self.size = size
+        """The size of the information state."""
+        bids = possible_bids(rules)
+        width = self.seat_width = _seat_width(rules)
+        # For each env id from 52: the value it sets in the block of relative seat 0, and
+        # how far the next seat's is (0 for the declarer's calls, -1 for no call).
+        self._cell: list[int] = []
+        self._step: list[int] = []
+        position = {bid: k for k, bid in enumerate(bids)}
+        for env_id in range(52, action_map.num_actions):
+            engine = action_map.to_engine[env_id]
+            cell, step = -1, -1
+            if engine in position:
+                cell, step = position[engine], width
+            elif engine in _LEAVE:
+                cell, step = len(bids) + _LEAVE[engine], width
+            elif engine in (RAISE, STAND):
+                cell, step = 4 * width + engine - RAISE, 0
+            elif TRUMP_BASE <= engine < TRUMP_BASE + 4:
+                cell, step = 4 * width + 2 + engine - TRUMP_BASE, 0
+            self._cell.append(cell)
+            self._step.append(step)
+
+    def cell(self, seat: int, env_id: int) -> int:
+        """The value of the auction block set to 1 by the call ``env_id`` of the relative
+        ``seat``."""
+        step = self._step[env_id - 52]
+        if step < 0:
+            raise ValueError(f"env id {env_id} is no call of these rules")
+        return self._cell[env_id - 52] + seat * step
+
+
+def _seat_width(rules: Rules) -> int:
+    """Values a seat of the information state's auction block: its bids, then how it left."""
+    return len(possible_bids(rules)) + 3
+
+
+_LEAVE = {PASS: 0, DOUBLE: 1, REDEAL: 2}
+"""The calls that put a seat out of the auction, and their cell among how it left."""
 
 
 _ZERO = 0.0
@@ -525,20 +641,19 @@ _POOL: list[float] = []
 """Distinct float objects of value 0.0 (grown on demand), to make lists of."""
 
 
-def _as_list(tensor: FloatArray, start: int = 0) -> list[float]:
+def _as_list(tensor: FloatArray) -> list[float]:
     """``tensor.tolist()``, made cheaply: a slice of :data:`_POOL`, then the values not 0.
 
     Every value of the list is a float object of its own, which keeps copies
     of the list fast: copying a list of the same object scattered among others
     (``[0.0] * n`` with a few values written) takes CPython three times as
-    long, as the reference counts of that one object stall one another. Lists
-    to be joined take different ``start`` in the pool, so as not to share objects.
+    long, as the reference counts of that one object stall one another.
     """
     global _POOL
     n = len(tensor)
-    if len(_POOL) < start + n:
-        _POOL = np.zeros(start + n).tolist()
-    values = _POOL[start : start + n]
+    if len(_POOL) < n:
+        _POOL = np.zeros(n).tolist()
+    values = _POOL[:n]
     nonzero = tensor.nonzero()[0]
     for i, v in zip(nonzero.tolist(), tensor[nonzero].tolist(), strict=True):
         values[i] = v
@@ -546,20 +661,20 @@ def _as_list(tensor: FloatArray, start: int = 0) -> list[float]:
 
 
 class _Tensors:
-    """The tensors of one deal as Python lists, brought up to date by difference.
+    """The four players' information states of one deal as one Python list, kept up to date.
 
-    ``flat`` holds the four players' observations one after the other: the
-    encoder's four rows, and the seat to act that they leave to the reader.
-    ``info`` holds each player's information state once read in the deal
-    (built by the observer then). When the deal has gone on and a player's
-    tensor is read, a comparison of the encoder's rows with their copy as the
-    lists hold them (``shadow``) finds the values that changed, and only those
-    are written; the seat to act is moved, and the information states take
-    the calls and cards since (their auction rows and play order). Where
-    several players were read since the last update (``rl_environment``
-    reads all four at every step), all four rows are brought up to date at
-    once; else the reader's row alone. A reader gets a copy, far cheaper than
-    a numpy array's ``tolist()``.
+    Player ``p``'s information state is ``lists[p * size : (p + 1) * size]``
+    and its observation the first :data:`OBS_SIZE` values of it: the encoder's
+    row of the player, and the seat to act, which the rows leave to the
+    reader. When the deal has gone on and a player's tensor is read, a
+    comparison of the encoder's rows with their copy as the list holds them
+    (``shadow``) finds the values that changed, and only those are written;
+    the seat to act is moved, and the calls and cards since are written into
+    the auction block and the play order. Where several players were read
+    since the last update (``rl_environment`` reads all four at every step),
+    all four are brought up to date at once; else the reader's alone. A
+    reader gets a copy of its slice, far cheaper than a numpy array's
+    ``tolist()``.
     """
 
     __slots__ = (
@@ -568,25 +683,28 @@ class _Tensors:
         "cards",
         "cells",
         "deal",
-        "flat",
-        "info",
+        "lists",
         "reads",
+        "recall",
         "rows",
         "shadow",
+        "size",
+        "targets",
         "to_act",
         "views",
-        "where",
     )
 
-    def __init__(self, deal: Deal, core: Episode, where: _Recall | None) -> None:
+    def __init__(self, deal: Deal, core: Episode, recall: _Recall) -> None:
         self.deal = deal
+        self.recall = recall
+        size = self.size = recall.size
         self.rows: FloatArray = core.encoder_now().rows.reshape(-1)
         """The encoder's rows, flat (a view: the encoder writes them in place)."""
         self.cells = cast("Sequence[float]", self.rows.data)
         """The rows' values one by one (a memoryview: cheaper than numpy's items)."""
         shadow = self.rows.copy()
         self.shadow: FloatArray = shadow
-        """The encoder's rows as the lists hold them (but the seat to act)."""
+        """The encoder's rows as the list holds them (but the seat to act)."""
         self.views = [
             (
                 self.rows[p * OBS_SIZE : (p + 1) * OBS_SIZE],
@@ -595,106 +713,98 @@ class _Tensors:
             for p in range(4)
         ]
         """Each player's row of ``rows`` and of ``shadow``."""
-        flat = _as_list(shadow)
-        seat = deal._to_act
-        if seat >= 0:
-            for i in _TO_ACT_CELLS[seat]:
-                flat[i] = _ONE + 0.0
-        self.flat = flat
-        self.info: list[list[float] | None] = [None, None, None, None]
-        self.where = where
-        n = len(core.actions)
-        # Each row's own state: how many of the deal's actions it holds, the seat to act it
-        # shows (-1 for none), the calls and cards its information state holds.
-        self.at = [n, n, n, n]
-        self.to_act = [seat, seat, seat, seat]
-        calls, cards = len(core.calls), len(core.cards)
-        self.calls = [calls, calls, calls, calls]
-        self.cards = [cards, cards, cards, cards]
+        self.targets = _targets(size)
+        """Where each value of ``rows`` is in ``lists``."""
+        start = np.zeros((4, size), np.float32)
+        start[:, :OBS_SIZE] = shadow.reshape(4, OBS_SIZE)
+        for p in range(4):
+            start[p, recall.dealt : recall.dealt + 52] = hand_bits(deal.dealt[p])
+        self.lists = _as_list(start.reshape(-1))
+        # Each player's own state: how many of the deal's actions its slice holds, the seat
+        # to act it shows (-1 for none), the calls and cards it holds.
+        self.at = [0, 0, 0, 0]
+        self.to_act = [-1, -1, -1, -1]
+        self.calls = [0, 0, 0, 0]
+        self.cards = [0, 0, 0, 0]
+        self._take(core, range(4))
         self.reads = 0
         """Tensors read since the last update."""
 
-    def start_info(self, state: TarneebState, player: int) -> list[float]:
-        """The information state of ``player``, as the observer writes it, kept from now."""
-        observer = state.get_game().info_state_observer
-        observer.set_from(state, player)
-        tensor = observer.tensor
-        start = 4 * OBS_SIZE + player * len(tensor)  # objects of its own (see _as_list)
-        values = self.info[player] = _as_list(tensor, start)
-        return values
-
     def update(self, core: Episode, player: int) -> None:
-        """Bring ``player``'s lists up to date with ``core`` (the encoder and the actions),
+        """Bring ``player``'s slice up to date with ``core`` (the encoder and the actions),
         and the other players' too when several were read since the last update."""
-        done = len(core.actions)
         core.encoder_now()
-        info = self.info
-        flat = self.flat
-        cells = self.cells
         wide = self.reads > 1
         self.reads = 0
+        lists = self.lists
+        cells = self.cells
         if wide:
-            lo = 0
-            players: Sequence[int] = range(4)
-            rows, shadow = self.rows, self.shadow
-        else:
-            lo = player * OBS_SIZE
-            players = (player,)
-            rows, shadow = self.views[player]
+            changed = (self.rows != self.shadow).nonzero()[0].tolist()
+            if changed:
+                np.copyto(self.shadow, self.rows)
+                targets = self.targets
+                for i in changed:
+                    lists[targets[i]] = cells[i]
+            self._take(core, range(4))
+            return
+        rows, shadow = self.views[player]
         changed = (rows != shadow).nonzero()[0].tolist()
         if changed:
             np.copyto(shadow, rows)
-            if not wide:
-                kept = info[player]
-                for i in changed:
-                    flat[lo + i] = v = cells[lo + i]
-                    if kept is not None:
-                        kept[i] = v
-            elif info[0] is None and info[1] is None and info[2] is None and info[3] is None:
-                for i in changed:
-                    flat[i] = cells[i]
-            else:
-                for i in changed:
-                    flat[i] = v = cells[i]
-                    p, j = divmod(i, OBS_SIZE)
-                    kept = info[p]
-                    if kept is not None:
-                        kept[j] = v
+            lo = player * OBS_SIZE
+            base = player * self.size
+            for i in changed:
+                lists[base + i] = cells[lo + i]
+        self._take(core, (player,))
+
+    def _take(self, core: Episode, players: Sequence[int]) -> None:
+        """Move the seat to act in the slices of ``players`` and write the calls and cards
+        since."""
+        lists = self.lists
+        size = self.size
+        done = len(core.actions)
         seat = self.deal._to_act
         calls = core.calls
         cards = core.cards
-        where = self.where
+        recall = self.recall
         for p in players:
             self.at[p] = done
-            kept = info[p]
+            base = p * size
             was = self.to_act[p]
             if seat != was:
                 self.to_act[p] = seat
-                base = p * OBS_SIZE + _TO_ACT
+                cell = base + _TO_ACT
                 if was >= 0:
-                    flat[base + ((was - p) & 3)] = _ZERO + 0.0
+                    lists[cell + ((was - p) & 3)] = _ZERO + 0.0
                 if seat >= 0:
-                    flat[base + ((seat - p) & 3)] = _ONE + 0.0
-                if kept is not None:
-                    if was >= 0:
-                        kept[_TO_ACT + ((was - p) & 3)] = _ZERO + 0.0
-                    if seat >= 0:
-                        kept[_TO_ACT + ((seat - p) & 3)] = _ONE + 0.0
-            start_calls, start_cards = self.calls[p], self.cards[p]
-            if start_calls == len(calls) and start_cards == len(cards):
-                continue
-            self.calls[p], self.cards[p] = len(calls), len(cards)
-            if kept is None or where is None:
-                continue
-            width = where.width
-            for k in range(start_calls, min(len(calls), where.rows)):
-                caller, env_id = calls[k]
-                at = where.auction + k * width
-                kept[at + ((caller - p) & 3)] = _ONE + 0.0
-                kept[at + env_id - 48] = _ONE + 0.0  # 4 seats, then the env ids from 52
-            order = where.order
-            for k in range(start_cards, len(cards)):
-                kept[order + cards[k]] = _ORDER_VALUES[k + 1]
+                    lists[cell + ((seat - p) & 3)] = _ONE + 0.0
+            held = self.calls[p]
+            if held != len(calls):
+                self.calls[p] = len(calls)
+                auction = base + recall.auction
+                for caller, env_id in calls[held:]:
+                    lists[auction + recall.cell((caller - p) & 3, env_id)] = _ONE + 0.0
+            held = self.cards[p]
+            if held != len(cards):
+                self.cards[p] = len(cards)
+                order = base + recall.order
+                for k in range(held, len(cards)):
+                    lists[order + cards[k]] = _ORDER_VALUES[k + 1]
+
+
+_TARGETS: dict[int, list[int]] = {}
+"""For each size of information state: where each value of the encoder's four rows goes
+in the list of four information states (see :func:`_targets`)."""
+
+
+def _targets(size: int) -> list[int]:
+    """Value ``i`` of the encoder's rows (flat) is at ``i // OBS_SIZE * size + i % OBS_SIZE``."""
+    targets = _TARGETS.get(size)
+    if targets is None:
+        targets = _TARGETS[size] = [
+            i // OBS_SIZE * size + i % OBS_SIZE for i in range(4 * OBS_SIZE)
+        ]
+    return targets
 
 
 class _Cache:
@@ -715,7 +825,7 @@ class _Cache:
         "tensors",
     )
 
-    def __init__(self, recall: _Recall | None) -> None:
+    def __init__(self, recall: _Recall) -> None:
         self.recall = recall
         self.tensors: _Tensors | None = None
         self.left: list[int] = []
@@ -730,7 +840,7 @@ class _Cache:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Cache:
         return _Cache(self.recall)
 
-    def __reduce__(self) -> tuple[type[_Cache], tuple[_Recall | None]]:
+    def __reduce__(self) -> tuple[type[_Cache], tuple[_Recall]]:
         return (_Cache, (self.recall,))
 
 
