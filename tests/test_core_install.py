@@ -107,3 +107,13 @@ def test_a_command_that_needs_an_extra_says_which_in_one_line(
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("tarneeb: error:"), done.stderr
     assert f"tarneeb[{extra}]" in lines[0]
+
+
+def test_the_environments_name_the_extra_they_need() -> None:
+    """``import tarneeb.env`` without numpy said ``No module named 'numpy'``, nothing of the
+    extra that brings it."""
+    done = run(
+        "try:\n    import tarneeb.env\nexcept ImportError as exc:\n    print('refused:', exc)\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert "refused:" in done.stdout and "pip install 'tarneeb[pettingzoo]'" in done.stdout

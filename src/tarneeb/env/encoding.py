@@ -91,8 +91,14 @@ from __future__ import annotations
 from collections.abc import Iterable, MutableSequence, Sequence
 from typing import NamedTuple, Protocol, cast
 
-import numpy as np
-import numpy.typing as npt
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ImportError:  # `No module named 'numpy'` said nothing of the extra that brings it
+    raise ImportError(
+        "tarneeb.env needs numpy: pip install 'tarneeb[pettingzoo]' (or [gymnasium], "
+        "[openspiel], [env])"
+    ) from None
 
 from tarneeb.actions import (
     BID_BASE,
