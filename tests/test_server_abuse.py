@@ -44,6 +44,7 @@ from ws_support import (
     TestClient,
     choose,
     create_app,
+    server,
 )
 
 CODES = {code.value for code in ErrorCode}
@@ -584,3 +585,14 @@ def test_a_frame_over_64_kib_is_too_large_over_uvicorn(tmp_path: Path) -> None:
         process.terminate()
         process.wait(timeout=20)
     assert frame["code"] == "too_large"
+
+
+def test_a_long_table_id_is_not_echoed_back_whole(tmp_path: Path) -> None:
+    """A 10,000-character table id came back whole in its not_found message (10 kB of
+    answer for a line of request); the message names at most its first 40 characters."""
+    with server(tmp_path) as client:
+        for path in ("", "/deals", "/record"):
+            answer = client.get(f"/api/tables/{'x' * 10_000}{path}")
+            assert http_refused(answer, {404}) == "not_found"
+            message = answer.json()["error"]["message"]
+            assert len(message) < 120 and "x" * 40 in message, message

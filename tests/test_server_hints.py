@@ -155,4 +155,8 @@ def test_hints_are_rate_limited_per_seat(tmp_path: Path) -> None:
             again.send({"type": "hint"})  # the same seat from another socket: the same limit
             assert again.until(lambda f: f["type"] in ("hint", "error"))["type"] == "hint"
             south.send({"type": "hint"})
-            assert south.until(lambda f: f["type"] == "error")["code"] == "rate_limited"
+            refused = south.until(lambda f: f["type"] == "error")
+            assert refused["code"] == "rate_limited"
+            # the burst is what refused it: the message said only "at most 1 hints a
+            # minute", and a player refused at the third of a quick run took it for wrong
+            assert "at most 2 hints at once and 1 a minute" in refused["message"]

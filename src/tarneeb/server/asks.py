@@ -91,8 +91,11 @@ class Asks:
         :raises ServerError: ``rate_limited`` when it has none left.
         """
         if not self._buckets(live, what, per_minute, burst).take(seat):
+            # the burst is what refuses a quick run of them: the message says both
             raise ServerError(
-                ErrorCode.RATE_LIMITED, f"at most {per_minute:g} {what} a minute from a seat"
+                ErrorCode.RATE_LIMITED,
+                f"at most {max(1.0, burst):g} {what} at once and {per_minute:g} a minute "
+                "from a seat: wait a few seconds",
             )
 
     # -- hints ----------------------------------------------------------------------------

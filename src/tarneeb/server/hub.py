@@ -355,7 +355,7 @@ class Hub(Asks, Clockwork):
             return live
         stored = self.store.load(table_id) if len(table_id) <= 32 else None
         if stored is None or stored.status == EXPIRED:
-            raise ServerError(ErrorCode.NOT_FOUND, f"no table {table_id!r}")
+            raise ServerError(ErrorCode.NOT_FOUND, f"no table {table_id[:40]!r}")
         live = self._new_live(stored.restore())
         if live.table.status != "finished":
             self.live[table_id] = live
@@ -370,7 +370,7 @@ class Hub(Asks, Clockwork):
         if live is not None:
             return live
         if len(table_id) > 32:
-            raise ServerError(ErrorCode.NOT_FOUND, f"no table {table_id!r}")
+            raise ServerError(ErrorCode.NOT_FOUND, f"no table {table_id[:40]!r}")
         opening = self._opening.get(table_id)
         if opening is None:
             opening = asyncio.ensure_future(self._load(table_id))
@@ -399,7 +399,7 @@ class Hub(Asks, Clockwork):
         except Exception as exc:
             raise self.db_health.unreadable(f"table {table_id}", exc) from None
         if stored is None or stored.status == EXPIRED:
-            raise ServerError(ErrorCode.NOT_FOUND, f"no table {table_id!r}")
+            raise ServerError(ErrorCode.NOT_FOUND, f"no table {table_id[:40]!r}")
         live = self.live.get(table_id)
         if live is None:
             live = self._new_live(await asyncio.to_thread(stored.restore))
@@ -435,7 +435,7 @@ class Hub(Asks, Clockwork):
             return None
         if live is None:
             if len(table_id) > 32:
-                raise ServerError(ErrorCode.NOT_FOUND, f"no table {table_id!r}")
+                raise ServerError(ErrorCode.NOT_FOUND, f"no table {table_id[:40]!r}")
             try:
                 found = await self.store.run(self.store.load_result, table_id)
             except Exception as exc:
