@@ -255,6 +255,41 @@ def test_reactions_are_limited_per_seat(browser: Browser, server: str) -> None:
         page.context.close()
 
 
+def test_the_players_controls_stay_put_while_the_table_moves(browser: Browser, server: str) -> None:
+    """Every change at the table (a card, a bid, a chat line, someone coming or going:
+    on a real server the bots act every 0.6 s) drew the tools beside the hand and the side
+    panel anew: an open list of reactions closed under the player's pointer, and the focus
+    on the pace or the sound button went to the page, so the next key played at the table.
+    """
+    host, guest, _ = _two_players(browser, server)
+    host.click("#reactions > summary")
+    expect(host.locator("#reactions")).to_have_attribute("open", "")
+    host.focus("#sound-toggle")
+    chat = host.locator("#chat-log .chat-line", has_text="Omar: Yalla")
+    # something happens at the table (Omar says a word)
+    guest.fill("#chat-input", "Yalla")
+    guest.press("#chat-input", "Enter")
+    expect(chat).to_have_count(1)
+    expect(host.locator("#reactions")).to_have_attribute("open", "")
+    expect(host.locator("#sound-toggle")).to_be_focused()
+    host.keyboard.press("Enter")
+    expect(host.locator("#sound-toggle")).to_have_attribute("aria-pressed", "true")
+    # the pace too, by keys, while more goes on
+    host.focus("#pace")
+    guest.fill("#chat-input", "Yalla!")
+    guest.press("#chat-input", "Enter")
+    expect(host.locator("#chat-log .chat-line", has_text="Omar: Yalla!")).to_have_count(1)
+    expect(host.locator("#pace")).to_be_focused()
+    # and the reaction picked from the list that stayed open reaches Omar
+    host.click('#reactions .reaction[data-reaction="thanks"]')
+    expect(guest.locator('.reaction-bubble[data-seat="south"]')).to_contain_text(
+        say("web.react.thanks")
+    )
+    for page in (host, guest):
+        assert not page_errors(page), page_errors(page)
+        page.context.close()
+
+
 # -- hints ------------------------------------------------------------------------------------
 
 MY_TURN = "#bidbox .bid-button:not([disabled]), #hand .card.legal:not([disabled])"

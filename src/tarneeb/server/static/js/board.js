@@ -24,7 +24,9 @@ import { seatName, seatLabel, cardLabel, actionView, contractView, sideName, sui
 /** @typedef {import("./wire").SeatName} SeatName */
 /**
  * What the regions may ask of the table.
- * @typedef {{act: (action: ActionJson) => void, hint?: () => void, react?: (reaction: string) => void, reactions?: string[], hintText?: Node | string | null, now: () => number}} Handlers
+ * `reactionsOpen`: the list of reactions stands open (the player opened it): drawn again
+ * open, and `onReactions` hears when the player opens or closes it.
+ * @typedef {{act: (action: ActionJson) => void, hint?: () => void, react?: (reaction: string) => void, reactions?: string[], reactionsOpen?: boolean, onReactions?: (open: boolean) => void, hintText?: Node | string | null, now: () => number}} Handlers
  */
 
 /** "N–S 5 of 8" (tricks or card points), or a bidder's own "South 2 of 4". @param {import("./model.js").Progress} p @param {boolean} individual */
@@ -384,16 +386,17 @@ export function renderTools(node, model, ui) {
   const parts = [];
   if (model.playing) parts.push(keyHints(model));
   if (model.hints && model.myTurn && ui.hint) {
-    parts.push(h("button", { type: "button", class: "ghost small", id: "hint-button", onClick: () => ui.hint?.() }, t("web.hint.ask")));
+    parts.push(h("button", { type: "button", class: "ghost small", id: "hint-button", dataset: { key: "hint" }, onClick: () => ui.hint?.() }, t("web.hint.ask")));
   }
   if (ui.hintText) parts.push(h("p", { class: "hint-text", id: "hint-text", role: "status" }, ui.hintText));
   if (model.mySeat && ui.react && ui.reactions && ui.reactions.length) {
-    // a fixed set of emoji and phrases (no free text about the hand), behind one button
+    // a fixed set of emoji and phrases (no free text about the hand), behind one button; drawn
+    // again as the play goes on, it stays open (and focused, by its keys) while it is used
     parts.push(
       h(
         "details",
-        { class: "reactions", id: "reactions" },
-        h("summary", { class: "button ghost small" }, t("web.react.title")),
+        { class: "reactions", id: "reactions", open: ui.reactionsOpen || null, onToggle: (/** @type {Event} */ e) => ui.onReactions?.(/** @type {HTMLDetailsElement} */ (e.currentTarget).open) },
+        h("summary", { class: "button ghost small", dataset: { key: "reactions" } }, t("web.react.title")),
         h(
           "div",
           { class: "reaction-list", role: "group", "aria-label": t("web.react.title") },
@@ -403,7 +406,7 @@ export function renderTools(node, model, ui) {
               {
                 type: "button",
                 class: "reaction ghost small",
-                dataset: { reaction: r },
+                dataset: { reaction: r, key: `react:${r}` },
                 title: t(`web.react.${r}`),
                 "aria-label": t(`web.react.${r}`),
                 onClick: (/** @type {Event} */ e) => {

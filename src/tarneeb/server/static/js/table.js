@@ -12,7 +12,7 @@ import { DealBook } from "./deals.js";
 import { rememberName, savedName, serverInfo } from "./home.js";
 import { tableModel, matchEndModel } from "./model.js";
 import { renderInfobar, renderBoard, paintTrick } from "./board.js";
-import { renderSide, renderChat, showSummary, showMatchEnd, showDialog, scoreSheet, closeDialog } from "./panels.js";
+import { renderSide, renderSettings, renderChat, showSummary, showMatchEnd, showDialog, scoreSheet, closeDialog } from "./panels.js";
 import { keyCommand } from "./keys.js";
 import { TrickStage, playsOf, savedPace, savePace } from "./motion.js";
 import * as sound from "./sound.js";
@@ -54,6 +54,7 @@ export class TableView {
     this.pending = null;
     this.bidBuffer = "";
     this.lastTrickOpen = false;
+    this.reactionsOpen = false; // the list of quick reactions stays open while the play goes on
     this.clockOffset = 0; // server time - local time, seconds
     /** @type {Node | string | null} */
     this.hintText = null;
@@ -631,6 +632,11 @@ export class TableView {
         onLastTrick: (open) => (this.lastTrickOpen = open),
         openSummary: (n) => this.openSummary(n),
         openSheet: () => this.openSheet(),
+      });
+    }
+    const tools = /** @type {HTMLElement | null} */ (this.root.querySelector("#side-tools"));
+    if (tools) {
+      renderSettings(tools, {
         pace: this.pace,
         setPace: (p) => {
           this.pace = /** @type {any} */ (p);
@@ -714,6 +720,8 @@ export class TableView {
       hint: () => this.askHint(),
       react: (r) => this.react(r),
       reactions: this.info?.reactions || [],
+      reactionsOpen: this.reactionsOpen,
+      onReactions: (open) => (this.reactionsOpen = open),
       hintText: this.hintText,
       now: () => Date.now() / 1000 + this.clockOffset,
     });
