@@ -331,6 +331,30 @@ def test_a_hint_on_a_casual_table_names_a_move_and_its_reason(
     page.context.close()
 
 
+def test_a_refused_hint_does_not_leave_the_page_thinking(browser: Browser, server: str) -> None:
+    """A seat has a few hints at once (``hint_burst``): the one past them was refused with
+    "Slow down", and "Thinking about a hint…" stayed for the rest of the turn."""
+    page = new_page(browser, DESKTOP)
+    page.context.add_init_script(FRAMES)
+    quick_play(page, server, name="Maya", target=1000)
+    page.wait_for_selector(MY_TURN)
+    version = page.get_attribute("body", "data-version")
+    answers = """(n) => window.__frames.filter((f) => f.type === 'hint'
+        || (f.type === 'error' && f.code === 'rate_limited')).length >= n"""
+    asked = 0
+    while not _frames(page, "error", code="rate_limited"):
+        assert asked < 6, "six hints in one turn were all answered"
+        page.click("#hint-button")
+        asked += 1
+        page.wait_for_function(answers, arg=asked)
+    assert page.get_attribute("body", "data-version") == version, "the turn went on"
+    expect(page.locator("#toast.show.error")).to_have_text(say("web.error.rate_limited"))
+    expect(page.locator("#hint-text", has_text=say("web.hint.thinking"))).to_have_count(0)
+    expect(page.locator("#hint-button")).to_be_visible()
+    assert not page_errors(page), page_errors(page)
+    page.context.close()
+
+
 def test_no_hints_where_the_host_turned_them_off(browser: Browser, server: str) -> None:
     page = new_page(browser, DESKTOP)
     bots = {seat: "bot:medium" for seat in ("east", "north", "west")}
