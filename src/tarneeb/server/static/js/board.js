@@ -24,9 +24,7 @@ import { seatName, seatLabel, cardLabel, actionView, contractView, sideName, sui
 /** @typedef {import("./wire").SeatName} SeatName */
 /**
  * What the regions may ask of the table.
- * `reactionsOpen`: the list of reactions stands open (the player opened it): drawn again
- * open, and `onReactions` hears when the player opens or closes it.
- * @typedef {{act: (action: ActionJson) => void, hint?: () => void, react?: (reaction: string) => void, reactions?: string[], reactionsOpen?: boolean, onReactions?: (open: boolean) => void, hintText?: Node | string | null, now: () => number}} Handlers
+ * @typedef {{act: (action: ActionJson) => void, hint?: () => void, react?: (reaction: string) => void, reactions?: string[], hintText?: Node | string | null, now: () => number}} Handlers
  */
 
 /** "N–S 5 of 8" (tricks or card points), or a bidder's own "South 2 of 4". @param {import("./model.js").Progress} p @param {boolean} individual */
@@ -384,18 +382,21 @@ export function renderHand(node, model, ui) {
 /** Beside the hand: the key hints while playing, the hint button, the quick reactions. @param {HTMLElement} node @param {TableModel} model @param {Handlers} ui */
 export function renderTools(node, model, ui) {
   const parts = [];
+  // drawn again at every change of the table: the reactions stay as the player left them
+  // (open while one is being picked), read from the list being replaced
+  const open = Boolean(/** @type {HTMLDetailsElement | null} */ (node.querySelector("#reactions"))?.open);
   if (model.playing) parts.push(keyHints(model));
   if (model.hints && model.myTurn && ui.hint) {
     parts.push(h("button", { type: "button", class: "ghost small", id: "hint-button", dataset: { key: "hint" }, onClick: () => ui.hint?.() }, t("web.hint.ask")));
   }
   if (ui.hintText) parts.push(h("p", { class: "hint-text", id: "hint-text", role: "status" }, ui.hintText));
   if (model.mySeat && ui.react && ui.reactions && ui.reactions.length) {
-    // a fixed set of emoji and phrases (no free text about the hand), behind one button; drawn
-    // again as the play goes on, it stays open (and focused, by its keys) while it is used
+    // a fixed set of emoji and phrases (no free text about the hand), behind one button
+    // (its keys keep the focus on it over a redraw)
     parts.push(
       h(
         "details",
-        { class: "reactions", id: "reactions", open: ui.reactionsOpen || null, onToggle: (/** @type {Event} */ e) => ui.onReactions?.(/** @type {HTMLDetailsElement} */ (e.currentTarget).open) },
+        { class: "reactions", id: "reactions", open: open || null },
         h("summary", { class: "button ghost small", dataset: { key: "reactions" } }, t("web.react.title")),
         h(
           "div",

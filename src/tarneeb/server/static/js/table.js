@@ -54,7 +54,6 @@ export class TableView {
     this.pending = null;
     this.bidBuffer = "";
     this.lastTrickOpen = false;
-    this.reactionsOpen = false; // the list of quick reactions stays open while the play goes on
     this.clockOffset = 0; // server time - local time, seconds
     /** @type {Node | string | null} */
     this.hintText = null;
@@ -737,8 +736,6 @@ export class TableView {
       hint: () => this.askHint(),
       react: (r) => this.react(r),
       reactions: this.info?.reactions || [],
-      reactionsOpen: this.reactionsOpen,
-      onReactions: (open) => (this.reactionsOpen = open),
       hintText: this.hintText,
       now: () => Date.now() / 1000 + this.clockOffset,
     });
