@@ -382,18 +382,22 @@ export function renderHand(node, model, ui) {
 /** Beside the hand: the key hints while playing, the hint button, the quick reactions. @param {HTMLElement} node @param {TableModel} model @param {Handlers} ui */
 export function renderTools(node, model, ui) {
   const parts = [];
+  // drawn again at every change of the table: the reactions stay as the player left them
+  // (open while one is being picked), read from the list being replaced
+  const open = Boolean(/** @type {HTMLDetailsElement | null} */ (node.querySelector("#reactions"))?.open);
   if (model.playing) parts.push(keyHints(model));
   if (model.hints && model.myTurn && ui.hint) {
-    parts.push(h("button", { type: "button", class: "ghost small", id: "hint-button", onClick: () => ui.hint?.() }, t("web.hint.ask")));
+    parts.push(h("button", { type: "button", class: "ghost small", id: "hint-button", dataset: { key: "hint" }, onClick: () => ui.hint?.() }, t("web.hint.ask")));
   }
   if (ui.hintText) parts.push(h("p", { class: "hint-text", id: "hint-text", role: "status" }, ui.hintText));
   if (model.mySeat && ui.react && ui.reactions && ui.reactions.length) {
     // a fixed set of emoji and phrases (no free text about the hand), behind one button
+    // (its keys keep the focus on it over a redraw)
     parts.push(
       h(
         "details",
-        { class: "reactions", id: "reactions" },
-        h("summary", { class: "button ghost small" }, t("web.react.title")),
+        { class: "reactions", id: "reactions", open: open || null },
+        h("summary", { class: "button ghost small", dataset: { key: "reactions" } }, t("web.react.title")),
         h(
           "div",
           { class: "reaction-list", role: "group", "aria-label": t("web.react.title") },
@@ -403,7 +407,7 @@ export function renderTools(node, model, ui) {
               {
                 type: "button",
                 class: "reaction ghost small",
-                dataset: { reaction: r },
+                dataset: { reaction: r, key: `react:${r}` },
                 title: t(`web.react.${r}`),
                 "aria-label": t(`web.react.${r}`),
                 onClick: (/** @type {Event} */ e) => {

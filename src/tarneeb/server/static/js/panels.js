@@ -4,7 +4,7 @@
 // fair-shuffle check, the score sheet, the end of the match).
 //
 // Ids: #side-info #scoreboard (.score-line[data-side] | .seat-score[data-seat]) #sets
-// #last-trick #deals (.deal-list li[data-deal]) #open-sheet #pace #sound-toggle
+// #last-trick #deals (.deal-list li[data-deal]) #open-sheet; #side-tools #settings #pace #sound-toggle
 // #chat-log; dialogs (<dialog>, modal, removed when closed): #deal-summary (#summary-close
 // #summary-replay #summary-progress #summary-points #summary-scores .fair[data-check]),
 // #score-sheet (.sheet-row[data-deal]), #match-end (#match-final #match-target #rematch
@@ -267,7 +267,7 @@ export function showMatchEnd(end, model, options) {
 /**
  * @param {HTMLElement} node
  * @param {TableModel} model
- * @param {{deals: any[], checks: Map<number, {state: string}>, lastTrickOpen: boolean, onLastTrick: (open: boolean) => void, openSummary: (n: number) => void, openSheet: () => void, pace: string, setPace: (p: string) => void, sound: boolean, setSound: (on: boolean) => void, leave: (() => void) | null, tableId: string, seatLink?: (() => void) | null}} ui
+ * @param {{deals: any[], checks: Map<number, {state: string}>, lastTrickOpen: boolean, onLastTrick: (open: boolean) => void, openSummary: (n: number) => void, openSheet: () => void}} ui
  */
 export function renderSide(node, model, ui) {
   const m = model.match;
@@ -342,6 +342,22 @@ export function renderSide(node, model, ui) {
       ),
     );
   }
+  mount(node, parts);
+}
+
+/**
+ * Under the side panel: the settings (pace, sound) and the table's links. Drawn again only
+ * when what they show changes, not at every change of the table: a control in use (the
+ * pace's open list, the focus on a button) stays under the player's hand as the play goes on.
+ * @param {HTMLElement} node
+ * @param {{pace: string, setPace: (p: string) => void, sound: boolean, setSound: (on: boolean) => void, leave: (() => void) | null, tableId: string, seatLink?: (() => void) | null}} ui
+ */
+export function renderSettings(node, ui) {
+  // (the pace is not in it: its select shows the choice already, and stays focused)
+  const key = JSON.stringify([ui.sound, Boolean(ui.leave), Boolean(ui.seatLink), ui.tableId]);
+  if (node.dataset.key === key && node.firstChild) return;
+  node.dataset.key = key;
+  const parts = [];
   parts.push(
     h(
       "section",

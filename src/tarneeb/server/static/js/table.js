@@ -12,7 +12,7 @@ import { DealBook } from "./deals.js";
 import { rememberName, savedName, serverInfo } from "./home.js";
 import { tableModel, matchEndModel } from "./model.js";
 import { renderInfobar, renderBoard, paintTrick } from "./board.js";
-import { renderSide, renderChat, showSummary, showMatchEnd, showDialog, scoreSheet, closeDialog } from "./panels.js";
+import { renderSide, renderSettings, renderChat, showSummary, showMatchEnd, showDialog, scoreSheet, closeDialog } from "./panels.js";
 import { keyCommand } from "./keys.js";
 import { TrickStage, playsOf, savedPace, savePace } from "./motion.js";
 import * as sound from "./sound.js";
@@ -57,6 +57,7 @@ export class TableView {
     this.clockOffset = 0; // server time - local time, seconds
     /** @type {Node | string | null} */
     this.hintText = null;
+    this.hintAsked = false; // a hint was asked and neither its answer nor a refusal came yet
     /** @type {Map<string, {reaction: string, until: number}>} */
     this.bubbles = new Map();
     /** @type {any} */
@@ -214,6 +215,12 @@ export class TableView {
   /** @param {any} frame */
   onError(frame) {
     if (frame.id && frame.id === this.pending) this.pending = null;
+    if (this.hintAsked && !frame.id) {
+      // the hint was refused (too many, or the turn is over): the toast says why, and
+      // "thinking" does not stay for the rest of the turn
+      this.hintAsked = false;
+      this.hintText = null;
+    }
     if (frame.code === "unauthorized" && this.conn && !this.conn.welcomed) {
       // the saved token is no good (a table reset, or another browser's): watch instead
       forgetSeat(this.id);
@@ -228,7 +235,13 @@ export class TableView {
 
   /** @param {any} frame */
   onHint(frame) {
-    if (this.state && frame.version !== undefined && frame.version !== this.state.version) return;
+    this.hintAsked = false;
+    if (this.state && frame.version !== undefined && frame.version !== this.state.version) {
+      // for a turn that is over
+      this.hintText = null;
+      this.render();
+      return;
+    }
     const reason = frame.reason ? reasonText(frame.reason) : "";
     this.hintText = h("span", {}, t("web.hint.says"), " ", actionView(frame.action.text, { card: frame.action.kind === "card" }), reason ? ` — ${reason}` : "");
     this.render();
@@ -533,7 +546,11 @@ export class TableView {
 
   askHint() {
     this.hintText = t("web.hint.thinking");
-    if (!this.conn?.send({ type: "hint" })) this.hintText = null;
+    this.hintAsked = Boolean(this.conn?.send({ type: "hint" }));
+    if (!this.hintAsked) {
+      this.hintText = null;
+      toast(t("web.error.offline"), "error");
+    }
     this.render();
   }
 
@@ -631,6 +648,11 @@ export class TableView {
         onLastTrick: (open) => (this.lastTrickOpen = open),
         openSummary: (n) => this.openSummary(n),
         openSheet: () => this.openSheet(),
+      });
+    }
+    const tools = /** @type {HTMLElement | null} */ (this.root.querySelector("#side-tools"));
+    if (tools) {
+      renderSettings(tools, {
         pace: this.pace,
         setPace: (p) => {
           this.pace = /** @type {any} */ (p);

@@ -3,7 +3,7 @@
 // connection banner, the reaction bubbles, the clocks, where focus goes after a redraw,
 // and the log's line for each event of the table.
 //
-// Ids: #play-area #banner (#retry-now) #announce #infobar #board #side #side-info
+// Ids: #play-area #banner (#retry-now) #announce #infobar #board #side #side-info #side-tools
 // #chat-log #chat-form #chat-input #chat-send; #conn-dot[data-status]; .timer[data-deadline]
 // .away-countdown[data-deadline].
 
@@ -41,6 +41,7 @@ export function skeleton(root, onChat) {
         "aside",
         { class: "side", id: "side", "aria-label": t("web.side.title") },
         h("div", { id: "side-info" }),
+        h("div", { id: "side-tools" }),
         h(
           "section",
           { class: "chat panel", "aria-labelledby": "chat-title" },
