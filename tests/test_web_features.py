@@ -25,6 +25,7 @@ from web_support import (
     act_on_page,
     new_page,
     page_errors,
+    play_deals,
     play_until,
     quick_play,
     state_of,
@@ -288,6 +289,51 @@ def test_the_players_controls_stay_put_while_the_table_moves(browser: Browser, s
     for page in (host, guest):
         assert not page_errors(page), page_errors(page)
         page.context.close()
+
+
+def test_the_side_panels_focus_stays_while_the_table_moves(browser: Browser, server: str) -> None:
+    """The side panel (score, last trick, finished deals) is drawn anew on every change:
+    a keyboard player on a deal's Summary button or on the last trick's toggle lost the
+    focus to the page at each move of the table."""
+    page = new_page(browser, DESKTOP, reduced_motion=True)
+    table_id = quick_play(page, server, name="Maya", target=1000)
+    assert play_deals(page, 1)["deals"] == 1
+    page.click("#summary-close")
+    said = 0
+
+    def something_happens() -> None:
+        # a line from the seat's other device: an update the page draws itself anew for
+        nonlocal said
+        said += 1
+        page.evaluate(
+            """async ([table, text]) => {
+                const saved = JSON.parse(localStorage.getItem(`tarneeb.seat.${table}`));
+                const ws = new WebSocket(`ws://${location.host}/ws/${table}`);
+                await new Promise((resolve) => {
+                    ws.onopen = () => ws.send(JSON.stringify({type: "hello", protocol: 2, token: saved.token}));
+                    ws.onmessage = (e) => { if (JSON.parse(e.data).type === "welcome") resolve(); };
+                });
+                ws.send(JSON.stringify({type: "chat", text}));
+                setTimeout(() => ws.close(), 500);
+            }""",
+            [table_id, f"line {said}"],
+        )
+        expect(page.locator("#chat-log .chat-line", has_text=f"line {said}")).to_have_count(1)
+
+    summary = page.locator('#deals li[data-deal="1"] button')
+    controls = [summary, page.locator('#deals li[data-deal="1"] .replay-link')]
+    controls += [page.locator("#open-sheet"), page.locator("#last-trick > summary")]
+    for control in controls:
+        control.focus()
+        something_happens()
+        expect(control).to_be_focused()
+    # Enter on it still does what it says, after the redraws
+    summary.focus()
+    something_happens()
+    page.keyboard.press("Enter")
+    expect(page.locator("#deal-summary")).to_be_visible()
+    assert not page_errors(page), page_errors(page)
+    page.context.close()
 
 
 # -- hints ------------------------------------------------------------------------------------

@@ -301,7 +301,7 @@ export function renderSide(node, model, ui) {
       h(
         "details",
         { class: "panel last-trick", id: "last-trick", open: ui.lastTrickOpen || null, onToggle: (/** @type {Event} */ e) => ui.onLastTrick(/** @type {HTMLDetailsElement} */ (e.currentTarget).open) },
-        h("summary", {}, t("web.side.lastTrick"), h("small", { class: "muted" }, " (L)")),
+        h("summary", { dataset: { key: "last-trick" } }, t("web.side.lastTrick"), h("small", { class: "muted" }, " (L)")),
         last && (last.cards || []).length
           ? h(
               "div",
@@ -319,10 +319,10 @@ export function renderSide(node, model, ui) {
       h(
         "section",
         { class: "panel deals", id: "deals", "aria-labelledby": "deals-title" },
-        h("div", { class: "panel-head" }, h("h2", { id: "deals-title" }, t("web.side.deals")), h("button", { type: "button", class: "ghost small", id: "open-sheet", onClick: ui.openSheet }, t("web.sheet.title"))),
+        h("div", { class: "panel-head" }, h("h2", { id: "deals-title" }, t("web.side.deals")), h("button", { type: "button", class: "ghost small", id: "open-sheet", dataset: { key: "open-sheet" }, onClick: ui.openSheet }, t("web.sheet.title"))),
         h(
           "ol",
-          { class: "deal-list", tabindex: 0, "aria-labelledby": "deals-title" },
+          { class: "deal-list", tabindex: 0, "aria-labelledby": "deals-title", dataset: { key: "deal-list" } },
           deals.map((d) => {
             const check = ui.checks.get(d.number) || { state: "checking" };
             return h(
@@ -334,8 +334,8 @@ export function renderSide(node, model, ui) {
               " ",
               h("span", { class: ["fair-badge", `fair-${check.state}`], title: t(`web.fair.badge.${check.state}`) }, check.state === "ok" ? t("web.fair.badge.short") : check.state === "partial" ? "✓" : check.state === "bad" ? "✗" : "…"),
               " ",
-              h("button", { type: "button", class: "ghost small", onClick: () => ui.openSummary(d.number) }, t("web.side.summary")),
-              h("a", { class: "button ghost small replay-link", href: `#replay/${d.number}` }, t("web.summary.replay")),
+              h("button", { type: "button", class: "ghost small", dataset: { key: `summary:${d.number}` }, onClick: () => ui.openSummary(d.number) }, t("web.side.summary")),
+              h("a", { class: "button ghost small replay-link", href: `#replay/${d.number}`, dataset: { key: `replay:${d.number}` } }, t("web.summary.replay")),
             );
           }),
         ),

@@ -641,6 +641,9 @@ export class TableView {
     this.renderBoard();
     const side = /** @type {HTMLElement | null} */ (this.root.querySelector("#side-info"));
     if (side) {
+      // drawn anew on every change: a control of it that had the focus has it again
+      const held = /** @type {HTMLElement | null} */ (document.activeElement);
+      const key = held && side.contains(held) ? held.dataset.key : undefined;
       renderSide(side, this.model, {
         deals: [...this.deals.finished.values()],
         checks: this.deals.checks,
@@ -649,6 +652,7 @@ export class TableView {
         openSummary: (n) => this.openSummary(n),
         openSheet: () => this.openSheet(),
       });
+      if (key) /** @type {HTMLElement | null} */ (side.querySelector(`[data-key="${CSS.escape(key)}"]`))?.focus({ preventScroll: true });
     }
     const tools = /** @type {HTMLElement | null} */ (this.root.querySelector("#side-tools"));
     if (tools) {
