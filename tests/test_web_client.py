@@ -24,11 +24,6 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-try:
-    from playwright.sync_api import expect
-except ImportError:  # pragma: no cover - the browser fixture skips (or fails, in CI)
-    expect = None
-
 import web_support
 from tarneeb import CardSet, Deal, find_rules
 from tarneeb.actions import format_action
@@ -43,6 +38,7 @@ from web_support import (
     Table,
     act_on_page,
     click_card,
+    expect,
     hand_cards,
     new_page,
     page_errors,

@@ -17,12 +17,7 @@ import pytest
 import web_support
 from support import free_port
 from test_web_a11y import axe_violations
-from web_support import DESKTOP, PHONE, new_page, run_server
-
-try:
-    from playwright.sync_api import expect
-except ImportError:  # pragma: no cover - the browser fixture skips (or fails, in CI)
-    expect = None
+from web_support import DESKTOP, PHONE, expect, new_page, run_server
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

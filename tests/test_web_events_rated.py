@@ -18,12 +18,7 @@ from urllib.parse import parse_qs, urlparse
 
 import web_support
 from test_web_a11y import axe_violations
-from web_support import DESKTOP, PHONE, new_page, page_errors
-
-try:
-    from playwright.sync_api import expect
-except ImportError:  # pragma: no cover - the browser fixture skips (or fails, in CI)
-    expect = None
+from web_support import DESKTOP, PHONE, expect, new_page, page_errors
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page

@@ -23,6 +23,7 @@ from web_support import (
     READY,
     Table,
     act_on_page,
+    expect,
     new_page,
     page_errors,
     play_deals,
@@ -30,11 +31,6 @@ from web_support import (
     quick_play,
     state_of,
 )
-
-try:
-    from playwright.sync_api import expect
-except ImportError:  # pragma: no cover - the browser fixture skips (or fails, in CI)
-    expect = None
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page

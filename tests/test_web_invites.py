@@ -15,12 +15,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
 import web_support
-from web_support import DESKTOP, PHONE, READY, hand_cards, new_page, page_errors, quick_play
-
-try:
-    from playwright.sync_api import expect
-except ImportError:  # pragma: no cover - the browser fixture skips (or fails, in CI)
-    expect = None
+from web_support import DESKTOP, PHONE, READY, expect, hand_cards, new_page, page_errors, quick_play
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page

@@ -26,6 +26,7 @@ from web_support import (
     Table,
     act_on_page,
     click_card,
+    expect,
     new_page,
     page_errors,
     play_deals,
@@ -34,11 +35,6 @@ from web_support import (
     run_server,
     state_of,
 )
-
-try:
-    from playwright.sync_api import expect
-except ImportError:  # pragma: no cover - the browser fixture skips (or fails, in CI)
-    expect = None
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page

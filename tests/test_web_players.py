@@ -22,12 +22,16 @@ import web_support
 from tarneeb.record import read_record
 from tarneeb.seats import Team
 from test_web_a11y import axe_violations
-from web_support import DESKTOP, PHONE, Table, act_on_page, new_page, page_errors, quick_play
-
-try:
-    from playwright.sync_api import expect
-except ImportError:  # pragma: no cover - the browser fixture skips (or fails, in CI)
-    expect = None
+from web_support import (
+    DESKTOP,
+    PHONE,
+    Table,
+    act_on_page,
+    expect,
+    new_page,
+    page_errors,
+    quick_play,
+)
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page

@@ -28,6 +28,11 @@ import pytest
 
 from support import free_port, serve_command
 
+try:
+    from playwright.sync_api import expect
+except ImportError:  # pragma: no cover - the browser fixture skips (or fails, in CI)
+    expect = None
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Locator, Page
 
@@ -132,7 +137,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def browser() -> Iterator[Browser]:
     """Debian's chromium (or ``TARNEEB_CHROMIUM``), headless, for the module."""
     try:
-        from playwright.sync_api import expect, sync_playwright
+        from playwright.sync_api import sync_playwright
     except ImportError:  # pragma: no cover - playwright is in the test extra
         missing("playwright (Python) is not installed")
     if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
