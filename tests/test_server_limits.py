@@ -25,6 +25,7 @@ import pytest
 import ws_support  # noqa: F401 - skips without the server's dependencies
 from tarneeb.server.analysis_pool import AnalysisPool
 from tarneeb.server.hub import Connection, Hub
+from tarneeb.server.store import Store
 from tarneeb.server.table import ErrorCode, ServerError
 from tarneeb.server.wire import PROTOCOL_VERSION
 from test_server_persistence import hubs  # noqa: F401 - its fixture
@@ -153,6 +154,20 @@ def test_an_abandoned_match_leaves_memory_and_comes_back_whole(
         assert hub.release_idle(hub._clock() + 601) == [table]
         assert table not in hub.live
         assert _create(client).status_code == 201  # it counts no more
+        # the database down when its player comes back: a clean error, nothing internal,
+        # and the table loads whole once the database answers again
+        with pytest.MonkeyPatch.context() as patch:
+
+            def unreadable(*_args: object) -> None:
+                raise OSError("disk I/O error at /var/lib/tarneeb/server.db")
+
+            patch.setattr(Store, "load", unreadable)
+            with connect(client, table, "south") as south:
+                south.send({"type": "hello", "protocol": PROTOCOL_VERSION, "token": token})
+                error = south.next()
+            assert error["type"] == "error" and error["code"] == "internal", error
+            assert "/var/lib" not in error["message"] and "OSError" not in error["message"]
+            assert table not in hub.live
         # back from the store as it was: the same state, and the match goes on
         with connect(client, table, "south") as south:
             welcome = south.hello(token)

@@ -188,10 +188,7 @@ class Hub(Asks, Clockwork):
             )
             self._spawn(self.analyses.solver_available())
             self._spawn(self._watch_database())
-            if self.settings.waiting_table_ttl is not None:
-                self._spawn(self._expire_forever(self.settings.waiting_table_ttl))
-            if self.settings.idle_table_release is not None:
-                self._spawn(self._release_forever(self.settings.idle_table_release))
+            self._spawn_sweeps()
             return
         for stored in await self.store.run(self.store.load_unfinished):
             live = self._new_live(await asyncio.to_thread(stored.restore))
@@ -199,12 +196,16 @@ class Hub(Asks, Clockwork):
             for seat in SEATS:
                 self._seat_left(live, seat)
             self._schedule(live)
+        self._spawn_sweeps()
+        self._spawn(self.analyses.solver_available())  # DDS loads in seconds: start now
+        self._spawn(self._watch_database())
+
+    def _spawn_sweeps(self) -> None:
+        """The clock's sweeps: idle waiting tables expire, idle started ones leave memory."""
         if self.settings.waiting_table_ttl is not None:
             self._spawn(self._expire_forever(self.settings.waiting_table_ttl))
         if self.settings.idle_table_release is not None:
             self._spawn(self._release_forever(self.settings.idle_table_release))
-        self._spawn(self.analyses.solver_available())  # DDS loads in seconds: start now
-        self._spawn(self._watch_database())
 
     async def shutdown(self) -> None:
         for background in list(self._background):
