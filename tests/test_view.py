@@ -380,3 +380,35 @@ def test_a_first_lead_off_trump_shows_no_trumps_under_first_lead_trump() -> None
         layout = view.sample_hands(rng)
         assert not layout[Seat.SOUTH] & Suit.HEARTS.mask
         assert layout[Seat.EAST] == deal.hand(Seat.EAST).mask
+
+
+def test_a_view_holding_another_hand_is_the_replaced_view_with_its_public_facts_kept() -> None:
+    # The model of another seat's play asks for many hands at one point of a deal
+    # (tarneeb.bots.inference): holding() must give what dataclasses.replace() gives.
+    rules = find_rules("classic")
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(6):
+        deal = Deal.from_seed(rules, Seat(seed % 4), seed)
+        while not deal.is_over():
+            seat = deal.to_act
+            assert seat is not None
+            view = deal.view(seat)
+            if view.phase is Phase.PLAY and view.played and len(view.hand) > 1:
+                view.layouts.sample(rng)
+                other = view.layouts.sample(rng)[(seat + 1) & 3]  # another seat's cards
+                legal = other & -other
+                held = view.holding(other, legal)
+                replaced = dataclasses.replace(
+                    view, hand=CardSet(other), legal_actions=(Card(legal.bit_length() - 1),)
+                )
+                for field in dataclasses.fields(View):
+                    assert getattr(held, field.name) == getattr(replaced, field.name)
+                assert held.shown_voids == replaced.shown_voids
+                assert held.played_by == replaced.played_by
+                assert held.unseen() == replaced.unseen()
+                # The layouts depend on the hand: worked out anew, never carried.
+                assert "layouts" in vars(view) and "layouts" not in vars(held)
+                checked += 1
+            deal.push(rng.choice(view.legal_actions))
+    assert checked > 100

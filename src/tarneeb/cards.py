@@ -191,11 +191,11 @@ class Card(int):
 
     @property
     def suit(self) -> Suit:
-        return Suit(self // 13)
+        return _SUIT_OF[self // 13]  # (indexing: calling the enum costs ten times more)
 
     @property
     def rank(self) -> Rank:
-        return Rank(self % 13)
+        return _RANK_OF[self % 13]
 
     @property
     def mask(self) -> int:
@@ -229,6 +229,8 @@ class Card(int):
         return (Card, (int(self),))
 
 
+_SUIT_OF: tuple[Suit, ...] = tuple(Suit(i) for i in range(4))
+_RANK_OF: tuple[Rank, ...] = tuple(Rank(i) for i in range(13))
 _READY = False
 _CARDS: list[Card] = [Card(i) for i in range(52)]
 _READY = True

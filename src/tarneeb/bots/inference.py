@@ -45,11 +45,11 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from tarneeb.actions import Bid, Pass, Redeal
 from tarneeb.bots.heuristic import HeuristicBot, hand_tricks
-from tarneeb.cards import SUIT_MASKS, Card, CardSet, Suit
+from tarneeb.cards import SUIT_MASKS, Card, Suit
 from tarneeb.deal import Deal
 from tarneeb.layouts import Layout, LayoutWeight
 from tarneeb.play import legal_mask, must_lead_suit
@@ -114,14 +114,7 @@ class PlayModel:
         if public is None:
             self._fill_public(view)
             public = self._public[k]
-        seen = replace(
-            public,
-            hand=CardSet(hand),
-            legal_actions=tuple(Card(c) for c in range(52) if legal >> c & 1),
-        )
-        # The public part's card-counting facts are the same for every hand.
-        seen.__dict__["shown_voids"] = public.shown_voids
-        card = self.bot.act(seen)
+        card = self.bot.act(public.holding(hand, legal))
         assert isinstance(card, Card)
         played = public.played.mask
         run = 1 << card

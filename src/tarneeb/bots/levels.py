@@ -62,8 +62,9 @@ EASY_CARD_SLIP = 0.25
 EASY_BID_SLIP = 0.3
 """The share of auction decisions in which ``easy`` bids as a cautious or bold player."""
 
-EXPERT_LIMIT = Limit(samples=48, auction_samples=20, time=1.5)
-"""What ``expert`` may spend a decision: more than twice the layouts of ``hard``."""
+EXPERT_LIMIT = Limit(samples=96, auction_samples=20, time=1.5)
+"""What ``expert`` may spend a decision: more than twice the layouts of ``hard``, and three
+times its time."""
 
 
 class MediumBot(HeuristicBot):
