@@ -17,6 +17,7 @@ view holds the whole action history and only one hand.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
 from collections.abc import Iterable
@@ -170,8 +171,8 @@ class View:
         cards (both masks).
 
         The public facts stay as they are, with what was already worked out of
-        them (:attr:`shown_voids`, :attr:`played_by`); only :attr:`layouts`,
-        which depends on the hand, is worked out again. For a model of another
+        them (:attr:`shown_voids`, :attr:`played_by`); what depends on the hand
+        (:attr:`layouts`) is worked out again when asked for. For a model of another
         seat's play, asked for many hands at one point of a deal
         (:mod:`tarneeb.bots.inference`): far cheaper than
         :func:`dataclasses.replace`, which checks and copies every field.
@@ -183,11 +184,14 @@ class View:
         >>> len(other.hand), [str(c) for c in other.legal_actions], other.history == view.history
         (3, ['2C', '3C'], True)
         """
-        self.shown_voids, self.played_by  # noqa: B018  (worked out here, once, for every copy)
+        # The fields, and the public facts worked out once here for every copy; nothing
+        # else worked out of this view is carried (it may depend on the hand).
+        kept = self.__dict__
         other = object.__new__(View)
         facts = other.__dict__
-        facts.update(self.__dict__)
-        facts.pop("layouts", None)
+        facts.update({name: kept[name] for name in _FIELDS})
+        facts["shown_voids"] = self.shown_voids
+        facts["played_by"] = self.played_by
         facts["hand"] = CardSet(hand)
         facts["legal_actions"] = tuple(reversed(CardSet(legal)))  # lowest first, as dealt
         return other
@@ -276,3 +280,7 @@ class View:
         for suit in self.voids(seat):
             mask &= ~SUIT_MASKS[suit]
         return CardSet(mask)
+
+
+_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(View))
+"""The names of a view's fields (what :meth:`View.holding` copies)."""
