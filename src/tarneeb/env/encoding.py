@@ -109,7 +109,7 @@ from tarneeb.actions import (
     action_id,
 )
 from tarneeb.auction import Contract
-from tarneeb.cards import Suit
+from tarneeb.cards import CardSet, Suit
 from tarneeb.game import DENSE_BID_OFFSET, DenseActions
 from tarneeb.play import trick_points, trick_winner
 from tarneeb.rules import Rules
@@ -197,25 +197,66 @@ def _rel(seat: int, observer: int) -> int:
     return (seat - observer) & 3
 
 
-# For each acting seat s, the flat offsets of s's relative blocks in the four observers' rows.
-def _at(block: int, width: int) -> list[list[int]]:
-    return [[o * OBS_SIZE + block + _rel(s, o) * width for o in range(4)] for s in range(4)]
+class _Layout:
+    """Where the blocks of four observers' rows are, the rows laid ``stride`` values apart.
+
+    For each acting seat ``s``, the offsets of ``s``'s relative blocks in the four
+    observers' rows (add the card, the suit or the cell within the block).
+    """
+
+    __slots__ = (
+        "auction_at",
+        "bidder_at",
+        "card_at",
+        "high_at",
+        "row_at",
+        "seat_cells",
+        "trick_at",
+        "void_at",
+    )
+
+    def __init__(self, stride: int) -> None:
+        self.row_at = [o * stride for o in range(4)]
+        """Where each observer's row starts."""
+
+        def at(block: int, width: int) -> list[list[int]]:
+            return [
+                [base + block + _rel(s, o) * width for o, base in enumerate(self.row_at)]
+                for s in range(4)
+            ]
+
+        played = at(_PLAYED, 52)
+        self.trick_at = at(_TRICK, 52)
+        self.card_at = [(*ps, *ts) for ps, ts in zip(played, self.trick_at, strict=True)]
+        self.void_at = at(_VOIDS, 4)
+        self.auction_at = at(_AUCTION, 10)
+        self.bidder_at = at(_HIGH + 7, 1)
+        self.high_at = [base + _HIGH for base in self.row_at]
+        self.seat_cells = at(0, 1)
+        """``seat_cells[s]``: where seat ``s`` is in each observer's row, relative to the
+        observer (add the block's offset)."""
 
 
-_PLAYED_AT = _at(_PLAYED, 52)
-_TRICK_AT = _at(_TRICK, 52)
-_CARD_AT = [(*ps, *ts) for ps, ts in zip(_PLAYED_AT, _TRICK_AT, strict=True)]
-_VOID_AT = _at(_VOIDS, 4)
-_AUCTION_AT = _at(_AUCTION, 10)
-_BIDDER_AT = _at(_HIGH + 7, 1)
-_HIGH_AT = [o * OBS_SIZE + _HIGH for o in range(4)]
-_ZEROS = cast("MutableSequence[float]", np.zeros(16, np.float32).data)
-"""Zeros to clear a few cells of a row's memoryview at once."""
-_SEAT_CELLS = [[o * OBS_SIZE + ((s - o) & 3) for o in range(4)] for s in range(4)]
-"""``_SEAT_CELLS[s]``: where seat ``s`` is in each observer's row, relative to the observer
-(add the block's offset), in the four rows one after the other."""
-_SEAT_AT = np.array([[(o + r) & 3 for r in range(4)] for o in range(4)])
-"""``_SEAT_AT[o, r]``: the seat at relative position ``r`` from observer ``o``."""
+_LAYOUTS: dict[int, _Layout] = {}
+"""The layouts made, by stride."""
+
+
+def _layout(stride: int) -> _Layout:
+    layout = _LAYOUTS.get(stride)
+    if layout is None:
+        layout = _LAYOUTS[stride] = _Layout(stride)
+    return layout
+
+
+_ZEROS = cast("MutableSequence[float]", np.zeros(OBS_SIZE, np.float32).data)
+"""Zeros to clear cells of a memoryview of rows at once."""
+_ZERO_LIST: list[float] = np.zeros(OBS_SIZE).tolist()
+"""Zeros to clear cells of a list of rows at once (float objects of their own)."""
+
+
+def _f32(value: float) -> float:
+    """``value`` rounded to float32, as a row of the array holds it."""
+    return float(np.float32(value))
 
 
 class ActionMap:
@@ -332,23 +373,49 @@ class ObservationEncoder:
 
     The encoder holds one row per observing seat. Each row starts from that
     seat's own hand and the public facts (dealer, scores), then takes every
-    public action (:meth:`add`), so the work per action is a handful of array
+    public action (:meth:`add`), so the work per action is a handful of cell
     writes; :meth:`observe` copies one row and fills in what changes from turn
     to turn (phase, the seat to act, the leader, the contract, the tricks). A
     row never holds another seat's hand: the only private input is
     :meth:`start`'s ``hands[seat]``, for the row of ``seat``.
+
+    The rows are a float32 array of shape ``(4, OBS_SIZE)``, or with ``into``
+    the Python list given, row ``o`` at ``o * stride`` (its other values left
+    alone): OpenSpiel's readers copy their tensors from such a list, which
+    a numpy array would cost a conversion each read. The list holds the
+    array's values (float32 ones); the seat to act is left to its owner, and
+    :meth:`row` and :meth:`observe` read only an array.
     """
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(
+        self, rules: Rules, into: list[float] | None = None, stride: int = OBS_SIZE
+    ) -> None:
         self.rules = rules
         self._top = float(rules.max_points_per_deal)
         self._target = float(max(1, rules.target))
         self._individual = rules.is_individual
         self._first_lead_trump = rules.first_lead_trump
-        self.rows: FloatArray = np.zeros((4, OBS_SIZE), dtype=np.float32)
-        self._flat: FloatArray = self.rows.reshape(-1)
+        self._rows: FloatArray | None = None
         # Single cells are written through a memoryview: cheaper than numpy's item assignment.
-        self._cells = cast("MutableSequence[float]", self._flat.data)
+        self._cells: MutableSequence[float]
+        self._zeros: MutableSequence[float]
+        if into is None:
+            rows = self._rows = np.zeros((4, OBS_SIZE), dtype=np.float32)
+            self._cells = cast("MutableSequence[float]", rows.reshape(-1).data)
+            self._zeros = _ZEROS
+            stride = OBS_SIZE
+        else:
+            self._cells = into
+            self._zeros = _ZERO_LIST
+        layout = _layout(stride)
+        self._row_at = layout.row_at
+        self._card_at = layout.card_at
+        self._trick_at = layout.trick_at
+        self._void_at = layout.void_at
+        self._auction_at = layout.auction_at
+        self._bidder_at = layout.bidder_at
+        self._high_at = layout.high_at
+        self._seat_cells = layout.seat_cells
         self._cards = 0
         self._lead_suit = -1
         self._leader = -1
@@ -364,13 +431,23 @@ class ObservationEncoder:
         self._tricks = [0, 0, 0, 0]
         """The tricks taken as the rows show them."""
 
+    @property
+    def rows(self) -> FloatArray:
+        """The four rows, ``(4, OBS_SIZE)`` (an encoder writing into a list has none)."""
+        rows = self._rows
+        if rows is None:
+            raise TypeError("this encoder writes its rows into a list")
+        return rows
+
     def copy(self) -> ObservationEncoder:
         """An independent copy, to go on from here (a search clones states)."""
         other = ObservationEncoder.__new__(ObservationEncoder)
         other.__dict__.update(self.__dict__)
-        other.rows = self.rows.copy()
-        other._flat = other.rows.reshape(-1)
-        other._cells = cast("MutableSequence[float]", other._flat.data)
+        if self._rows is None:
+            other._cells = self._cells[:]
+        else:
+            rows = other._rows = self._rows.copy()
+            other._cells = cast("MutableSequence[float]", rows.reshape(-1).data)
         other._trick_cards = self._trick_cards[:]
         other._pending = self._pending[:]
         other._points = self._points[:]
@@ -388,8 +465,6 @@ class ObservationEncoder:
 
         ``progress`` is how the match of sets stands (see :func:`match_progress`).
         """
-        rows = self.rows
-        rows.fill(0.0)
         self._cards = 0
         self._lead_suit = -1
         self._leader = -1
@@ -403,34 +478,36 @@ class ObservationEncoder:
         self._points = [0, 0, 0, 0]
         self._tricks = [0, 0, 0, 0]
         target = self._target
-        for o in range(4):
-            row = rows[o]
+        cells = self._cells
+        values = [_f32(min(1.0, max(-1.0, scores[s] / target))) for s in range(4)]
+        for o, base in enumerate(self._row_at):
+            cells[base : base + OBS_SIZE] = self._zeros
             mask = hands[o]
             if mask is not None:
-                row[_HAND : _HAND + 52] = hand_bits(mask)
-            row[_DEALER + _rel(dealer, o)] = 1.0
+                for card in CardSet(mask):
+                    cells[base + _HAND + card] = 1.0
+            cells[base + _DEALER + _rel(dealer, o)] = 1.0
             for s in range(4):
-                row[_SCORES + _rel(s, o)] = min(1.0, max(-1.0, scores[s] / target))
+                cells[base + _SCORES + _rel(s, o)] = values[s]
         if progress is not None and self._sets > 1:
             sets = float(self._sets)
             whole = target * sets
-            for o in range(4):
+            for o, base in enumerate(self._row_at):
                 mine, theirs = o & 1, (o & 1) ^ 1
-                row = rows[o]
-                row[_MATCH] = progress.sets_won[mine] / sets
-                row[_MATCH + 1] = progress.sets_won[theirs] / sets
-                row[_MATCH + 2] = min(1.0, max(-1.0, progress.match_points[mine] / whole))
-                row[_MATCH + 3] = min(1.0, max(-1.0, progress.match_points[theirs] / whole))
+                cells[base + _MATCH] = _f32(progress.sets_won[mine] / sets)
+                cells[base + _MATCH + 1] = _f32(progress.sets_won[theirs] / sets)
+                points = progress.match_points
+                cells[base + _MATCH + 2] = _f32(min(1.0, max(-1.0, points[mine] / whole)))
+                cells[base + _MATCH + 3] = _f32(min(1.0, max(-1.0, points[theirs] / whole)))
 
     def add(self, seat: int, a: int) -> None:
         """Take one public action: ``seat`` did engine action ``a``."""
-        flat = self._flat
+        cells = self._cells
         if a < 52:
             n = self._cards & 3
             self._cards += 1
-            cells = self._cells
-            cells[seat * OBS_SIZE + _HAND + a] = 0.0
-            for at in _CARD_AT[seat]:
+            cells[self._row_at[seat] + _HAND + a] = 0.0
+            for at in self._card_at[seat]:
                 cells[at + a] = 1.0
             suit = a // 13
             trick = self._trick_cards
@@ -442,33 +519,38 @@ class ObservationEncoder:
                     self._first = (seat, a)
             elif suit != self._lead_suit:
                 lead = self._lead_suit
-                for at in _VOID_AT[seat]:
-                    flat[at + lead] = 1.0
+                for at in self._void_at[seat]:
+                    cells[at + lead] = 1.0
             if n == 3:
-                self.rows[:, _TRICK : _TRICK + 208] = 0.0
+                # The trick block empties: each card's cell in the four rows (the k-th card
+                # of a trick is the leader's k-th seat round).
+                leader = self._leader
+                trick_at = self._trick_at
+                for k, card in enumerate(trick):
+                    for at in trick_at[(leader + k) & 3]:
+                        cells[at + card] = 0.0
                 # Who won it is settled in sync, which knows the trump.
-                self._pending.append((self._leader, trick))
+                self._pending.append((leader, trick))
                 self._trick_cards = []
             return
         self._contract_dirty = True
-        cells = self._cells
         if a in (PASS, DOUBLE):
             slot = 8 if a == PASS else 9
-            for at in _AUCTION_AT[seat]:
+            for at in self._auction_at[seat]:
                 cells[at + slot] = 1.0
         elif a >= BID_BASE:
             level, strain = divmod(a - BID_BASE, 6)
-            value = level / self._top
-            for at in _AUCTION_AT[seat]:
+            value = _f32(level / self._top)
+            zeros = self._zeros
+            for at in self._auction_at[seat]:
                 cells[at] = 1.0
                 cells[at + 1] = value
-                cells[at + 2 : at + 8] = _ZEROS[:6]
+                cells[at + 2 : at + 8] = zeros[:6]
                 cells[at + 2 + strain] = 1.0
             if not self._individual:
-                bidder = _BIDDER_AT[seat]
-                for o in range(4):
-                    high = _HIGH_AT[o]
-                    cells[high : high + 11] = _ZEROS[:11]
+                bidder = self._bidder_at[seat]
+                for o, high in enumerate(self._high_at):
+                    cells[high : high + 11] = zeros[:11]
                     cells[high] = value
                     cells[high + 1 + strain] = 1.0
                     cells[bidder[o]] = 1.0
@@ -479,11 +561,14 @@ class ObservationEncoder:
         ``to_act`` is ``int(public.to_act)``, or -1 once the deal is over.
         """
         phase = public.phase
-        if phase is not self._phase:
+        was_phase = self._phase
+        if phase is not was_phase:
             self._phase = phase
-            rows = self.rows
-            rows[:, _PHASE : _PHASE + 6] = 0.0
-            rows[:, _PHASE + _PHASES[phase]] = 1.0
+            cells = self._cells
+            for base in self._row_at:
+                if was_phase is not None:
+                    cells[base + _PHASE + _PHASES[was_phase]] = 0.0
+                cells[base + _PHASE + _PHASES[phase]] = 1.0
         if self._contract_dirty:
             # In play the contract is settled; before it any action may change it.
             self._contract_dirty = phase is not _PLAY
@@ -504,8 +589,8 @@ class ObservationEncoder:
                 for seat in range(4):
                     if tricks[seat] != shown[seat]:
                         shown[seat] = tricks[seat]
-                        value = tricks[seat] / 13.0
-                        for at in _SEAT_CELLS[seat]:
+                        value = _f32(tricks[seat] / 13.0)
+                        for at in self._seat_cells[seat]:
                             cells[at + _TRICKS] = value
                 self._take_tricks(public)
         leader = -1
@@ -517,18 +602,19 @@ class ObservationEncoder:
             self._shown_leader = leader
             cells = self._cells
             if was >= 0:
-                for at in _SEAT_CELLS[was]:
+                for at in self._seat_cells[was]:
                     cells[at + _LEADER] = 0.0
             if leader >= 0:
-                for at in _SEAT_CELLS[leader]:
+                for at in self._seat_cells[leader]:
                     cells[at + _LEADER] = 1.0
 
     def row(self, seat: int, to_act: int, out: FloatArray | None = None) -> FloatArray:
         """The observation of ``seat`` after :meth:`sync`, in ``out`` or a new array."""
+        rows = self.rows
         if out is None:
-            out = self.rows[seat].copy()
+            out = rows[seat].copy()
         else:
-            np.copyto(out, self.rows[seat])
+            np.copyto(out, rows[seat])
         if to_act >= 0:
             out[_TO_ACT + ((to_act - seat) & 3)] = 1.0
         return out
@@ -544,21 +630,29 @@ class ObservationEncoder:
         return self.row(seat, t, out)
 
     def _write_contract(self, public: PublicState) -> None:
-        rows = self.rows
-        rows[:, _CONTRACT : _CONTRACT + 12] = 0.0
+        cells = self._cells
+        zeros = self._zeros[:12]
         contract = public.contract
         trump = public.trump
+        for base in self._row_at:
+            cells[base + _CONTRACT : base + _CONTRACT + 12] = zeros
         if contract is not None:
             declarer = int(contract.declarer)
-            rows[:, _CONTRACT + 4] = contract.level / self._top
-            rows[:, _CONTRACT + 10] = 1.0 if contract.multiplier > 1 else 0.0
-            rows[:, _CONTRACT + 11] = 1.0 if contract.raised else 0.0
-            if contract.strain is Strain.NO_TRUMP:
-                rows[:, _CONTRACT + 9] = 1.0
-            for o in range(4):
-                rows[o, _CONTRACT + ((declarer - o) & 3)] = 1.0
+            level = _f32(contract.level / self._top)
+            multiplied = 1.0 if contract.multiplier > 1 else 0.0
+            raised = 1.0 if contract.raised else 0.0
+            no_trump = contract.strain is Strain.NO_TRUMP
+            for o, base in enumerate(self._row_at):
+                at = base + _CONTRACT
+                cells[at + ((declarer - o) & 3)] = 1.0
+                cells[at + 4] = level
+                cells[at + 10] = multiplied
+                cells[at + 11] = raised
+                if no_trump:
+                    cells[at + 9] = 1.0
         if trump is not None:
-            rows[:, _CONTRACT + 5 + int(trump)] = 1.0
+            for base in self._row_at:
+                cells[base + _CONTRACT + 5 + int(trump)] = 1.0
 
     def _take_tricks(self, public: PublicState) -> None:
         # The card points of the tricks finished since the last sync go to their winners.
@@ -571,8 +665,8 @@ class ObservationEncoder:
             if got:
                 winner = trick_winner(leader, cards, t)
                 points[winner] += got
-                value = points[winner] / _ALL_POINTS
-                for at in _SEAT_CELLS[winner]:
+                value = _f32(points[winner] / _ALL_POINTS)
+                for at in self._seat_cells[winner]:
                     cells[at + _POINTS] = value
         self._pending = []
 
@@ -586,8 +680,9 @@ class ObservationEncoder:
         self._first = None
         if card // 13 == int(trump):
             return
-        for at in _VOID_AT[leader]:
-            self._flat[at + int(trump)] = 1.0
+        cells = self._cells
+        for at in self._void_at[leader]:
+            cells[at + int(trump)] = 1.0
 
 
 _SUIT_BYTES: list[bytes] = []

@@ -321,23 +321,27 @@ class Episode:
         It takes the deal's actions only when an observation is read, so a
         search that clones and plays without reading any pays nothing for it.
         """
-        deal = self.deal
-        assert deal is not None, "no deal to observe while the cards are dealt"
         encoder = self.encoder
         if encoder is None:
             encoder = self.encoder = ObservationEncoder(self.setup.rules)
+        self.encoded = self.catch_up(encoder, self.encoded)
+        return encoder
+
+    def catch_up(self, encoder: ObservationEncoder, done: int) -> int:
+        """Bring ``encoder``, which has taken ``done`` of the deal's actions (-1: not started
+        on the deal), up to date with the deal; returns how many it has taken then."""
+        deal = self.deal
+        assert deal is not None, "no deal to observe while the cards are dealt"
         actions = self.actions
-        done = self.encoded
         if done == len(actions):
-            return encoder
+            return done
         if done < 0:
             encoder.start(deal.dealer, deal.scores, deal.dealt, self.progress)
             done = 0
         for seat, a in actions[done:]:
             encoder.add(seat, a)
-        self.encoded = len(actions)
         encoder.sync(deal, deal._to_act)  # -1 once the deal is over, as seat_to_act
-        return encoder
+        return len(actions)
 
     def act(self, env_id: int) -> None:
         """The player to act takes ``env_id``."""

@@ -124,8 +124,7 @@ which calls :meth:`TarneebState.resample_from_infostate`:
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -146,7 +145,14 @@ from tarneeb.auction import possible_bids
 from tarneeb.bots import make_bot
 from tarneeb.cards import Card, CardSet
 from tarneeb.deal import Deal
-from tarneeb.env.encoding import OBS_SIZE, OFFSETS, ActionMap, FloatArray, hand_bits
+from tarneeb.env.encoding import (
+    OBS_SIZE,
+    OFFSETS,
+    ActionMap,
+    FloatArray,
+    ObservationEncoder,
+    hand_bits,
+)
 from tarneeb.env.episode import (
     Episode,
     Setup,
@@ -352,14 +358,15 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
                 left = cache.left = sorted(_DECK.difference(dealt))
             cache.left_of = dealt
             cache.left_at = n
-        return list(map(_OUTCOMES[n].__getitem__, left))
+        outcomes = _OUTCOMES[n]
+        return [outcomes[c] for c in left]
 
     # Python callers (rl_environment, user loops) read tensors here, without the round trip
     # through C++ (its copy and its conversion to a list cost more than the observation).
     # The four players' information states are kept as one Python list for the deal, each
-    # beginning with the player's observation, brought up to date by difference (_Tensors);
-    # a read copies a slice of it. The observers build tensors whole (what C++ callers get,
-    # and the reference the tests compare with).
+    # beginning with the player's observation, which an encoder writes there as the deal
+    # goes on (_Tensors); a read copies a slice of it. The observers build tensors whole
+    # (what C++ callers get, and the reference the tests compare with).
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """The observation tensor of ``player`` (default: the player to act), as pyspiel's."""
@@ -367,11 +374,10 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
             return self._other_read(False, player)
         kept = self._cache.tensors
         core = self._core
-        if kept is None or kept.deal is not core.deal or kept.at[player] != len(core.actions):
-            kept = self._tensors(player)
+        if kept is None or kept.encoded != len(core.actions) or kept.deal is not core.deal:
+            kept = self._tensors()
             if kept is None:
                 return self._dealing(False, player)
-        kept.reads += 1
         at = player * kept.size
         return kept.lists[at : at + OBS_SIZE]
 
@@ -381,11 +387,10 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
             return self._other_read(True, player)
         kept = self._cache.tensors
         core = self._core
-        if kept is None or kept.deal is not core.deal or kept.at[player] != len(core.actions):
-            kept = self._tensors(player)  # (the lists made, or brought up to date)
+        if kept is None or kept.encoded != len(core.actions) or kept.deal is not core.deal:
+            kept = self._tensors()
             if kept is None:
                 return self._dealing(True, player)
-        kept.reads += 1
         size = kept.size
         at = player * size
         return kept.lists[at : at + size]
@@ -397,8 +402,8 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
             raise ValueError(f"player must be 0..3, not {p}")
         return self.information_state_tensor(p) if info else self.observation_tensor(p)
 
-    def _tensors(self, player: int) -> _Tensors | None:
-        """The lists of the deal, ``player``'s up to date (``None`` while dealing)."""
+    def _tensors(self) -> _Tensors | None:
+        """The lists of the deal, made or brought up to date (``None`` while dealing)."""
         core = self._core
         deal = core.deal
         if deal is None:
@@ -407,8 +412,8 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
         kept = cache.tensors
         if kept is None or kept.deal is not deal:
             kept = cache.tensors = _Tensors(deal, core, cache.recall)
-        elif kept.at[player] != len(core.actions):
-            kept.update(core, player)
+        else:
+            kept.update(core)
         return kept
 
     def _dealing(self, info: bool, player: int) -> list[float]:
@@ -641,19 +646,23 @@ _POOL: list[float] = []
 """Distinct float objects of value 0.0 (grown on demand), to make lists of."""
 
 
-def _as_list(tensor: FloatArray) -> list[float]:
-    """``tensor.tolist()``, made cheaply: a slice of :data:`_POOL`, then the values not 0.
+def _zeros(n: int) -> list[float]:
+    """A list of ``n`` values 0.0, each a float object of its own (a slice of :data:`_POOL`).
 
-    Every value of the list is a float object of its own, which keeps copies
-    of the list fast: copying a list of the same object scattered among others
-    (``[0.0] * n`` with a few values written) takes CPython three times as
-    long, as the reference counts of that one object stall one another.
+    Distinct objects keep copies of the list fast: copying a list of the
+    same object scattered among others (``[0.0] * n`` with a few values
+    written) takes CPython three times as long, as the reference counts of
+    that one object stall one another.
     """
     global _POOL
-    n = len(tensor)
     if len(_POOL) < n:
         _POOL = np.zeros(n).tolist()
-    values = _POOL[:n]
+    return _POOL[:n]
+
+
+def _as_list(tensor: FloatArray) -> list[float]:
+    """``tensor.tolist()``, made cheaply: :func:`_zeros`, then the values not 0."""
+    values = _zeros(len(tensor))
     nonzero = tensor.nonzero()[0]
     for i, v in zip(nonzero.tolist(), tensor[nonzero].tolist(), strict=True):
         values[i] = v
@@ -664,147 +673,86 @@ class _Tensors:
     """The four players' information states of one deal as one Python list, kept up to date.
 
     Player ``p``'s information state is ``lists[p * size : (p + 1) * size]``
-    and its observation the first :data:`OBS_SIZE` values of it: the encoder's
-    row of the player, and the seat to act, which the rows leave to the
-    reader. When the deal has gone on and a player's tensor is read, a
-    comparison of the encoder's rows with their copy as the list holds them
-    (``shadow``) finds the values that changed, and only those are written;
-    the seat to act is moved, and the calls and cards since are written into
-    the auction block and the play order. Where several players were read
-    since the last update (``rl_environment`` reads all four at every step),
-    all four are brought up to date at once; else the reader's alone. A
-    reader gets a copy of its slice, far cheaper than a numpy array's
-    ``tolist()``.
+    and its observation the first :data:`OBS_SIZE` values of it. When a
+    tensor is read and the deal has gone on, an encoder of the list's own
+    takes the actions since and writes the four observations there (row
+    ``p`` at ``p * size``); the seat to act, which the rows leave to the
+    reader, is moved, and the calls and cards since are written into each
+    player's auction block and play order. A reader gets a copy of its
+    slice, far cheaper than a numpy array's ``tolist()``.
     """
 
     __slots__ = (
-        "at",
         "calls",
         "cards",
-        "cells",
         "deal",
+        "encoded",
+        "encoder",
         "lists",
-        "reads",
+        "order_at",
         "recall",
-        "rows",
-        "shadow",
         "size",
-        "targets",
         "to_act",
-        "views",
+        "to_act_at",
     )
 
     def __init__(self, deal: Deal, core: Episode, recall: _Recall) -> None:
         self.deal = deal
         self.recall = recall
         size = self.size = recall.size
-        self.rows: FloatArray = core.encoder_now().rows.reshape(-1)
-        """The encoder's rows, flat (a view: the encoder writes them in place)."""
-        self.cells = cast("Sequence[float]", self.rows.data)
-        """The rows' values one by one (a memoryview: cheaper than numpy's items)."""
-        shadow = self.rows.copy()
-        self.shadow: FloatArray = shadow
-        """The encoder's rows as the list holds them (but the seat to act)."""
-        self.views = [
-            (
-                self.rows[p * OBS_SIZE : (p + 1) * OBS_SIZE],
-                shadow[p * OBS_SIZE : (p + 1) * OBS_SIZE],
-            )
-            for p in range(4)
-        ]
-        """Each player's row of ``rows`` and of ``shadow``."""
-        self.targets = _targets(size)
-        """Where each value of ``rows`` is in ``lists``."""
-        start = np.zeros((4, size), np.float32)
-        start[:, :OBS_SIZE] = shadow.reshape(4, OBS_SIZE)
+        lists = self.lists = _zeros(4 * size)
         for p in range(4):
-            start[p, recall.dealt : recall.dealt + 52] = hand_bits(deal.dealt[p])
-        self.lists = _as_list(start.reshape(-1))
-        # Each player's own state: how many of the deal's actions its slice holds, the seat
-        # to act it shows (-1 for none), the calls and cards it holds.
-        self.at = [0, 0, 0, 0]
-        self.to_act = [-1, -1, -1, -1]
-        self.calls = [0, 0, 0, 0]
-        self.cards = [0, 0, 0, 0]
-        self._take(core, range(4))
-        self.reads = 0
-        """Tensors read since the last update."""
+            dealt = p * size + recall.dealt
+            for card in CardSet(deal.dealt[p]):
+                lists[dealt + card] = _ONE + 0.0
+        self.encoder = ObservationEncoder(core.setup.rules, into=lists, stride=size)
+        self.encoded = -1
+        """How many of the deal's actions the list shows (-1: none yet)."""
+        self.to_act_at = [[p * size + _TO_ACT + ((s - p) & 3) for p in range(4)] for s in range(4)]
+        """``to_act_at[s]``: where each player's tensor shows seat ``s`` to act."""
+        self.order_at = [p * size + recall.order for p in range(4)]
+        """Where each player's play order starts."""
+        self.to_act = -1
+        """The seat to act the list shows (-1 for none)."""
+        self.calls = 0
+        self.cards = 0
+        """The calls and the cards the list shows."""
+        self.update(core)
 
-    def update(self, core: Episode, player: int) -> None:
-        """Bring ``player``'s slice up to date with ``core`` (the encoder and the actions),
-        and the other players' too when several were read since the last update."""
-        core.encoder_now()
-        wide = self.reads > 1
-        self.reads = 0
+    def update(self, core: Episode) -> None:
+        """Bring the list up to date with ``core`` (its encoder and its actions)."""
+        self.encoded = core.catch_up(self.encoder, self.encoded)
         lists = self.lists
-        cells = self.cells
-        if wide:
-            changed = (self.rows != self.shadow).nonzero()[0].tolist()
-            if changed:
-                np.copyto(self.shadow, self.rows)
-                targets = self.targets
-                for i in changed:
-                    lists[targets[i]] = cells[i]
-            self._take(core, range(4))
-            return
-        rows, shadow = self.views[player]
-        changed = (rows != shadow).nonzero()[0].tolist()
-        if changed:
-            np.copyto(shadow, rows)
-            lo = player * OBS_SIZE
-            base = player * self.size
-            for i in changed:
-                lists[base + i] = cells[lo + i]
-        self._take(core, (player,))
-
-    def _take(self, core: Episode, players: Sequence[int]) -> None:
-        """Move the seat to act in the slices of ``players`` and write the calls and cards
-        since."""
-        lists = self.lists
-        size = self.size
-        done = len(core.actions)
         seat = self.deal._to_act
+        was = self.to_act
+        if seat != was:
+            self.to_act = seat
+            if was >= 0:
+                for at in self.to_act_at[was]:
+                    lists[at] = _ZERO + 0.0
+            if seat >= 0:
+                for at in self.to_act_at[seat]:
+                    lists[at] = _ONE + 0.0
         calls = core.calls
+        held = self.calls
+        if held != len(calls):
+            self.calls = len(calls)
+            recall = self.recall
+            size = self.size
+            for caller, env_id in calls[held:]:
+                for p in range(4):
+                    at = p * size + recall.auction
+                    lists[at + recall.cell((caller - p) & 3, env_id)] = _ONE + 0.0
         cards = core.cards
-        recall = self.recall
-        for p in players:
-            self.at[p] = done
-            base = p * size
-            was = self.to_act[p]
-            if seat != was:
-                self.to_act[p] = seat
-                cell = base + _TO_ACT
-                if was >= 0:
-                    lists[cell + ((was - p) & 3)] = _ZERO + 0.0
-                if seat >= 0:
-                    lists[cell + ((seat - p) & 3)] = _ONE + 0.0
-            held = self.calls[p]
-            if held != len(calls):
-                self.calls[p] = len(calls)
-                auction = base + recall.auction
-                for caller, env_id in calls[held:]:
-                    lists[auction + recall.cell((caller - p) & 3, env_id)] = _ONE + 0.0
-            held = self.cards[p]
-            if held != len(cards):
-                self.cards[p] = len(cards)
-                order = base + recall.order
-                for k in range(held, len(cards)):
-                    lists[order + cards[k]] = _ORDER_VALUES[k + 1]
-
-
-_TARGETS: dict[int, list[int]] = {}
-"""For each size of information state: where each value of the encoder's four rows goes
-in the list of four information states (see :func:`_targets`)."""
-
-
-def _targets(size: int) -> list[int]:
-    """Value ``i`` of the encoder's rows (flat) is at ``i // OBS_SIZE * size + i % OBS_SIZE``."""
-    targets = _TARGETS.get(size)
-    if targets is None:
-        targets = _TARGETS[size] = [
-            i // OBS_SIZE * size + i % OBS_SIZE for i in range(4 * OBS_SIZE)
-        ]
-    return targets
+        held = self.cards
+        if held != len(cards):
+            self.cards = len(cards)
+            order_at = self.order_at
+            for k in range(held, len(cards)):
+                card = cards[k]
+                value = _ORDER_VALUES[k + 1]
+                for at in order_at:
+                    lists[at + card] = value
 
 
 class _Cache:
