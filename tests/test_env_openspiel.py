@@ -170,6 +170,38 @@ def test_tensors_follow_the_views_incrementally(np: Any, rules: str) -> None:
         play_out(twin, random.Random(99))
 
 
+@pytest.mark.parametrize("rules", ["classic", "egyptian", "syrian400"])
+def test_tensors_read_now_and_then_are_whole(np: Any, rules: str) -> None:
+    """Reads skipped, observations alone for a while, then an information state, or a
+    clone read first: each tensor is what the observers build from scratch.
+
+    The Python readers keep the four tensors of the deal and bring them up to
+    date only when read (the information state's own parts only when one is
+    read), so a read after several unread steps must catch up on all of them.
+    """
+    pyspiel, _ = spiel()
+    game = load(rules=rules)
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = dealt(game, seed)
+        while not state.is_terminal():
+            if rng.random() < 0.4:
+                p = rng.randrange(4)
+                if rng.random() < 0.25:
+                    assert state.information_state_tensor(p) == (
+                        pyspiel.State.information_state_tensor(state, p)
+                    )
+                else:
+                    assert state.observation_tensor(p) == pyspiel.State.observation_tensor(state, p)
+            if rng.random() < 0.05:
+                twin = state.clone()
+                p = rng.randrange(4)
+                assert twin.information_state_tensor(p) == (
+                    pyspiel.State.information_state_tensor(state, p)
+                )
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
 def reference_auction(np: Any, rules: Any, player: int, calls: list[tuple[int, int]]) -> Any:
     """The information state's auction block and declarer's calls, the simple way.
 

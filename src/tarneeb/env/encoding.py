@@ -254,9 +254,19 @@ _ZERO_LIST: list[float] = np.zeros(OBS_SIZE).tolist()
 """Zeros to clear cells of a list of rows at once (float objects of their own)."""
 
 
+_F32: dict[float, float] = {}
+"""Values rounded to float32, by value (the rows hold few distinct ones: fractions of a
+deal's tricks, points and bids, and of the target)."""
+
+
 def _f32(value: float) -> float:
     """``value`` rounded to float32, as a row of the array holds it."""
-    return float(np.float32(value))
+    rounded = _F32.get(value)
+    if rounded is None:
+        rounded = float(np.float32(value))
+        if len(_F32) < 65536:
+            _F32[value] = rounded
+    return rounded
 
 
 class ActionMap:
@@ -380,8 +390,8 @@ class ObservationEncoder:
     :meth:`start`'s ``hands[seat]``, for the row of ``seat``.
 
     The rows are a float32 array of shape ``(4, OBS_SIZE)``, or with ``into``
-    the Python list given, row ``o`` at ``o * stride`` (its other values left
-    alone): OpenSpiel's readers copy their tensors from such a list, which
+    the Python list given, row ``o`` at ``o * stride`` (the rows zeros when
+    given, its other values left alone): OpenSpiel's readers copy their tensors from such a list, which
     a numpy array would cost a conversion each read. The list holds the
     array's values (float32 ones); the seat to act is left to its owner, and
     :meth:`row` and :meth:`observe` read only an array.
@@ -407,6 +417,9 @@ class ObservationEncoder:
         else:
             self._cells = into
             self._zeros = _ZERO_LIST
+        self._clean = into is not None
+        """The rows are zeros (a list given is: see the class), so :meth:`start` need not
+        clear them."""
         layout = _layout(stride)
         self._row_at = layout.row_at
         self._card_at = layout.card_at
@@ -480,12 +493,16 @@ class ObservationEncoder:
         target = self._target
         cells = self._cells
         values = [_f32(min(1.0, max(-1.0, scores[s] / target))) for s in range(4)]
+        clean = self._clean
+        self._clean = False
         for o, base in enumerate(self._row_at):
-            cells[base : base + OBS_SIZE] = self._zeros
+            if not clean:
+                cells[base : base + OBS_SIZE] = self._zeros
             mask = hands[o]
             if mask is not None:
+                at = base + _HAND
                 for card in CardSet(mask):
-                    cells[base + _HAND + card] = 1.0
+                    cells[at + card] = 1.0
             cells[base + _DEALER + _rel(dealer, o)] = 1.0
             for s in range(4):
                 cells[base + _SCORES + _rel(s, o)] = values[s]

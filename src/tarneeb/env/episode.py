@@ -333,15 +333,20 @@ class Episode:
         deal = self.deal
         assert deal is not None, "no deal to observe while the cards are dealt"
         actions = self.actions
-        if done == len(actions):
+        n = len(actions)
+        if done == n:
             return done
-        if done < 0:
-            encoder.start(deal.dealer, deal.scores, deal.dealt, self.progress)
-            done = 0
-        for seat, a in actions[done:]:
+        if done == n - 1 and done >= 0:  # the usual step: one action since the last read
+            seat, a = actions[done]
             encoder.add(seat, a)
+        else:
+            if done < 0:
+                encoder.start(deal.dealer, deal.scores, deal.dealt, self.progress)
+                done = 0
+            for seat, a in actions[done:]:
+                encoder.add(seat, a)
         encoder.sync(deal, deal._to_act)  # -1 once the deal is over, as seat_to_act
-        return len(actions)
+        return n
 
     def act(self, env_id: int) -> None:
         """The player to act takes ``env_id``."""

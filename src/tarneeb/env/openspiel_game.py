@@ -124,6 +124,7 @@ which calls :meth:`TarneebState.resample_from_infostate`:
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -305,15 +306,20 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
         return int(deal._to_act)
 
     def _legal_actions(self, player: int) -> list[int]:
+        return list(self._legal())
+
+    def _legal(self) -> Sequence[int]:
+        """The legal actions of the player to act, kept while the state stays (a caller
+        copies them)."""
         core = self._core
         deal = core.deal
-        assert deal is not None and player >= 0
+        assert deal is not None
         cache = self._cache
         moves = len(core.actions)
         if cache.legal_deal is not deal or cache.legal_at != moves:
             ids = deal.legal_action_ids()
             if deal._phase is Phase.PLAY:  # cards, lowest up: their env ids are theirs
-                cache.legal = list(ids)
+                cache.legal = ids
             else:
                 cache.legal = sorted(core.setup.action_map.env_ids(ids))
             cache.legal_deal = deal
@@ -335,7 +341,7 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
             if player < 0:
                 raise ValueError(f"no legal actions for pseudo-player {player}")
             return []
-        return self._legal_actions(deal._to_act)[:]
+        return list(self._legal())
 
     def is_chance_node(self) -> bool:
         core = self._core
@@ -387,10 +393,11 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
             return self._other_read(True, player)
         kept = self._cache.tensors
         core = self._core
-        if kept is None or kept.encoded != len(core.actions) or kept.deal is not core.deal:
+        if kept is None or kept.recalled != len(core.actions) or kept.deal is not core.deal:
             kept = self._tensors()
             if kept is None:
                 return self._dealing(True, player)
+            kept.recall_up(core)
         size = kept.size
         at = player * size
         return kept.lists[at : at + size]
@@ -677,9 +684,10 @@ class _Tensors:
     tensor is read and the deal has gone on, an encoder of the list's own
     takes the actions since and writes the four observations there (row
     ``p`` at ``p * size``); the seat to act, which the rows leave to the
-    reader, is moved, and the calls and cards since are written into each
-    player's auction block and play order. A reader gets a copy of its
-    slice, far cheaper than a numpy array's ``tolist()``.
+    reader, is moved; the calls and cards since are written into each
+    player's auction block and play order when an information state is read
+    (an observation does not hold them). A reader gets a copy of its slice,
+    far cheaper than a numpy array's ``tolist()``.
     """
 
     __slots__ = (
@@ -691,6 +699,7 @@ class _Tensors:
         "lists",
         "order_at",
         "recall",
+        "recalled",
         "size",
         "to_act",
         "to_act_at",
@@ -708,15 +717,14 @@ class _Tensors:
         self.encoder = ObservationEncoder(core.setup.rules, into=lists, stride=size)
         self.encoded = -1
         """How many of the deal's actions the list shows (-1: none yet)."""
-        self.to_act_at = [[p * size + _TO_ACT + ((s - p) & 3) for p in range(4)] for s in range(4)]
-        """``to_act_at[s]``: where each player's tensor shows seat ``s`` to act."""
-        self.order_at = [p * size + recall.order for p in range(4)]
-        """Where each player's play order starts."""
+        self.to_act_at, self.order_at = _places(recall)
         self.to_act = -1
         """The seat to act the list shows (-1 for none)."""
         self.calls = 0
         self.cards = 0
         """The calls and the cards the list shows."""
+        self.recalled = -1
+        """How many of the deal's actions the information states' own parts show."""
         self.update(core)
 
     def update(self, core: Episode) -> None:
@@ -733,6 +741,11 @@ class _Tensors:
             if seat >= 0:
                 for at in self.to_act_at[seat]:
                     lists[at] = _ONE + 0.0
+
+    def recall_up(self, core: Episode) -> None:
+        """Write the calls and cards since into each player's auction block and play order
+        (the information state's own parts: an observation read leaves them)."""
+        lists = self.lists
         calls = core.calls
         held = self.calls
         if held != len(calls):
@@ -753,6 +766,26 @@ class _Tensors:
                 value = _ORDER_VALUES[k + 1]
                 for at in order_at:
                     lists[at + card] = value
+        self.recalled = len(core.actions)
+
+
+_PLACES: dict[tuple[int, int], tuple[list[list[int]], list[int]]] = {}
+""":func:`_places` made, by the size of the information state and where its play order is."""
+
+
+def _places(recall: _Recall) -> tuple[list[list[int]], list[int]]:
+    """Where, in the list of four information states of ``recall``'s layout, each player's
+    tensor shows each seat to act (``[seat][player]``), and where each player's play order
+    starts."""
+    key = (recall.size, recall.order)
+    places = _PLACES.get(key)
+    if places is None:
+        size = recall.size
+        places = _PLACES[key] = (
+            [[p * size + _TO_ACT + ((s - p) & 3) for p in range(4)] for s in range(4)],
+            [p * size + recall.order for p in range(4)],
+        )
+    return places
 
 
 class _Cache:
@@ -781,7 +814,7 @@ class _Cache:
         are dealt."""
         self.left_of: list[int] | None = None
         self.left_at = -1
-        self.legal: list[int] = []
+        self.legal: Sequence[int] = ()
         self.legal_deal: Deal | None = None
         self.legal_at = -1
 
