@@ -109,9 +109,9 @@ from tarneeb.actions import (
     action_id,
 )
 from tarneeb.auction import Contract
-from tarneeb.cards import CardSet, Suit
+from tarneeb.cards import Suit
 from tarneeb.game import DENSE_BID_OFFSET, DenseActions
-from tarneeb.play import trick_points, trick_winner
+from tarneeb.play import card_ids, trick_points, trick_winner
 from tarneeb.rules import Rules
 from tarneeb.seats import Seat
 from tarneeb.view import View
@@ -501,7 +501,7 @@ class ObservationEncoder:
             mask = hands[o]
             if mask is not None:
                 at = base + _HAND
-                for card in CardSet(mask):
+                for card in card_ids(mask):
                     cells[at + card] = 1.0
             cells[base + _DEALER + _rel(dealer, o)] = 1.0
             for s in range(4):

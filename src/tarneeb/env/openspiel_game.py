@@ -167,6 +167,7 @@ from tarneeb.env.episode import (
 from tarneeb.game import game_info, utility_bound
 from tarneeb.match import Match
 from tarneeb.options import Count
+from tarneeb.play import card_ids
 from tarneeb.rules import Rules
 from tarneeb.seats import Seat
 from tarneeb.view import View
@@ -380,10 +381,12 @@ class TarneebState(pyspiel.State):  # type: ignore[misc]
             return self._other_read(False, player)
         kept = self._cache.tensors
         core = self._core
-        if kept is None or kept.encoded != len(core.actions) or kept.deal is not core.deal:
+        if kept is None or kept.deal is not core.deal:
             kept = self._tensors()
             if kept is None:
                 return self._dealing(False, player)
+        elif kept.encoded != len(core.actions):
+            kept.update(core)
         at = player * kept.size
         return kept.lists[at : at + OBS_SIZE]
 
@@ -712,7 +715,7 @@ class _Tensors:
         lists = self.lists = _zeros(4 * size)
         for p in range(4):
             dealt = p * size + recall.dealt
-            for card in CardSet(deal.dealt[p]):
+            for card in card_ids(deal.dealt[p]):
                 lists[dealt + card] = _ONE + 0.0
         self.encoder = ObservationEncoder(core.setup.rules, into=lists, stride=size)
         self.encoded = -1
