@@ -24,6 +24,14 @@ for the same wall time, repeated (interleaved, best round kept):
   (which returns the next player's encoded state and legal actions) with a
   uniform choice among the legal actions, until ``is_over()``.
 
+With ``--filed DIR`` (the ``src`` directory of another checkout, e.g. of
+the commit an issue's figures were taken on: ``git worktree add /tmp/filed
+7aaf17e``), the ``openspiel obs`` loop also runs on that code, in a child
+process per round interleaved with the others, and the ratio is printed
+(``openspiel_obs_vs_filed``): a target stated as "N times today's" is
+measured against that code in the same run, not against a figure taken on
+another machine.
+
 A step is one action of one player, with the observation that follows it.
 The references come with the ``bench`` extra (rlcard) and the ``env`` extra
 (OpenSpiel); a missing one is reported and left out. Timings taken on a
@@ -46,9 +54,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+# ``--src DIR`` measures another checkout's code (the child runs of ``--filed``).
+_SRC = next((sys.argv[i + 1] for i, a in enumerate(sys.argv[:-1]) if a == "--src"), None)
+sys.path.insert(0, _SRC or str(Path(__file__).resolve().parent.parent / "src"))
 
-from tarneeb.env import tarneeb_v0
+from tarneeb.env import tarneeb_v0  # noqa: E402 (after the path set above)
 
 Loop = Callable[[random.Random, float], int]
 
@@ -182,12 +192,34 @@ def rlcard_bridge() -> Loop | None:
     return run
 
 
+def _filed_rate(src: str, rules: str, seconds: float, seed: int) -> float:
+    """One round of the ``openspiel obs`` loop on the code in ``src``, in a child process
+    (its steps per second over the round, its start-up not counted)."""
+    import subprocess
+
+    child = [sys.executable, __file__, "--src", src, "--child", "--rules", rules]
+    child += ["--seconds", str(seconds), "--seed", str(seed)]
+    out = subprocess.run(child, capture_output=True, text=True, check=True).stdout
+    return float(out.strip().splitlines()[-1])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per round of each loop")
     parser.add_argument("--rounds", type=int, default=5, help="rounds of each loop (best kept)")
     parser.add_argument("--rules", default="classic", help="preset to play")
+    parser.add_argument(
+        "--filed", metavar="DIR", help="another checkout's src: its openspiel obs loop too"
+    )
+    parser.add_argument("--src", help=argparse.SUPPRESS)  # read before the imports
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--seed", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child:  # one round of the openspiel obs loop, for --filed
+        game = openspiel_game("tarneeb", args.rules)
+        assert game is not None
+        print(json.dumps(_rate(openspiel_obs_loop(game), args.seconds, args.seed)))
+        return
 
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     print(
@@ -215,10 +247,15 @@ def main() -> None:
     else:
         loops["rlcard"] = reference
     rates: dict[str, list[float]] = {name: [] for name in loops}
+    filed = args.filed if "openspiel obs" in loops else None
+    if filed is not None:
+        rates["filed obs"] = []
     # Interleave the loops so that a busy machine slows them alike.
     for r in range(args.rounds):
         for name, loop in loops.items():
             rates[name].append(_rate(loop, args.seconds, r))
+        if filed is not None:
+            rates["filed obs"].append(_filed_rate(filed, args.rules, args.seconds, r))
     best = {name: max(values) for name, values in rates.items()}
     labels = {
         "pettingzoo": "tarneeb_v0 raw_env",
@@ -229,6 +266,7 @@ def main() -> None:
         "bridge obs": "C++ bridge, observation tensor",
         "bridge rl_env": "C++ bridge, rl_environment",
         "rlcard": "rlcard bridge",
+        "filed obs": "filed code, observation tensor",
     }
     for name, rate in best.items():
         print(f"  {labels[name] + ':':32s} {rate:10.0f} steps/s")
@@ -247,6 +285,11 @@ def main() -> None:
         figures["openspiel_bridge_rl_env_steps_per_s"] = round(best["bridge rl_env"])
         figures["openspiel_obs_vs_bridge"] = round(best["openspiel obs"] / best["bridge obs"], 2)
         figures["rl_env_vs_bridge"] = round(best["openspiel rl_env"] / best["bridge rl_env"], 2)
+        if "filed obs" in best:
+            ratio = best["openspiel obs"] / best["filed obs"]
+            print(f"  ratio observation tensor / filed: {ratio:9.2f}x (target >= 10x)")
+            figures["openspiel_filed_obs_steps_per_s"] = round(best["filed obs"])
+            figures["openspiel_obs_vs_filed"] = round(ratio, 2)
     else:
         figures["openspiel_obs_steps_per_s"] = None
     if reference is not None:
