@@ -113,22 +113,22 @@ def legal_cards(hand: int, lead: int = -1, must_lead: int = -1) -> tuple[int, ..
         follow = cards[suit][hand >> SHIFTS[suit] & 0x1FFF]
         if follow:
             return follow
-    return card_ids(hand)
+    return (
+        cards[0][hand & 0x1FFF]
+        + cards[1][hand >> 13 & 0x1FFF]
+        + cards[2][hand >> 26 & 0x1FFF]
+        + cards[3][hand >> 39]
+    )
 
 
 def card_ids(mask: int) -> tuple[int, ...]:
-    """The card ids of ``mask``, lowest first, from the suits' tables (:func:`suit_cards`).
+    """The card ids of ``mask``, lowest first: :func:`legal_cards` with no suit to follow
+    (its tables; the solver's hot path keeps its own lookups inline).
 
     >>> card_ids(0b101)
     (0, 2)
     """
-    cards = _SUIT_CARDS or suit_cards()
-    return (
-        cards[0][mask & 0x1FFF]
-        + cards[1][mask >> 13 & 0x1FFF]
-        + cards[2][mask >> 26 & 0x1FFF]
-        + cards[3][mask >> 39]
-    )
+    return legal_cards(mask)
 
 
 def strength(card: int, lead: int, trump: int) -> int:
