@@ -18,7 +18,9 @@ cards, a seat of the deal taken in turn), where the bot and the reference each
 choose a card on the same view; each card is scored double dummy on the real
 layout (the tricks its side keeps from there against the best card's), and
 the script prints the tricks each gave away per 100 decisions, the paired
-difference with its 95% interval, and both bots' times on those views.
+difference with its 95% interval, both bots' times on those views, and the
+tricks given away by the card's place in its trick (leads, second, third,
+fourth hand) and by side (declarers, defenders): where the losses are.
 Against heuristic opponents and partner the play is evidence a model of the
 heuristic reads well: the setting most favourable to inference.
 
@@ -64,14 +66,20 @@ def _line(label: str, values: list[float]) -> str:
     return f"  {label:<22s} {len(values):4d}  median {median:8.1f} ms   p95 {p95:8.1f} ms"
 
 
+PLACES = ("lead", "second", "third", "fourth")
+"""The places of a card in its trick, for the figures by place."""
+
+
 def accuracy(bot: Bot, reference: Bot, rules: Rules, positions: int) -> dict[str, object]:
-    """Tricks given away against double-dummy play of the real layout, paired by position."""
+    """Tricks given away against double-dummy play of the real layout, paired by position;
+    also by the card's place in its trick and by side (declarers, defenders)."""
     from tarneeb.bots.search import _equivalent_cards
     from tarneeb.solver import Position, solve_many
 
     players = [make_bot("heuristic", seed=10 + s) for s in range(4)]
     lost: list[tuple[int, int]] = []
     times: list[tuple[float, float]] = []
+    kinds: list[tuple[int, bool]] = []  # each decision's place in its trick, and side
     seed = 3000
     while len(lost) < positions:
         deal = Deal.from_seed(rules, Seat(seed % 4), seed)
@@ -101,12 +109,35 @@ def accuracy(bot: Bot, reference: Bot, rules: Rules, positions: int) -> dict[str
                     ref, ref_spent = _timed(reference, view, time.process_time)
                     lost.append((top - values[mine], top - values[ref]))  # type: ignore[index]
                     times.append((spent, ref_spent))
+                    assert deal.contract is not None
+                    kinds.append((len(trick.cards), deal.contract.team == seat.team))
             deal.push(players[seat].act(view))
     n = len(lost)
     diffs = [a - b for a, b in lost]
     mean = statistics.fmean(diffs)
     half = 1.96 * statistics.stdev(diffs) / math.sqrt(n) if n > 1 else float("inf")
+
+    def where(keep: Callable[[tuple[int, bool]], bool]) -> dict[str, object]:
+        picked = [pair for pair, kind in zip(lost, kinds, strict=True) if keep(kind)]
+        return {
+            "decisions": len(picked),
+            "lost_per_100": round(100 * statistics.fmean(a for a, _ in picked), 2)
+            if picked
+            else None,
+            "reference_lost_per_100": round(100 * statistics.fmean(b for _, b in picked), 2)
+            if picked
+            else None,
+        }
+
     return {
+        "by_place": {
+            name: where(lambda kind, place=place: kind[0] == place)
+            for place, name in enumerate(PLACES)
+        },
+        "by_side": {
+            "declarers": where(lambda kind: kind[1]),
+            "defenders": where(lambda kind: not kind[1]),
+        },
         "positions": n,
         "lost_per_100": round(100 * statistics.fmean(a for a, _ in lost), 2),
         "reference_lost_per_100": round(100 * statistics.fmean(b for _, b in lost), 2),
@@ -166,6 +197,13 @@ def main() -> None:
         )
         low, high = figures["difference_95"]  # type: ignore[misc]
         print(f"  difference {figures['difference_per_100']} per 100 (95%: {low} to {high})")
+        print(f"  per 100 decisions by place in the trick and by side ({args.bot} / reference):")
+        groups = {**figures["by_place"], **figures["by_side"]}  # type: ignore[dict-item]
+        for name, group in groups.items():
+            print(
+                f"    {name:<10s} {group['decisions']:4d} decisions   "
+                f"{group['lost_per_100']} / {group['reference_lost_per_100']}"
+            )
         print(json.dumps({"bench": "search-accuracy", "bot": args.bot, **figures}))
         return
     times: dict[str, list[float]] = {"cards": [], "bids": [], "ref_cards": [], "ref_bids": []}

@@ -302,6 +302,35 @@ def test_the_search_bench_prints_figures_and_the_ratio_to_its_reference() -> Non
     )
 
 
+def test_the_accuracy_bench_says_where_the_tricks_are_given_away() -> None:
+    """``--accuracy N`` splits both bots' losses by the card's place in its trick and by
+    side: the groups hold every decision once, and their losses add up to the whole."""
+    need_dds()
+    done = run_python(
+        "bench/search.py",
+        "--accuracy",
+        "24",
+        "--bot",
+        "search:fast:steady",
+        "--reference",
+        "heuristic",
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "by place in the trick and by side" in done.stdout
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    n = figures["positions"]
+    assert n == 24
+    for split in ("by_place", "by_side"):
+        groups = figures[split].values()
+        assert sum(g["decisions"] for g in groups) == n
+        for key in ("lost_per_100", "reference_lost_per_100"):
+            total = sum(g["decisions"] * g[key] for g in groups if g["decisions"])
+            assert total / n == pytest.approx(figures[key], abs=0.05)
+    assert set(figures["by_place"]) == {"lead", "second", "third", "fourth"}
+    assert figures["by_place"]["lead"]["decisions"] > 0
+
+
 def _ducked_last() -> tuple[Deal, Seat, int]:
     """Seed 102 after the first trick: North, last to play, followed low under the
     opponents' winning card; the heuristic would have won it had North a higher card.
