@@ -6,6 +6,7 @@ import importlib.util
 import json
 import os
 import random
+from typing import Any
 
 import pytest
 
@@ -280,21 +281,19 @@ def test_the_search_bot_with_or_without_inference_plays_legally(spec: str) -> No
     assert deal.is_over() and deal.result is not None
 
 
-def test_the_search_bench_prints_figures_and_the_ratio_to_its_reference() -> None:
+def _search_bench(*args: str) -> tuple[str, dict[str, Any]]:
+    """What ``bench/search.py`` with ``args`` printed, and its last line's figures."""
     need_dds()
-    done = run_python(
-        "bench/search.py",
-        "--deals",
-        "1",
-        "--bot",
-        "search:fast",
-        "--reference",
-        "search:fast:plain",
-        timeout=300,
-    )
+    done = run_python("bench/search.py", *args, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert "ratio to the reference" in done.stdout
-    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    return done.stdout, json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_the_search_bench_prints_figures_and_the_ratio_to_its_reference() -> None:
+    out, figures = _search_bench(
+        "--deals", "1", "--bot", "search:fast", "--reference", "search:fast:plain"
+    )
+    assert "ratio to the reference" in out
     assert figures["bench"] == "search" and figures["reference"] == "search:fast:plain"
     assert figures["median_ms"] > 0 and figures["reference_median_ms"] > 0
     assert figures["median_ratio"] == pytest.approx(
@@ -305,20 +304,10 @@ def test_the_search_bench_prints_figures_and_the_ratio_to_its_reference() -> Non
 def test_the_accuracy_bench_says_where_the_tricks_are_given_away() -> None:
     """``--accuracy N`` splits both bots' losses by the card's place in its trick and by
     side: the groups hold every decision once, and their losses add up to the whole."""
-    need_dds()
-    done = run_python(
-        "bench/search.py",
-        "--accuracy",
-        "24",
-        "--bot",
-        "search:fast:steady",
-        "--reference",
-        "heuristic",
-        timeout=300,
+    out, figures = _search_bench(
+        "--accuracy", "24", "--bot", "search:fast:steady", "--reference", "heuristic"
     )
-    assert done.returncode == 0, done.stderr
-    assert "by place in the trick and by side" in done.stdout
-    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert "by place in the trick and by side" in out
     n = figures["positions"]
     assert n == 24
     for split in ("by_place", "by_side"):
