@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from tarneeb.cards import FULL_MASK, SUIT_MASKS, Card, CardSet
 from tarneeb.errors import InvalidActionError
-from tarneeb.seats import Seat
+from tarneeb.seats import SEATS, Seat
 
 __all__ = [
     "POINTS",
@@ -288,16 +288,18 @@ def hand_masks(hands: Sequence[int | CardSet | str]) -> tuple[int, ...]:
         raise InvalidActionError(f"a deal needs 4 hands, not {len(masks)}")
     union = 0
     for seat, mask in enumerate(masks):
-        name = Seat(seat).name.title()
-        if mask.bit_count() != 13:
-            raise InvalidActionError(f"{name}'s hand has {mask.bit_count()} cards, not 13")
-        if union & mask:
+        if mask.bit_count() != 13 or union & mask:  # named only here: deals are made often
+            name = SEATS[seat].name.title()
+            if mask.bit_count() != 13:
+                raise InvalidActionError(f"{name}'s hand has {mask.bit_count()} cards, not 13")
             raise InvalidActionError(f"{name}'s hand repeats another hand's card")
         union |= mask
     return masks
 
 
 def _hand_mask(hand: int | CardSet | str) -> int:
+    if type(hand) is int and 0 <= hand <= FULL_MASK:
+        return hand
     if isinstance(hand, CardSet):
         return hand.mask
     if isinstance(hand, str):
