@@ -7,6 +7,7 @@ fail instead when TARNEEB_REQUIRE_EXTRAS=1.
 from __future__ import annotations
 
 import cProfile
+import json
 import pstats
 import random
 import warnings
@@ -194,6 +195,12 @@ def test_match_starts_from_the_scores(v0: Any) -> None:
         ({"use_double_dummy_result": True, "reward": "match"}, "reward='deal'"),
         ({"use_double_dummy_result": True, "rules": "syrian400"}, "partnership"),
         ({"use_double_dummy_result": True, "rules": "tarneeb400"}, "tricks"),
+        # rules of another type used to end in AttributeError ('int' object has no 'strip')
+        ({"rules": 12}, "a preset's name"),
+        ({"rules": None}, "a preset's name"),
+        ({"rules": ["classic"]}, "a preset's name"),
+        ({"rules": "classic;foo"}, "KEY=VALUE"),
+        ({"rules": {"nosuch": 1}}, "unknown rule option"),
     ],
 )
 def test_bad_parameters_are_refused(v0: Any, kwargs: dict[str, Any], message: str) -> None:
@@ -214,6 +221,24 @@ def test_bad_reset_options_are_refused_and_change_nothing(v0: Any) -> None:
         env.reset(seed=2, options={"rules": eleven, "scores": (1, 2, 3, 4)})
     assert env.deal is before and env.rules == find_rules("classic")
     env.reset(seed=2, options={"rules": find_rules("classic").replace(target=11)})
+    assert env.rules.target == 11
+
+
+def test_rules_are_read_as_openspiel_reads_them(v0: Any) -> None:
+    """The same ``rules`` values on every environment: a preset with changes, its JSON,
+    or the dict of ``Rules.to_dict``, at creation and in ``reset(options=...)``."""
+    from tarneeb.env.episode import game_rules
+
+    eleven = find_rules("egyptian").replace(target=31)
+    for given in ("egyptian;target=31", json.dumps(eleven.to_dict()), eleven.to_dict(), eleven):
+        assert v0.raw_env(rules=given).rules == eleven
+        if isinstance(given, str):
+            assert game_rules(given) == eleven  # what OpenSpiel's parameter gives
+    env = v0.raw_env(rules="classic")
+    env.reset(seed=1, options={"rules": "classic;target=11"})
+    assert env.rules == find_rules("classic").replace(target=11)
+    with pytest.raises(RulesError, match="a preset's name"):
+        env.reset(seed=2, options={"rules": 11})
     assert env.rules.target == 11
 
 

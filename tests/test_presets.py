@@ -870,3 +870,10 @@ def test_records_of_changed_presets_replay_under_their_old_rules(
     assert replayed.rules == then
     assert replayed.deals[0].result == match.deals[0].result
     assert replayed == match
+
+
+@pytest.mark.parametrize("name", [12, None, ["classic"]])
+def test_a_preset_asked_by_something_not_text_is_a_rules_error(name: object) -> None:
+    """find_rules(12) used to end in AttributeError ('int' object has no attribute 'strip')."""
+    with pytest.raises(RulesError, match="named by text"):
+        find_rules(name)  # type: ignore[arg-type]

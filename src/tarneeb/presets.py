@@ -103,8 +103,13 @@ DEFAULT_PRESET = "classic"
 def find_rules(name: str) -> Rules:
     """The preset called ``name`` (case and spaces ignored).
 
-    :raises RulesError: when there is no such preset; the message lists them.
+    :raises RulesError: when there is no such preset, or ``name`` is not text; the
+        message lists them.
     """
+    if not isinstance(name, str):
+        raise RulesError(
+            f"a preset is named by text, not {name!r}; the presets are: {', '.join(PRESETS)}"
+        )
     key = name.strip().lower()
     rules = PRESETS.get(key)
     if rules is None:

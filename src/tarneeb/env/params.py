@@ -4,7 +4,10 @@ Every environment of :mod:`tarneeb.env` (PettingZoo, Gymnasium, OpenSpiel)
 takes these names, with these meanings (see :mod:`tarneeb.env.tarneeb_v0`):
 
 ``rules``
-    a :class:`~tarneeb.rules.Rules` (any custom rules) or a preset name.
+    a :class:`~tarneeb.rules.Rules` (any custom rules); a preset name, with
+    changes as OpenSpiel's parameter takes them (``"egyptian;target=31"``) or
+    the JSON of :meth:`Rules.to_dict <tarneeb.rules.Rules.to_dict>`; or that
+    dict itself.
 ``scores``
     the scores an episode starts from: four whole numbers, one per seat, or
     two (North-South, East-West) in partnership play; default 0-0.
@@ -34,10 +37,10 @@ tarneeb.errors.RulesError: max_deals must be at least 1 (or None for no limit: t
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from tarneeb.errors import RulesError
-from tarneeb.presets import find_rules
+from tarneeb.errors import RecordError, RulesError
 from tarneeb.rules import Rules
 
 __all__ = ["RESET_OPTIONS", "check_dealer", "check_max_deals", "resolve_rules", "start_scores"]
@@ -46,9 +49,37 @@ RESET_OPTIONS = frozenset({"scores", "dealer", "rules"})
 """The keys ``reset(options=...)`` reads (others are ignored, as PettingZoo's ``api_test`` needs)."""
 
 
-def resolve_rules(rules: Rules | str) -> Rules:
-    """A :class:`Rules` value, or the preset of that name."""
-    return rules if isinstance(rules, Rules) else find_rules(rules)
+def resolve_rules(rules: Rules | str | Mapping[str, Any]) -> Rules:
+    """The :class:`Rules` that ``rules`` stands for: itself; a preset's name, with
+    changes or as JSON (:func:`~tarneeb.env.episode.game_rules`, as OpenSpiel's
+    ``rules`` parameter); or the dict of :meth:`Rules.to_dict`.
+
+    >>> resolve_rules("egyptian;target=31").target
+    31
+    >>> resolve_rules({"target": 11}).target
+    11
+    >>> resolve_rules(11)
+    Traceback (most recent call last):
+    ...
+    tarneeb.errors.RulesError: rules are a Rules, a preset's name (with changes, or JSON) or a dict of options, not 11
+
+    :raises RulesError: for anything else, an unknown preset or option, or a bad value.
+    """
+    from tarneeb.env.episode import game_rules
+
+    if isinstance(rules, Rules):
+        return rules
+    try:
+        if isinstance(rules, str):
+            return game_rules(rules)
+        if isinstance(rules, Mapping):
+            return Rules.from_dict(dict(rules))
+    except RecordError as exc:  # a change that is not KEY=VALUE
+        raise RulesError(str(exc)) from None
+    raise RulesError(
+        "rules are a Rules, a preset's name (with changes, or JSON) or a dict of options,"
+        f" not {rules!r}"[:200]
+    )
 
 
 def _whole(x: object, what: str) -> int:
