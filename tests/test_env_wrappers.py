@@ -201,6 +201,9 @@ def test_match_starts_from_the_scores(v0: Any) -> None:
         ({"rules": ["classic"]}, "a preset's name"),
         ({"rules": "classic;foo"}, "KEY=VALUE"),
         ({"rules": {"nosuch": 1}}, "unknown rule option"),
+        # a ValueError here, a RulesError from OpenSpiel's game: one check now
+        ({"reward": 5}, "'deal' or 'match'"),
+        ({"reward": "points"}, "'deal' or 'match'"),
     ],
 )
 def test_bad_parameters_are_refused(v0: Any, kwargs: dict[str, Any], message: str) -> None:
@@ -392,3 +395,27 @@ def test_gymnasium_random_opponents_play_as_random_bots(gym_env: Any) -> None:
                 done = terminated or truncated
             histories.append(env.aec.deal.action_ids)
         assert histories[0] == histories[1]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"seat": 7}, "0..3 or a seat's name"),  # was ValueError: 7 is not a valid Seat
+        ({"seat": "middle"}, "0..3 or a seat's name"),
+        ({"opponents": 5}, "one bot spec or three"),  # was TypeError: not iterable
+        ({"opponents": ["random"]}, "one bot spec or three"),
+        ({"opponents": ["random", 3, "random"]}, "one bot spec or three"),
+        ({"reward": 5}, "'deal' or 'match'"),
+    ],
+)
+def test_gymnasium_bad_parameters_are_refused(
+    gym_env: Any, kwargs: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(RulesError, match=message):
+        gym_env.TarneebEnv(**kwargs)
+
+
+def test_gymnasium_seat_by_name(gym_env: Any) -> None:
+    from tarneeb import Seat
+
+    assert gym_env.TarneebEnv(seat="north").seat == Seat.NORTH == gym_env.TarneebEnv(seat=2).seat

@@ -26,6 +26,7 @@ from typing import Any
 
 from tarneeb.deal import Deal
 from tarneeb.env.encoding import ActionMap, MatchProgress, ObservationEncoder, match_progress
+from tarneeb.env.params import check_reward
 from tarneeb.errors import RulesError
 from tarneeb.match import Match
 from tarneeb.notation import parse_rules_text
@@ -174,8 +175,7 @@ class Setup:
                 "max_deals must be at least 1: OpenSpiel games have a most number of moves, "
                 "and a match has none (give the deals a match may take, e.g. 200)"
             )
-        if reward not in ("deal", "match"):
-            raise RulesError(f"reward must be 'deal' or 'match', not {reward!r}")
+        check_reward(reward)
         self.rules = rules
         self.action_map = ActionMap(rules)
         self.dealer = Seat(dealer)

@@ -50,9 +50,10 @@ from gymnasium import spaces
 from tarneeb.actions import action_id
 from tarneeb.bots import Bot, RandomBot, make_bot
 from tarneeb.env.encoding import FloatArray, MaskArray
+from tarneeb.env.params import check_seat
 from tarneeb.env.tarneeb_v0 import AGENTS, raw_env
+from tarneeb.errors import RulesError
 from tarneeb.rules import Rules
-from tarneeb.seats import Seat
 
 __all__ = ["ENV_ID", "TarneebEnv"]
 
@@ -62,7 +63,7 @@ ENV_ID = "tarneeb/Tarneeb-v0"
 class TarneebEnv(gymnasium.Env[FloatArray, int]):
     """One learning seat against three bots (see the module docstring).
 
-    :param seat: the learner's seat (0 South .. 3 West).
+    :param seat: the learner's seat (0 South .. 3 West, or its name: "S", "north").
     :param opponents: one bot spec for all three other seats, or three specs
         for them in seat order (the learner's seat left out); the learner's
         partner is one of them.
@@ -73,7 +74,7 @@ class TarneebEnv(gymnasium.Env[FloatArray, int]):
     def __init__(
         self,
         rules: Rules | str = "classic",
-        seat: int = 0,
+        seat: int | str = 0,
         opponents: str | Sequence[str] = "random",
         reward: str = "deal",
         reward_scale: float = 1.0,
@@ -87,7 +88,7 @@ class TarneebEnv(gymnasium.Env[FloatArray, int]):
         dd_backend: str = "auto",
     ) -> None:
         super().__init__()
-        self.seat = Seat(seat)
+        self.seat = check_seat(seat)
         self._aec = raw_env(
             rules=rules,
             reward=reward,
@@ -104,9 +105,15 @@ class TarneebEnv(gymnasium.Env[FloatArray, int]):
         self.rules = self._aec.rules
         self.action_map = self._aec.action_map
         self.illegal_reward = float(illegal_reward)
-        specs = [opponents] * 3 if isinstance(opponents, str) else list(opponents)
-        if len(specs) != 3:
-            raise ValueError(f"give one bot spec or three, not {len(specs)}")
+        specs = [opponents] * 3 if isinstance(opponents, str) else opponents
+        if (
+            not isinstance(specs, Sequence)
+            or len(specs) != 3
+            or not all(isinstance(spec, str) for spec in specs)
+        ):
+            raise RulesError(
+                f"opponents: give one bot spec or three, as text, not {opponents!r}"[:200]
+            )
         others = [s for s in range(4) if s != self.seat]
         self.bot_specs = dict(zip(others, specs, strict=True))
         self._bots: dict[int, Bot] = {

@@ -13,6 +13,8 @@ takes these names, with these meanings (see :mod:`tarneeb.env.tarneeb_v0`):
     two (North-South, East-West) in partnership play; default 0-0.
 ``dealer``
     the first dealer, a seat number 0..3; default drawn from the seed.
+``reward``
+    ``"deal"`` (points) or ``"match"`` (+1/-1), :data:`REWARDS`.
 ``max_deals``
     deals after which a match still going is truncated: an int >= 1, or
     ``None`` for no limit (the whole match); 0 is refused.
@@ -40,10 +42,24 @@ import operator
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tarneeb.errors import RecordError, RulesError
+from tarneeb.errors import InvalidActionError, RecordError, RulesError
 from tarneeb.rules import Rules
+from tarneeb.seats import Seat, parse_seat
 
-__all__ = ["RESET_OPTIONS", "check_dealer", "check_max_deals", "resolve_rules", "start_scores"]
+__all__ = [
+    "RESET_OPTIONS",
+    "REWARDS",
+    "check_dealer",
+    "check_max_deals",
+    "check_reward",
+    "check_seat",
+    "resolve_rules",
+    "start_scores",
+]
+
+REWARDS = ("deal", "match")
+"""The ``reward`` modes: the deal's points (North-South's minus East-West's), or the
+match's +1/-1."""
 
 RESET_OPTIONS = frozenset({"scores", "dealer", "rules"})
 """The keys ``reset(options=...)`` reads (others are ignored, as PettingZoo's ``api_test`` needs)."""
@@ -139,3 +155,33 @@ def check_dealer(dealer: object) -> int | None:
     if not 0 <= value < 4:
         raise RulesError(f"dealer must be a seat number 0..3, not {value}")
     return value
+
+
+def check_reward(reward: object) -> str:
+    """``reward``, one of :data:`REWARDS`.
+
+    :raises RulesError: for anything else.
+    """
+    if not isinstance(reward, str) or reward not in REWARDS:
+        raise RulesError(f"reward must be 'deal' or 'match', not {reward!r}"[:200])
+    return reward
+
+
+def check_seat(seat: object, what: str = "seat") -> Seat:
+    """A seat from its number 0..3 or its name (``"S"``, ``"south"``).
+
+    >>> check_seat("north")
+    Seat.NORTH
+    >>> check_seat(7)
+    Traceback (most recent call last):
+    ...
+    tarneeb.errors.RulesError: seat must be 0..3 or a seat's name (S, E, N, W), not 7
+
+    :raises RulesError: for anything else.
+    """
+    try:
+        return parse_seat(seat)  # type: ignore[arg-type]
+    except (InvalidActionError, TypeError):
+        raise RulesError(
+            f"{what} must be 0..3 or a seat's name (S, E, N, W), not {seat!r}"[:200]
+        ) from None

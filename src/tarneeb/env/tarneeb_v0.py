@@ -148,6 +148,7 @@ from tarneeb.env.encoding import (
 from tarneeb.env.params import (
     check_dealer,
     check_max_deals,
+    check_reward,
     resolve_rules,
     start_scores,
 )
@@ -202,8 +203,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
         dd_backend: str = "auto",
     ) -> None:
         super().__init__()
-        if reward not in ("deal", "match"):
-            raise ValueError(f"reward must be 'deal' or 'match', not {reward!r}")
+        check_reward(reward)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of ansi, human, not {render_mode!r}")
         self.rules = resolve_rules(rules)
