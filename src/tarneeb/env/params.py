@@ -81,7 +81,7 @@ def resolve_rules(rules: Rules | str | Mapping[str, Any]) -> Rules:
 
     :raises RulesError: for anything else, an unknown preset or option, or a bad value.
     """
-    from tarneeb.env.episode import game_rules
+    from tarneeb.env.episode import game_rules  # episode imports this module
 
     if isinstance(rules, Rules):
         return rules
@@ -167,7 +167,7 @@ def check_reward(reward: object) -> str:
     return reward
 
 
-def check_seat(seat: object, what: str = "seat") -> Seat:
+def check_seat(seat: object) -> Seat:
     """A seat from its number 0..3 or its name (``"S"``, ``"south"``).
 
     >>> check_seat("north")
@@ -180,8 +180,8 @@ def check_seat(seat: object, what: str = "seat") -> Seat:
     :raises RulesError: for anything else.
     """
     try:
-        return parse_seat(seat)  # type: ignore[arg-type]
-    except (InvalidActionError, TypeError):
+        return parse_seat(seat)  # type: ignore[arg-type]  # it refuses any other type too
+    except InvalidActionError:
         raise RulesError(
-            f"{what} must be 0..3 or a seat's name (S, E, N, W), not {seat!r}"[:200]
+            f"seat must be 0..3 or a seat's name (S, E, N, W), not {seat!r}"[:200]
         ) from None
