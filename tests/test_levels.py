@@ -14,6 +14,7 @@ from tarneeb.bots.levels import (
     EASY_BID_SLIP,
     EASY_CARD_SLIP,
     EXPERT_LIMIT,
+    HARD_LIMIT,
     EasyBot,
     _every_trick_counts,
     plausible_slips,
@@ -33,9 +34,18 @@ def test_the_levels_are_bots_by_name() -> None:
 def test_expert_thinks_longer_than_hard() -> None:
     hard, expert = make_bot("hard"), make_bot("expert")
     assert isinstance(hard.limit, Limit) and isinstance(expert.limit, Limit)  # type: ignore[attr-defined]
-    assert expert.limit == EXPERT_LIMIT  # type: ignore[attr-defined]
-    assert expert.limit.samples > 2 * hard.limit.samples  # type: ignore[attr-defined]
+    assert hard.limit == HARD_LIMIT and expert.limit == EXPERT_LIMIT  # type: ignore[attr-defined]
+    assert expert.limit.samples >= 2 * hard.limit.samples  # type: ignore[attr-defined]
     assert expert.limit.time > hard.limit.time  # type: ignore[attr-defined]
+
+
+def test_expert_is_the_search_bot_at_its_full_budget() -> None:
+    """Expert solves as many layouts as the search bot (more buy nothing measurable),
+    hard half as many: the difference the arena measures between them."""
+    search = make_bot("search")
+    assert EXPERT_LIMIT.samples == search.limit.samples  # type: ignore[attr-defined]
+    assert EXPERT_LIMIT.auction_samples == search.limit.auction_samples  # type: ignore[attr-defined]
+    assert HARD_LIMIT.samples * 2 == search.limit.samples  # type: ignore[attr-defined]
 
 
 def _winning(view_trick_cards: list[Card], know: Knowledge) -> tuple[Card, int]:
