@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -19,9 +20,10 @@ from tarneeb.bots.levels import (
     _every_trick_counts,
     plausible_slips,
 )
-from tarneeb.bots.search import Limit
+from tarneeb.bots.search import Limit, SearchBot
 from tarneeb.cards import Card
 from tarneeb.presets import PRESETS
+from tarneeb.view import View
 
 
 def test_the_levels_are_bots_by_name() -> None:
@@ -48,6 +50,42 @@ def test_expert_is_the_search_bot_at_its_full_budget() -> None:
     assert HARD_LIMIT.samples * 2 == search.limit.samples  # type: ignore[attr-defined]
 
 
+def _turns(deals: int, first_seed: int) -> Iterator[tuple[int, Deal, View]]:
+    """Each turn of ``deals`` classic deals from ``first_seed`` on: the deal's number, the
+    deal and the view of the seat to act (the caller pushes the action)."""
+    rules = find_rules("classic")
+    for n in range(deals):
+        deal = Deal.from_seed(rules, Seat(n % 4), first_seed + n)
+        while not deal.is_over():
+            seat = deal.to_act
+            assert seat is not None
+            yield n, deal, deal.view(seat)
+
+
+def test_hard_bids_as_medium_and_plays_cards_by_search() -> None:
+    """Each level up adds one thing: hard's auction and trump are medium's, its cards
+    the search bot's with HARD_LIMIT; expert also bids by simulation."""
+    bids = cards = 0
+    simulated = False
+    for n, deal, view in _turns(4, 900):
+        medium = make_bot("medium", seed=n).decide(view)
+        if deal.phase is not Phase.PLAY:
+            hard = make_bot("hard:steady", seed=n).decide(view)
+            assert (hard.action, hard.reason) == (medium.action, medium.reason)
+            bids += 1
+            if not simulated and len(view.legal_actions) > 1 and deal.phase is Phase.AUCTION:
+                expert = make_bot("expert:steady", seed=n).decide(view)
+                simulated |= "layouts" in str(expert.reason)
+        elif len(view.legal_actions) > 1 and len(view.played) % 3 == 0:
+            hard = make_bot("hard:steady", seed=n).decide(view)
+            search = SearchBot(random.Random(n), ["steady"], limit=HARD_LIMIT)
+            assert hard.action == search.decide(view).action
+            cards += 1
+        deal.push(medium.action)
+    assert bids > 12 and cards > 12
+    assert simulated  # expert's bids are checked by the simulation, hard's are not
+
+
 def _winning(view_trick_cards: list[Card], know: Knowledge) -> tuple[Card, int]:
     best, index = view_trick_cards[0], 0
     for i, card in enumerate(view_trick_cards[1:], 1):
@@ -60,40 +98,35 @@ def test_easy_slips_at_its_rate_and_never_absurdly() -> None:
     """Over whole deals, easy departs from the heuristic's card in about
     EASY_CARD_SLIP of the decisions that allow a slip, and no slip overtakes
     partner, throws a master away or comes when every trick counts."""
-    rules = find_rules("classic")
     easy = EasyBot(random.Random(7))
     plain = HeuristicBot(random.Random(8))
     chances = slips = bids = bid_slips = 0
-    for n in range(40):
-        deal = Deal.from_seed(rules, Seat(n % 4), 500 + n)
-        while not deal.is_over():
-            seat = deal.to_act
-            assert seat is not None
-            view = deal.view(seat)
-            action = easy.act(view)
-            expected = plain.act(view)
-            assert action in view.legal_actions
-            if view.phase is Phase.AUCTION and len(view.legal_actions) > 1:
-                bids += 1
-                bid_slips += action != expected
-            if view.phase is Phase.PLAY and isinstance(expected, Card):
-                allowed = plausible_slips(view, expected)
-                if allowed:
-                    chances += 1
-                if action != expected:
-                    slips += 1
-                    assert action in [c for c, _why in allowed]
-                    assert not _every_trick_counts(view)
-                    know = Knowledge.of(view)
-                    trick = view.current_trick
-                    assert trick is not None
-                    if trick.cards:
-                        best, index = _winning(list(trick.cards), know)
-                        wins = know.beats(action, best)
-                        if trick.seat_of(index) == seat.partner:
-                            assert not wins, "overtook partner's winning card"
-                        assert wins or not know.is_master(action), "threw a master away"
-            deal.push(action)
+    for _n, deal, view in _turns(40, 500):
+        seat = view.seat
+        action = easy.act(view)
+        expected = plain.act(view)
+        assert action in view.legal_actions
+        if view.phase is Phase.AUCTION and len(view.legal_actions) > 1:
+            bids += 1
+            bid_slips += action != expected
+        if view.phase is Phase.PLAY and isinstance(expected, Card):
+            allowed = plausible_slips(view, expected)
+            if allowed:
+                chances += 1
+            if action != expected:
+                slips += 1
+                assert action in [c for c, _why in allowed]
+                assert not _every_trick_counts(view)
+                know = Knowledge.of(view)
+                trick = view.current_trick
+                assert trick is not None
+                if trick.cards:
+                    best, index = _winning(list(trick.cards), know)
+                    wins = know.beats(action, best)
+                    if trick.seat_of(index) == seat.partner:
+                        assert not wins, "overtook partner's winning card"
+                    assert wins or not know.is_master(action), "threw a master away"
+        deal.push(action)
     assert chances > 300
     rate = slips / chances
     assert abs(rate - EASY_CARD_SLIP) < 0.07, rate

@@ -5,8 +5,8 @@ level      what plays                                                  slow
 =========  ==========================================================  ======
 easy       the heuristic bot, making a plausible mistake now and then  no
 medium     the heuristic bot                                           no
-hard       the search bot, solving half its layouts a card             yes
-expert     the search bot, at its full budget and three times the time  yes
+hard       medium's bids, the search bot's cards (half its layouts)    yes
+expert     the search bot whole (bids too), with three times the time  yes
 =========  ==========================================================  ======
 
 The easy bot's mistakes are the ones a beginner makes, never absurd ones. In
@@ -64,14 +64,16 @@ EASY_BID_SLIP = 0.3
 """The share of auction decisions in which ``easy`` bids as a cautious or bold player."""
 
 HARD_LIMIT = Limit(samples=20)
-"""What ``hard`` may spend a decision: the search bot's budget with half its layouts a card.
+"""What ``hard`` may spend on a card: the search bot's budget with half its layouts.
 
-That is the search bot before it solved 40 (90c1ae1): over 400 duplicate
-matches against the heuristic bot, the bot of ``medium`` (``tarneeb arena
---bots search:steady,heuristic --matches 400 --seed 2026``, the journal
-``bench/results/arena-search-steady-heuristic.jsonl``), it won 68.8% (95%
-interval 64.1 to 73.1), where 40 layouts won 73.2% of the same deals. It
-plays a card in about half the search bot's time."""
+``hard`` bids and names trump as ``medium`` does; it plays its cards by
+search. Its steps up from ``medium`` and to ``expert`` are then each one
+thing a player can name: the search's card play, then the search's bidding
+(the simulation that checks the valuation's bids, :class:`SearchBot`).
+Layouts alone were no such step: the search bot with 40 layouts a card and
+with 20, both bidding by simulation, split their matches about evenly (43
+of 91 to the 40, 95% interval 37% to 57%; ``bench/results/``), though 40
+give away fewer tricks against double-dummy play."""
 
 EXPERT_LIMIT = Limit(samples=40, time=1.5)
 """What ``expert`` may spend a decision: twice the layouts of ``hard`` (the search bot's
@@ -92,10 +94,16 @@ class MediumBot(HeuristicBot):
 
 
 class HardBot(SearchBot):
-    """The search bot with half its layouts: :data:`HARD_LIMIT`."""
+    """The search bot's card play with :data:`HARD_LIMIT`; the heuristic bot's auction
+    and trump."""
 
     name = "hard"
     default_limit = HARD_LIMIT
+
+    def decide(self, view: View) -> Decision:
+        if view.phase is Phase.PLAY:
+            return super().decide(view)
+        return self._fallback.decide(view)
 
 
 class ExpertBot(SearchBot):
