@@ -121,7 +121,7 @@ class HardBot(SearchBot):
 
 
 class ExpertBot(SearchBot):
-    """The search bot thinking longer: :data:`EXPERT_LIMIT`."""
+    """The search bot whole (its bids checked by simulation too) with :data:`EXPERT_LIMIT`."""
 
     name = "expert"
     default_limit = EXPERT_LIMIT
