@@ -42,8 +42,8 @@ def test_expert_thinks_longer_than_hard() -> None:
 
 
 def test_expert_is_the_search_bot_at_its_full_budget() -> None:
-    """Expert solves as many layouts as the search bot (more buy nothing measurable),
-    hard half as many: the difference the arena measures between them."""
+    """Expert solves as many layouts as the search bot, for a card and for a bid (more
+    buy nothing measurable); hard half as many for a card (its bids are medium's)."""
     search = make_bot("search")
     assert EXPERT_LIMIT.samples == search.limit.samples  # type: ignore[attr-defined]
     assert EXPERT_LIMIT.auction_samples == search.limit.auction_samples  # type: ignore[attr-defined]
