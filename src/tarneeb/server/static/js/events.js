@@ -325,7 +325,9 @@ export class EventView {
     this.closed = true;
     this.fields.detach();
     clearTimeout(this.timer);
-    if (this.ws) this.ws.close();
+    const ws = this.ws;
+    this.ws = null; // what it still delivers is not heard
+    ws?.close();
     document.getElementById("event-live")?.remove();
   }
 
@@ -364,6 +366,7 @@ export class EventView {
     this.ws = ws;
     ws.addEventListener("open", () => (this.retry = 500));
     ws.addEventListener("message", (message) => {
+      if (this.ws !== ws) return; // a socket given up: not heard (see net.js)
       let frame = null;
       try {
         frame = JSON.parse(String(message.data));

@@ -170,12 +170,17 @@ export class TableConnection {
     this.ws = ws;
     this.welcomed = false;
     ws.addEventListener("open", () => {
+      if (this.ws !== ws) return; // given up before it opened
       const hello = { type: "hello", protocol: this.protocol };
       if (this.token) hello.token = this.token;
       if (this.seq !== null) hello.since = this.seq;
       ws.send(JSON.stringify(hello));
     });
     ws.addEventListener("message", (event) => {
+      // a socket given up (closed, replaced) is not heard, even for a frame the browser
+      // queued before close(): a spectator's update after a player's welcome would show the
+      // player a spectator's table, with no hand
+      if (this.ws !== ws) return;
       let frame;
       try {
         frame = JSON.parse(event.data);
