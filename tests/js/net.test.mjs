@@ -46,18 +46,22 @@ function connection(frames, token = null) {
   return new TableConnection("t1", { token, onFrame: (frame) => frames.push(frame), onStatus() {} });
 }
 
+/** Open `conn`; its socket, open. */
+function opened(conn) {
+  conn.open();
+  const socket = FakeSocket.all.at(-1);
+  socket.open();
+  return socket;
+}
+
 test("a frame the browser queued before close() is not heard after it", () => {
   const frames = [];
   const watching = connection(frames);
-  watching.open();
-  const old = FakeSocket.all.at(-1);
-  old.open();
+  const old = opened(watching);
   old.message({ type: "welcome", seat: null, seq: 3 });
   watching.close(); // joined: the page opens a seated connection
   const seated = connection(frames, "token");
-  seated.open();
-  const current = FakeSocket.all.at(-1);
-  current.open();
+  const current = opened(seated);
   assert.equal(current.sent[0].token, "token");
   current.message({ type: "welcome", seat: "east", seq: 6 });
   old.message({ type: "update", seq: 6, state: { seats: "a spectator's view" } });
@@ -74,9 +78,7 @@ test("a frame the browser queued before close() is not heard after it", () => {
 test("after a reconnect the dropped socket's frames are not heard either", () => {
   const frames = [];
   const conn = connection(frames);
-  conn.open();
-  const first = FakeSocket.all.at(-1);
-  first.open();
+  const first = opened(conn);
   first.message({ type: "welcome", seat: null, seq: 1 });
   first.readyState = 0; // as if it never opened properly: retryNow starts over
   conn.retryNow();
