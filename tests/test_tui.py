@@ -33,8 +33,9 @@ from tarneeb.view import View
 DATA = Path(__file__).parent / "data"
 SIZE = (80, 24)
 SUIT_SYMBOLS = set("♠♥♦♣")
-OPENING = ("8", "enter", "h", "enter", "enter", "enter")
-"""Seed 7: bid 8, name hearts (typed), then three cards by Enter: West has led to trick 4."""
+OPENING = ("8", "enter", "h", "enter", "enter", "enter", "enter")
+"""Seed 7: bid 8, name hearts (typed, then Enter), then three cards by Enter: West has led
+to trick 4."""
 
 
 @pytest.fixture(autouse=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -175,7 +176,7 @@ def test_no_color_draws_red_suits_like_black_ones_and_brackets_what_may_not_be_p
 
     async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
         assert app.no_color and app.look.suit(Card.parse("AH").suit) == "bold"
-        await pilot.press("8", "enter", "h", "enter", "enter", "enter")
+        await pilot.press("8", "enter", "h", "enter", "enter", "enter", "enter")
         seen["screen"] = screen_text(app)
 
     run_app(game, script)
@@ -328,17 +329,62 @@ def test_a_status_message_gives_way_once_the_bots_move() -> None:
     assert "not your turn" not in seen[1] and "Your turn" in seen[1]
 
 
-def test_trump_is_typed_with_its_letter_even_s_and_h() -> None:
+def test_trump_is_typed_with_its_letter_even_s_and_h_and_named_with_enter() -> None:
     game = new_game(seed=7)
 
     async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
         await pilot.press("8", "enter")
         assert game.match.deal.phase is Phase.TRUMP
         await pilot.press("s")
-        assert app.screen.name == "table"
+        assert app.screen.name == "table"  # not the score sheet
+        assert game.match.deal.trump is None and app.table.typed == "s"
+        await pilot.press("enter")
 
     run_app(game, script)
     assert game.match.deals[0].trump is not None and game.match.deals[0].trump.letter == "S"
+
+
+def test_h_at_the_trump_choice_hints_and_names_nothing_until_enter() -> None:
+    """Playing a match in tmux, "h" pressed for a hint at the trump choice named hearts
+    for good (a two-heart hand: the contract went down by four). One key never names trump
+    now: h hints and types hearts, Esc takes it back, Enter names what is typed."""
+    game = new_game(seed=7)
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        await pilot.press("8", "enter")
+        assert game.match.deal.phase is Phase.TRUMP
+        await pilot.press("h")
+        assert game.match.deal.trump is None
+        assert "Hint: " in app.table.message
+        assert "typed: h" in screen_text(app)
+        await pilot.press("escape")  # takes the letter back; does not ask to quit
+        assert app.screen.name == "table" and app.table.typed == ""
+        await pilot.press("enter")  # nothing typed: the box's cursor names its suit
+        assert game.match.deal.trump is not None
+
+    run_app(game, script)
+    assert game.match.deals[0].trump is not None
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_help_keys_line_up_in_every_language(lang: str) -> None:
+    """The keys' descriptions start in one column (Arabic's arrows and the trump line of
+    four languages were one column out)."""
+    rules = find_rules("classic").replace(doubling="raise")
+    look = Look(lang=lang)
+    lines = help_text(rules, look).splitlines()
+    keyed = [
+        line
+        for key in ("move", "trump", "raise", "mouse")
+        for line in translator(lang)(f"tui.help.keys.{key}").split("\n")
+    ]
+    columns = {}
+    for line in keyed:
+        gap = re.match(r"  (\S.*?\S) {2,}(?=\S)", line)
+        assert gap, line
+        columns[line] = gap.end()
+        assert any(shown.startswith(line[:30]) for shown in lines), line
+    assert set(columns.values()) == {24}, columns
 
 
 def test_help_offers_x_only_where_the_rules_double() -> None:

@@ -7,7 +7,8 @@ human's choices to the :class:`~tarneeb.tui.controller.GameController`.
 Keys (also in the help screen, ``?``, which lists only what the rules have):
 arrows move the cursor, Enter plays or bids; a card can be typed (``qh``,
 ``10h``, ``th``), a bid too (``8`` Enter, ``8nt`` Enter), ``p`` passes, and
-the winner of the auction names trump with ``c d h s``. A bare letter is
+the winner of the auction names trump with ``c d h s`` then Enter (``h``
+there also shows the hint: one key never names trump). A bare letter is
 otherwise a command: ``h`` hint, ``l`` last trick, ``s`` score sheet, ``v``
 review, ``r`` rules, ``b`` bot speed, ``?`` help; Escape or Ctrl+Q quits
 (after asking).

@@ -538,7 +538,14 @@ class TableScreen(Screen[None]):
                 return True
             return False
         if view.phase is Phase.TRUMP and char in SUITS:
-            self.act(parse_action(char, Phase.TRUMP))
+            # Typed, then named with Enter (Esc takes it back), never named by one key:
+            # h and s are the hint and the score sheet too, and a player pressing h for a
+            # hint here named hearts for good. h shows the hint as well, which is what
+            # that player asked for.
+            self.typed = char
+            self._draw_status(view)
+            if char == "h":
+                self.show_hint()
             return True
         if view.phase is Phase.AUCTION:
             if char.isdigit():
