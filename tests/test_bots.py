@@ -596,6 +596,25 @@ def test_when_their_contract_wins_them_the_set_the_partnership_outbids_them() ->
     assert decision.reason == "bid to the score: only 8 wins the set"
 
 
+# A match played in the terminal (seed 77, deal 7): East 7, North 8, West 9, South 10
+# (South's own five tricks and the five North's 8 showed), East 11. North took South's 10
+# for seven tricks of South's own and bid 12; the partnership had eight (double dummy).
+ESCALATION = (
+    "tarneeb-deal/1 rules=classic dealer=S scores=19,26,19,26 S=KQ7.T843.AKJ43.9 "
+    "E=T98.KJ.QT98762.5 N=652.Q97..QJT8764 W=AJ43.A652.5.AK32 actions=7,8,9,10,11"
+)
+
+
+def test_partner_raising_our_bid_is_not_counted_as_the_whole_of_it() -> None:
+    from tarneeb.record import parse_deal
+
+    deal = parse_deal(ESCALATION)
+    assert decide(deal, seat=N).action == Pass()
+    # South's 10 still stands: South had not bid when North's 8 showed five tricks.
+    before = parse_deal(ESCALATION.replace("actions=7,8,9,10,11", "actions=7,8,9"))
+    assert decide(before, seat=S).action == Bid(10)
+
+
 # West led the 4H at trick four; East, on lead now, goes back to hearts (double-dummy
 # the 8H keeps two tricks, each diamond one; the old rule led a diamond).
 RETURN_HEARTS = (
