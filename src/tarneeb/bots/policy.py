@@ -62,6 +62,7 @@ from typing import Any, ClassVar
 
 from tarneeb.actions import action_from_id, action_id
 from tarneeb.bots.base import Bot, BotError, Decision
+from tarneeb.bots.reasons import Reason
 from tarneeb.bots.registry import register_bot
 from tarneeb.rules import Rules
 from tarneeb.view import View
@@ -242,7 +243,7 @@ class PolicyBot(Bot):
             raise BotError(f"policy {self.spec} answered {answer!r}, not an action id") from None
         if not 0 <= index < len(mask) or not mask[index]:
             raise BotError(f"policy {self.spec} answered action {index}, which is not legal now")
-        return Decision(action_from_id(amap.to_engine[index]), "the policy's choice")
+        return Decision(action_from_id(amap.to_engine[index]), Reason("policy"))
 
 
 register_bot(PolicyBot)

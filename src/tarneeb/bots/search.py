@@ -250,7 +250,7 @@ class SearchBot(Bot):
         if not legal:
             raise ValueError(f"{view.seat.name.title()} has no decision to make now")
         if len(legal) == 1:
-            return Decision(legal[0], "the only legal action")
+            return Decision(legal[0], Reason("only-legal"))
         if view.phase is Phase.PLAY:
             return self._play(view)
         if view.phase is Phase.TRUMP:
@@ -267,7 +267,7 @@ class SearchBot(Bot):
         legal = [a for a in view.legal_actions if isinstance(a, Card)]
         classes = _equivalent_cards(view, legal)
         if len(classes) == 1:
-            return Decision(min(legal), "the legal cards are all alike")
+            return Decision(min(legal), Reason("cards-alike"))
         trick = view.current_trick
         assert trick is not None
         layouts = self._play_layouts(view)
@@ -310,16 +310,13 @@ class SearchBot(Bot):
                 return Decision(
                     hint, Reason("search-agrees", reason=advice.reason, layouts=len(layouts))
                 )
-        return Decision(
-            best,
-            self._play_reason(view, len(layouts), totals[best] / weight_sum)
-            + f" ({tricks_kept[best] / weight_sum:.1f} tricks from here)",
-        )
-
-    def _play_reason(self, view: View, layouts: int, value: float) -> str:
+        tricks = round(tricks_kept[best] / weight_sum, 1)
         if self.to_match and view.contract is not None and match_equity(view.rules) is not None:
-            return f"best chance of winning the set over {layouts} layouts: {value:.0%}"
-        return f"best expected score over {layouts} layouts"
+            value = _percent(totals[best] / weight_sum)
+            why = Reason("best-set", layouts=len(layouts), percent=value, tricks=tricks)
+        else:
+            why = Reason("best-score", layouts=len(layouts), tricks=tricks)
+        return Decision(best, why)
 
     def _solve(self, positions: Sequence[Position], values: bool, per: int = 1) -> list[Solution]:
         """Solve in small batches until the time limit, keeping whole groups of ``per``.
@@ -383,14 +380,14 @@ class SearchBot(Bot):
         """The heuristic bot's decision, when no layout was solved within the time limit."""
         return Decision(
             heuristic.action,
-            f"no layout solved within {self.limit.time} s, so the heuristic: {heuristic.reason}",
+            Reason("unsolved", seconds=float(self.limit.time or 0.0), reason=heuristic.reason),
         )
 
     def _too_few(self, proposal: Decision, solved: int) -> Decision:
         """The valuation's decision, when too few layouts were solved to overrule it."""
         return Decision(
             proposal.action,
-            f"{proposal.reason} (only {solved} layouts solved in time: too few to overrule it)",
+            Reason("too-few-layouts", reason=proposal.reason, solved=solved),
         )
 
     def _utility(self, view: View, kept: int) -> float:
@@ -481,7 +478,8 @@ class SearchBot(Bot):
         best = max(suit_strains, key=lambda s: tricks[s])
         assert best.suit is not None
         return Decision(
-            ChooseTrump(best.suit), f"{best.suit.name.lower()} takes {tricks[best]:.1f} tricks"
+            ChooseTrump(best.suit),
+            Reason("trump-takes", suit=best.suit, tricks=round(tricks[best], 1)),
         )
 
     def _auction(self, view: View) -> Decision:
@@ -528,12 +526,10 @@ class SearchBot(Bot):
             return max(t for s, t in table.items() if s != Strain.NO_TRUMP)
 
         made = sum(w for w, t in rows if tricks(t) - 0.5 >= want) / weight_sum
+        rarely = Reason("bid-rarely-makes", reason=proposal.reason, percent=_percent(made))
+        makes = Reason("bid-makes", reason=proposal.reason, percent=_percent(made))
         if equity is None:
-            if made < MAKE_AT_LEAST:
-                return Decision(
-                    Pass(), f"{proposal.reason}, but it makes in only {made:.0%} of layouts"
-                )
-            return Decision(bid, f"{proposal.reason}; it makes in {made:.0%} of layouts")
+            return Decision(Pass(), rarely) if made < MAKE_AT_LEAST else Decision(bid, makes)
         mine = contract_equity(equity, view, rows, bid, True)
         if high is not None:  # passing lets them, or partner, play it
             passing = contract_equity(equity, view, rows, high[1], not contested)
@@ -549,22 +545,16 @@ class SearchBot(Bot):
             # A bid that rarely makes is worth it only against their contract, when
             # letting them play it costs the set more than our going down does (or
             # nearly loses it, and going down costs no more).
-            return Decision(
-                Pass(), f"{proposal.reason}, but it makes in only {made:.0%} of layouts"
-            )
+            return Decision(Pass(), rarely)
+        odds = {"passing": _percent(passing), "bidding": _percent(mine)}
         if mine < passing - EQUITY_MARGIN:
-            return Decision(
-                Pass(),
-                f"{proposal.reason}, but passing keeps a better chance of the set "
-                f"({passing:.0%} against {mine:.0%})",
-            )
+            return Decision(Pass(), Reason("pass-keeps-set", reason=proposal.reason, **odds))
         if made < MAKE_AT_LEAST:
             return Decision(
                 bid,
-                f"{proposal.reason}; it makes in only {made:.0%} of layouts, but letting "
-                f"them play leaves {passing:.0%} of the set, bidding {mine:.0%}",
+                Reason("bid-against-them", reason=proposal.reason, percent=_percent(made), **odds),
             )
-        return Decision(bid, f"{proposal.reason}; it makes in {made:.0%} of layouts")
+        return Decision(bid, makes)
 
     def _rescue(self, view: View, proposal: Decision, equity: MatchEquity, high: Bid) -> Decision:
         """The valuation would pass their high bid: outbid it only when letting them
@@ -587,8 +577,13 @@ class SearchBot(Bot):
             return proposal
         return Decision(
             best,
-            f"letting them play {high} leaves {passing:.0%} of the set; bidding, {value:.0%}",
+            Reason("rescue", level=high.level, passing=_percent(passing), bidding=_percent(value)),
         )
+
+
+def _percent(share: float) -> int:
+    """A share as a whole percentage, for a reason's text."""
+    return round(100 * share)
 
 
 def _equivalent_cards(view: View, legal: Sequence[Card]) -> list[Card]:
