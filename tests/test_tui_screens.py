@@ -329,6 +329,27 @@ def test_a_status_message_gives_way_once_the_bots_move() -> None:
     assert "not your turn" not in seen[1] and "Your turn" in seen[1]
 
 
+def test_a_long_hint_takes_a_second_line_at_80x24_and_nothing_is_cut() -> None:
+    """A search bot's hint in Russian ran past 80 columns and its end was cut ("(не хуже
+    любой другой карты на 20" and no more): the status line takes a second row when it
+    needs one, the table gives it up, and every other row is still there."""
+    game = new_game(seed=7)
+    seen: dict[str, str] = {}
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        app.table.say("Hint: 7♦: " + "a reason of many words " * 4 + "to its very end")
+        await pilot.pause()
+        seen["screen"] = screen_text(app)
+
+    run_app(game, script)
+    lines = seen["screen"].splitlines()
+    assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
+    assert "to its very end" in " ".join(lines[-3:-1])
+    assert lines[-1].split()[:2] == ["h", "hint"]
+    assert any("Your bid" in line for line in lines)  # the bidding box kept its title
+    assert "Score" in seen["screen"] and "Tarneeb" in lines[0]
+
+
 def test_trump_is_typed_with_its_letter_even_s_and_h_and_named_with_enter() -> None:
     game = new_game(seed=7)
 
