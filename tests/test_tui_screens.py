@@ -329,6 +329,30 @@ def test_a_status_message_gives_way_once_the_bots_move() -> None:
     assert "not your turn" not in seen[1] and "Your turn" in seen[1]
 
 
+def test_an_individual_match_ends_with_each_players_score_not_the_sides_sums() -> None:
+    """A syrian400 match played in tmux ended "NS win the match: you win. Final score: NS
+    49, EW 71": North had reached 41 (EW's 71 was 38 and 33), but the sides' sums said
+    the other side was ahead. The end names each player's score."""
+    from tarneeb import Match
+    from tarneeb.bots import make_bot
+
+    game = new_game("syrian400", seed=3)
+    game.match = Match(game.rules, seed=3, scores=(36, 38, 30, 33))
+    bots = [make_bot("heuristic", seed=s) for s in range(4)]
+    while not game.match.is_over():
+        seat = game.match.to_act
+        assert seat is not None
+        game.match.push(bots[seat].act(game.match.view(seat)))
+    s, e, n, w = game.match.seat_scores
+    lines = game.match_over_lines()
+    assert f"Final score: S {s}, N {n}; E {e}, W {w} (target 41" in lines[-1]
+    assert "NS " not in lines[-1]
+    winner = game.match.winner
+    assert winner is not None
+    best = max((s, n) if winner.name == "NS" else (e, w))
+    assert best >= 41, (lines, game.match.seat_scores)
+
+
 def test_a_long_hint_takes_a_second_line_at_80x24_and_nothing_is_cut() -> None:
     """A search bot's hint in Russian ran past 80 columns and its end was cut ("(не хуже
     любой другой карты на 20" and no more): the status line takes a second row when it

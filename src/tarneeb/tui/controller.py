@@ -508,8 +508,15 @@ class GameController:
         if len(match.sets) > 1:
             ns, ew = match.match_points
             lines.append(self.tr("tui.end.sets", sets=len(match.sets), ns=ns, ew=ew))
-        final = match.sets[-1].team_scores if match.sets else match.team_scores
-        lines.append(self.tr("tui.end.final", ns=final[0], ew=final[1], target=match.rules.target))
+        target = match.rules.target
+        if match.rules.is_individual:
+            # Each player's own score decides (one at the target, partner above zero): the
+            # sides' sums would read as the wrong side winning (NS 49 beating EW 71).
+            s, e, n, w = match.sets[-1].seat_scores if match.sets else match.seat_scores
+            lines.append(self.tr("tui.end.final-seats", s=s, e=e, n=n, w=w, target=target))
+        else:
+            final = match.sets[-1].team_scores if match.sets else match.team_scores
+            lines.append(self.tr("tui.end.final", ns=final[0], ew=final[1], target=target))
         return lines
 
     @property
