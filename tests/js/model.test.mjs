@@ -116,6 +116,11 @@ test("the score sheet's row and the match end use the real target, sets only wit
   const m = model(match({ over: true, winner: "NS", target: 31 }), { options: { target: 31 } });
   const end = matchEndModel(m, { winner: "NS", scores: [33, 12] });
   assert.deepEqual([end.outcome, end.target, end.sets], ["won", 31, []]);
+  assert.equal(end.seatScores, null); // the sides score together: their scores say it all
+  // every player scores alone (syrian400): the end names each player's score, since North's
+  // 41 wins for NS though East and West's sum (38 + 33) is higher than South and North's
+  const alone = model(match({ over: true, winner: "NS", individual: true, seat_scores: [8, 38, 41, 33], scores: [49, 71] }), { options: { bidding: "individual" } });
+  assert.deepEqual(matchEndModel(alone, { winner: "NS", scores: [49, 71] }).seatScores, [8, 38, 41, 33]);
 });
 
 test("the trick's motion: each new card flies in; a finished trick is held, then gathered", () => {

@@ -331,6 +331,9 @@ export function matchEndModel(model, end) {
     winner,
     outcome: !winner ? "draw" : model.mySide ? (winner === model.mySide ? "won" : "lost") : "side",
     scores: end?.scores || model.scores,
+    // where every player scores alone, each player's own score decides: the sides' sums
+    // would read as the wrong side ahead (NS 49 beating EW 71)
+    seatScores: model.individual ? model.seatScores : null,
     target: model.target,
     sets: model.setsCounted ? model.sets : [],
   };

@@ -244,7 +244,13 @@ export function scoreSheet(deals, model) {
 export function showMatchEnd(end, model, options) {
   const title = end.outcome === "draw" ? t("web.end.draw") : end.outcome === "won" ? t("web.end.youWin") : end.outcome === "lost" ? t("web.end.youLose") : t("web.end.winner", { side: sideName(/** @type {string} */ (end.winner)) });
   const body = [
-    h("p", { class: "final", id: "match-final" }, t("web.summary.scores", { ns: formatNumber(end.scores[0] ?? 0), ew: formatNumber(end.scores[1] ?? 0) })),
+    h(
+      "p",
+      { class: "final", id: "match-final" },
+      end.seatScores
+        ? t("web.end.seatScores", Object.fromEntries(["s", "e", "n", "w"].map((k, i) => [k, formatNumber(end.seatScores?.[i] ?? 0)])))
+        : t("web.summary.scores", { ns: formatNumber(end.scores[0] ?? 0), ew: formatNumber(end.scores[1] ?? 0) }),
+    ),
     end.target !== null ? h("p", { class: "small", id: "match-target" }, t("web.end.target", { target: formatNumber(end.target) })) : null,
     end.sets.length ? h("p", { class: "small", id: "sets" }, t("web.side.sets", { ns: end.sets.filter((s) => s.winner === "NS").length, ew: end.sets.filter((s) => s.winner === "EW").length })) : null,
     options.lastDeal ? h("details", { class: "end-last-deal" }, h("summary", {}, t("web.summary.title", { number: options.lastDeal.number })), summaryRows(options.lastDeal, model)) : null,
