@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { tableModel, trumpOf, progressOf, bidBox, keyHints, sheetRow, matchEndModel, relOf, botOf } from "../../src/tarneeb/server/static/js/model.js";
 import { useMessages } from "../../src/tarneeb/server/static/js/i18n.js";
-import { seatLabel } from "../../src/tarneeb/server/static/js/common.js";
+import { seatLabel, reasonText } from "../../src/tarneeb/server/static/js/common.js";
 import { stepsBetween } from "../../src/tarneeb/server/static/js/motion.js";
 
 const SEATS = ["south", "east", "north", "west"];
@@ -129,4 +129,12 @@ test("the trick's motion: each new card flies in; a finished trick is held, then
   const plays = [...known, p("east", "2S", 0), p("north", "3S", 0), p("west", "4S", 0, true, "south"), p("south", "KH", 1)];
   assert.deepEqual(stepsBetween(known, plays).map((s) => s.kind), ["play", "play", "play", "hold", "gather", "play"]);
   assert.deepEqual(stepsBetween(plays, plays), []);
+});
+
+test("a reason's numbers are written with the language's decimal sign, as the terminal writes them", () => {
+  const ru = JSON.parse(readFileSync(new URL("../../src/tarneeb/i18n/ru.json", import.meta.url), "utf8"));
+  useMessages("ru", ru, {});
+  const text = reasonText({ key: "reason.best-set", args: { layouts: 20, percent: 46, tricks: 8.3 } });
+  assert.ok(text.includes("8,3") && text.includes("46%") && text.includes("20"), text);
+  useMessages("en", {}, {});
 });
