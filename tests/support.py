@@ -8,7 +8,8 @@ or more of them, so that it is written once:
 * :func:`duel` and :func:`fill`, hands built from a few facts;
 * :func:`play_randomly`, random legal play to the end of a deal;
 * :func:`run_python` and :func:`run_tarneeb`, a real Python process in the repository;
-* :func:`free_port` and :func:`serve_command`, to start ``tarneeb serve`` as a process.
+* :func:`free_port`, :func:`serve_command` and :func:`start_listening`, to start
+  ``tarneeb serve`` (or nginx) as a process and know it is that process that answers.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ import random
 import socket
 import subprocess
 import sys
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from tarneeb import SEATS, CardSet, Deal, Phase, Seat, Suit
 from tarneeb.cards import SUIT_MASKS
@@ -153,6 +156,73 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def listens(process: subprocess.Popen[Any], port: int) -> bool:
+    """Whether ``process`` itself (or a child of it) listens on TCP ``port``.
+
+    Asked of the operating system's sockets, not of whoever answers on the port:
+    another program may have taken a port between :func:`free_port` and the
+    server's bind (a CI run once read a stranger's binary bytes there as the
+    server's answer).
+    """
+    import psutil
+
+    try:
+        root = psutil.Process(process.pid)
+        family = [root, *root.children(recursive=True)]
+        for member in family:
+            for connection in member.net_connections(kind="tcp"):
+                if connection.status == psutil.CONN_LISTEN and connection.laddr.port == port:
+                    return True
+    except (psutil.NoSuchProcess, psutil.ZombieProcess):
+        return False
+    return False
+
+
+def _taken(port: int) -> bool:
+    """Whether something on this machine holds ``port`` on loopback now."""
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return True
+    return False
+
+
+def start_listening(
+    command: Callable[[int], list[str]],
+    *,
+    port: int | None = None,
+    log: Callable[[], str] = lambda: "",
+    timeout: float = 60.0,
+    **popen: Any,
+) -> tuple[subprocess.Popen[Any], int]:
+    """Start ``command(port)`` and return the process and its port once it listens there.
+
+    ``port=None`` takes a free port, and should another program take it before
+    the server binds it (the server exits, the port held by someone else), starts
+    the server again on another, up to five times. A given ``port`` (a restart on
+    the port the clients know) is not changed. ``log`` gives the server's output
+    for the message when it exits or does not listen within ``timeout`` seconds.
+    """
+    for _ in range(5):
+        chosen = free_port() if port is None else port
+        process: subprocess.Popen[Any] = subprocess.Popen(command(chosen), **popen)
+        deadline = time.monotonic() + timeout
+        while not listens(process, chosen):
+            if process.poll() is not None:
+                break
+            if time.monotonic() > deadline:
+                process.kill()
+                process.wait()
+                raise AssertionError(f"not listening on {chosen} after {timeout} s: {log()}")
+            time.sleep(0.05)
+        else:
+            return process, chosen
+        if port is not None or not _taken(chosen):
+            raise AssertionError(f"exited ({process.returncode}) before listening: {log()}")
+    raise AssertionError(f"five free ports were taken before the server bound them: {log()}")
 
 
 def serve_command(db_url: str, port: int, bot_delay: float = 0) -> list[str]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import http.client
 import json
 import os
 import random
@@ -40,7 +41,7 @@ from typing import Any
 import pytest
 
 import ws_support  # noqa: F401 - skips without the server's dependencies
-from support import free_port, serve_command
+from support import free_port, listens, serve_command, start_listening
 from test_server_persistence import postgres_schema
 
 sa = pytest.importorskip("sqlalchemy")
@@ -115,17 +116,25 @@ class Cluster:
         return f"http://127.0.0.1:{self.ports[index]}"
 
     def start_worker(self, index: int) -> None:
-        command = [
-            *serve_command(self.url, self.ports[index]),
-            *("--worker-id", f"w{index + 1}", "--lease-seconds", str(LEASE)),
-            *("--tables-per-minute", "0", "--open-tables-per-client", "0"),
-            *("--connections-per-client", "0"),
-        ]
+        """Start worker ``index`` on its port (a free one the first time, the same again after)."""
+
+        def command(port: int) -> list[str]:
+            return [
+                *serve_command(self.url, port),
+                *("--worker-id", f"w{index + 1}", "--lease-seconds", str(LEASE)),
+                *("--tables-per-minute", "0", "--open-tables-per-client", "0"),
+                *("--connections-per-client", "0"),
+            ]
+
         log = (self.folder / f"w{index + 1}.log").open("ab")
-        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        known = self.ports[index] if index < len(self.ports) else None
+        process, port = start_listening(
+            command, port=known, log=self.logs, stdout=log, stderr=subprocess.STDOUT
+        )
         while len(self.workers) <= index:
             self.workers.append(None)
-        self.workers[index] = process
+            self.ports.append(0)
+        self.workers[index], self.ports[index] = process, port
         self._wait(lambda: _get(f"{self.worker_base(index)}/api/info"), process)
 
     def start_nginx(self, nginx: str) -> None:
@@ -141,19 +150,6 @@ class Cluster:
         )
         self.context = ssl.create_default_context(cafile=str(cert))
         self.context.check_hostname = False
-        self.port = free_port()
-        text = CONFIG.read_text()
-        changes = {
-            "listen 80;": f"listen 127.0.0.1:{free_port()};",
-            "listen 443 ssl;": f"listen 127.0.0.1:{self.port} ssl;",
-            "/etc/letsencrypt/live/tarneeb.example.org/fullchain.pem": str(cert),
-            "/etc/letsencrypt/live/tarneeb.example.org/privkey.pem": str(key),
-            **{f"127.0.0.1:{8001 + i}": f"127.0.0.1:{port}" for i, port in enumerate(self.ports)},
-        }
-        for old, new in changes.items():
-            assert old in text, f"deploy/nginx/tarneeb.conf has no {old!r} any more"
-            text = text.replace(old, new)
-        (self.folder / "tarneeb.conf").write_text(text)
         temp = self.folder / "nginx-temp"
         temp.mkdir()
         user = "user root;\n" if os.geteuid() == 0 else ""
@@ -168,21 +164,35 @@ class Cluster:
             f"http {{\n    access_log off;\n{paths}\n"
             f"    include {self.folder / 'tarneeb.conf'};\n}}\n"
         )
-        log = (self.folder / "nginx.log").open("ab")
-        self.nginx = subprocess.Popen(
-            [
+
+        def command(port: int) -> list[str]:
+            text = CONFIG.read_text()
+            changes = {
+                "listen 80;": f"listen 127.0.0.1:{free_port()};",
+                "listen 443 ssl;": f"listen 127.0.0.1:{port} ssl;",
+                "/etc/letsencrypt/live/tarneeb.example.org/fullchain.pem": str(cert),
+                "/etc/letsencrypt/live/tarneeb.example.org/privkey.pem": str(key),
+                **{f"127.0.0.1:{8001 + i}": f"127.0.0.1:{p}" for i, p in enumerate(self.ports)},
+            }
+            for old, new in changes.items():
+                assert old in text, f"deploy/nginx/tarneeb.conf has no {old!r} any more"
+                text = text.replace(old, new)
+            (self.folder / "tarneeb.conf").write_text(text)
+            return [
                 *(nginx, "-p", str(self.folder), "-c", str(self.folder / "nginx.conf")),
                 *("-e", str(self.folder / "nginx-error.log")),  # not /var/log/nginx
-            ],
-            stdout=log,
-            stderr=subprocess.STDOUT,
+            ]
+
+        log = (self.folder / "nginx.log").open("ab")
+        self.nginx, self.port = start_listening(
+            command, log=self.logs, stdout=log, stderr=subprocess.STDOUT
         )
         self._wait(lambda: _get(f"{self.base}/api/info", self.context), self.nginx)
 
     def _wait(self, ask: Any, process: subprocess.Popen[bytes]) -> None:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            with contextlib.suppress(OSError, urllib.error.URLError, ValueError):
+            with contextlib.suppress(OSError, http.client.HTTPException, ValueError):
                 ask()
                 return
             if process.poll() is not None:
@@ -218,7 +228,7 @@ class Cluster:
 @pytest.fixture
 def cluster(pg_url: str, tmp_path: Path) -> Iterator[Cluster]:
     nginx = _need_nginx()
-    running = Cluster(pg_url, tmp_path, [free_port() for _ in range(3)])
+    running = Cluster(pg_url, tmp_path, [])
     try:
         for index in range(3):
             running.start_worker(index)
@@ -629,13 +639,13 @@ def test_serve_workers_runs_n_workers_on_consecutive_ports(pg_url: str, tmp_path
         homes = []
         for worker in (port, port + 1):
             deadline = time.monotonic() + 60
-            while True:
-                try:
-                    _get(f"http://127.0.0.1:{worker}/api/info")
-                    break
-                except (OSError, urllib.error.URLError):
-                    assert time.monotonic() < deadline, (tmp_path / "serve.log").read_text()
-                    time.sleep(0.1)
+            while True:  # a worker of this process's listens there (not another program)
+                with contextlib.suppress(OSError, http.client.HTTPException):
+                    if listens(process, worker):
+                        _get(f"http://127.0.0.1:{worker}/api/info")
+                        break
+                assert time.monotonic() < deadline, (tmp_path / "serve.log").read_text()
+                time.sleep(0.1)
             made = _post(f"http://127.0.0.1:{worker}/api/tables", {"name": "south"})
             homes.append(made["table"].split("-", 1)[0])
         assert homes == ["w1", "w2"]

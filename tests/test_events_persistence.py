@@ -16,7 +16,6 @@ from typing import Any
 import sqlalchemy as sa
 
 from events_support import QUICK, make_event, watch
-from support import free_port
 from test_server_persistence import FAST, Server, db_url  # noqa: F401 - its fixture
 from ws_support import Settings, TestClient, create_app, open_peer
 
@@ -136,7 +135,7 @@ def _poll(server: Server, event_id: str, done: Any) -> dict[str, Any]:
 
 
 def test_kill_9_mid_event_and_the_restarted_server_finishes_it(db_url: str, tmp_path: Path) -> None:
-    server = Server(db_url, free_port(), tmp_path / "serve.log")
+    server = Server(db_url, tmp_path / "serve.log")
     server.start()
     try:
         made = _http(server.base, "POST", "/api/events", {**QUICK, **KING, "sets": 8})

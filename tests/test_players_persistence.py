@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 from players_support import PASSWORD, app_on, sign_up
-from support import free_port
 from tarneeb.server.players.ratings import Family, record_result
 from test_server_persistence import Server, db_url  # noqa: F401 - its fixture
 
@@ -149,7 +148,7 @@ class Browser:
 
 
 def test_players_survive_kill_9(db_url: str, tmp_path: Path) -> None:
-    server = Server(db_url, free_port(), tmp_path / "serve.log")
+    server = Server(db_url, tmp_path / "serve.log")
     server.start()
     try:
         layla = Browser(server.base)

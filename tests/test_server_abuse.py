@@ -33,7 +33,7 @@ from typing import Any
 
 import pytest
 
-from support import ROOT, free_port, serve_command
+from support import ROOT, serve_command, start_listening
 from tarneeb.server.table import ErrorCode
 from tarneeb.server.wire import PROTOCOL_VERSION
 from ws_support import (
@@ -545,12 +545,14 @@ def test_a_frame_over_64_kib_is_too_large_over_uvicorn(tmp_path: Path) -> None:
 
     from websockets.asyncio.client import connect
 
-    port = free_port()
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT / "src"), env.get("PYTHONPATH")) if p)
-    command = serve_command(f"sqlite:///{tmp_path / 's.db'}", port)
-    process = subprocess.Popen(
-        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=ROOT
+    process, port = start_listening(
+        lambda port: serve_command(f"sqlite:///{tmp_path / 's.db'}", port),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        cwd=ROOT,
     )
 
     async def scenario() -> dict[str, Any]:

@@ -28,6 +28,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 import ws_support  # noqa: F401 - skips this module without the server's dependencies
+from support import serve_command, start_listening
 from tarneeb.seats import Seat
 from tarneeb.server.edge import MAX_BODY, JSONResponse
 from tarneeb.server.store import Store
@@ -578,30 +579,13 @@ def test_unknown_paths_and_methods_answer_in_the_error_shape(tmp_path: Path) -> 
 # -- 6 and 9 against uvicorn itself -----------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[str]:
     """``python -m tarneeb serve`` on a free port; its base URL."""
-    port = _free_port()
     log = (tmp_path / "serve.log").open("wb")
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tarneeb",
-            "serve",
-            "--port",
-            str(port),
-            "--db",
-            f"sqlite:///{tmp_path / 'served.db'}",
-            "--log-level",
-            "warning",
-        ],
+    process, port = start_listening(
+        lambda port: serve_command(f"sqlite:///{tmp_path / 'served.db'}", port),
+        log=lambda: (tmp_path / "serve.log").read_text(),
         stdout=log,
         stderr=subprocess.STDOUT,
         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from support import ROOT, free_port, serve_command
+from support import ROOT, free_port, serve_command, start_listening
 from tarneeb.server.logs import JsonFormatter, TextFormatter
 from tarneeb.server.metrics import Metrics, count_error
 from ws_support import Peer, TestClient, choose, connect, create_app, server
@@ -365,13 +365,16 @@ def _get(url: str) -> tuple[int, bytes]:
 
 
 def test_serve_writes_json_logs_and_metrics_on_their_own_port(tmp_path: Path) -> None:
-    port, metrics_port = free_port(), free_port()
-    command = serve_command(f"sqlite:///{tmp_path / 's.db'}", port)
-    command[command.index("warning")] = "info"
-    command += ["--log-format", "json", "--metrics", f"127.0.0.1:{metrics_port}"]
+    metrics_port = free_port()
+
+    def command(port: int) -> list[str]:
+        command = serve_command(f"sqlite:///{tmp_path / 's.db'}", port)
+        command[command.index("warning")] = "info"
+        return [*command, "--log-format", "json", "--metrics", f"127.0.0.1:{metrics_port}"]
+
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT / "src"), env.get("PYTHONPATH")) if p)
-    process = subprocess.Popen(
+    process, port = start_listening(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT
     )
     try:

@@ -45,7 +45,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
-from support import free_port, serve_command  # noqa: E402
+from support import serve_command, start_listening  # noqa: E402
 from tarneeb.actions import format_action  # noqa: E402
 from tarneeb.seats import Seat  # noqa: E402
 from tarneeb.server import app as app_module  # noqa: E402
@@ -718,23 +718,28 @@ def _http(base: str, method: str, path: str, body: dict[str, Any] | None = None)
 class Server:
     """``python -m tarneeb serve`` on a port and a database, started and killed at will."""
 
-    def __init__(self, db: str, port: int, log: Path) -> None:
+    def __init__(self, db: str, log: Path) -> None:
         self.db = db
-        self.port = port
-        self.base = f"http://127.0.0.1:{port}"
+        self.port = 0
+        """The port, free when first started; a restart keeps it (the clients know it)."""
         self.log = log
         self.process: subprocess.Popen[bytes] | None = None
 
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
     def start(self) -> None:
-        command = serve_command(self.db, self.port)
         with self.log.open("ab") as out:
-            self.process = subprocess.Popen(
-                command,
+            self.process, self.port = start_listening(
+                lambda port: serve_command(self.db, port),
+                port=self.port or None,
+                log=lambda: self.log.read_text()[-3000:],
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
             )
-        # Poll the port, at most 600 times; waiting on the process is the pause between tries.
+        # It listens: poll until it answers, at most 600 times (0.05 s between tries).
         for _ in range(600):
             try:
                 if _http(self.base, "GET", "/api/info")["protocol"] == PROTOCOL_VERSION:
@@ -1005,7 +1010,7 @@ async def _log(server: Server, table: str) -> list[dict[str, Any]]:
 
 
 def test_kill_9_mid_deal_and_restart_resumes_every_table(db_url: str, tmp_path: Path) -> None:
-    server = Server(db_url, free_port(), tmp_path / "server.log")
+    server = Server(db_url, tmp_path / "server.log")
     try:
         server.start()
         asyncio.run(_crash_and_restart(server))

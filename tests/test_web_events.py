@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 import web_support
-from support import free_port
 from test_web_a11y import axe_violations
 from web_support import DESKTOP, PHONE, expect, new_page, run_server
 
@@ -33,7 +32,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     except ImportError as exc:
         web_support.missing(f"the server's dependencies are missing ({exc})")
     folder = tmp_path_factory.mktemp("web-events")
-    with run_server(folder / "events.db", free_port(), bot_delay=0.02) as url:
+    with run_server(folder / "events.db", bot_delay=0.02) as url:
         yield url
 
 

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 import web_support
-from support import free_port
 from web_support import (
     DESKTOP,
     LAPTOP,
@@ -356,7 +355,7 @@ def test_item6_egyptian_trump_is_the_bids_strain_before_play(
     second to act, so that a bot's raise phase stays on the page to be read; we pass
     throughout, so that a bot's bid is soon the last and it may raise."""
     page = new_page(browser, DESKTOP, reduced_motion=True)
-    with run_server(tmp_path / "slow.db", free_port(), bot_delay=1.0) as slow:
+    with run_server(tmp_path / "slow.db", bot_delay=1.0) as slow:
         table_id = quick_play(page, slow, name="Maya", preset="egyptian", target=1000)
         for _ in range(80):
             page.wait_for_function(

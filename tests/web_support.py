@@ -17,7 +17,7 @@ import json
 import os
 import shutil
 import subprocess
-import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from support import free_port, serve_command
+from support import serve_command, start_listening
 
 try:
     from playwright.sync_api import expect
@@ -70,35 +70,35 @@ def _answers(url: str) -> bool:
 
 
 @contextlib.contextmanager
-def run_server(
-    db: Path, port: int, timeout: float = 30.0, bot_delay: float = BOT_DELAY
-) -> Iterator[str]:
-    """Run ``tarneeb serve`` until the block ends; yields its base URL."""
-    url = f"http://127.0.0.1:{port}"
+def run_server(db: Path, timeout: float = 30.0, bot_delay: float = BOT_DELAY) -> Iterator[str]:
+    """Run ``tarneeb serve`` on a free port until the block ends; yields its base URL."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    log = db.with_name(f"{db.stem}-serve.log")
+
     # Every page of the browser tests (and tools/screenshots.py) makes its tables from the
     # one loopback address: no limit of tables a minute, which a fast run went past, nor of
     # open tables, which a module's twenty unfinished ten-deal matches (target 1000) reach
     # on one worker's server (the last of the layout tests found no board so, in CI).
-    command = [*serve_command(f"sqlite:///{db}", port, bot_delay), "--tables-per-minute", "0"]
-    command += ["--open-tables-per-client", "0"]
-    process = subprocess.Popen(
-        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
-    output: list[str] = []
-    reader = threading.Thread(
-        target=lambda: output.extend(iter(process.stdout.readline, "")),  # type: ignore[union-attr]
-        daemon=True,
-    )
-    reader.start()
-    ready = threading.Event()
+    def command(port: int) -> list[str]:
+        return [
+            *serve_command(f"sqlite:///{db}", port, bot_delay),
+            *("--tables-per-minute", "0", "--open-tables-per-client", "0"),
+        ]
+
+    def output() -> str:
+        return log.read_text(errors="replace")[-2000:]
+
+    with log.open("ab") as out:
+        process, port = start_listening(
+            command, log=output, timeout=timeout, env=env, stdout=out, stderr=subprocess.STDOUT
+        )
+    url = f"http://127.0.0.1:{port}"
     try:
-        waited = 0.0
-        while not _answers(url):
-            if process.poll() is not None or waited > timeout:
-                raise RuntimeError(f"tarneeb serve did not start: {''.join(output)[-2000:]}")
-            ready.wait(0.1)  # the server is starting: look again shortly
-            waited += 0.1
+        deadline = time.monotonic() + timeout
+        while not _answers(url):  # it listens: its app is starting
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"tarneeb serve did not start: {output()}")
+            time.sleep(0.1)
         yield url
     finally:
         process.terminate()
@@ -129,7 +129,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     except ImportError as exc:
         missing(f"the server's dependencies are missing ({exc})")
     folder = tmp_path_factory.mktemp("web")
-    with run_server(folder / "tables.db", free_port()) as url:
+    with run_server(folder / "tables.db") as url:
         yield url
 
 

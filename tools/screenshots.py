@@ -23,7 +23,6 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
-from support import free_port  # noqa: E402
 from web_support import (  # noqa: E402
     ARGS,
     CHROMIUM,
@@ -128,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     scenes: list[Callable[..., None]] = [egyptian_bidding, trick, summary_sheet_replay]
     with (
         tempfile.TemporaryDirectory() as folder,
-        run_server(Path(folder) / "tables.db", free_port()) as server,
+        run_server(Path(folder) / "tables.db") as server,
         sync_playwright() as playwright,
     ):
         browser = playwright.chromium.launch(executable_path=args.chromium, args=ARGS)
