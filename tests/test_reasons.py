@@ -171,6 +171,39 @@ def test_the_search_bots_reasons_are_the_catalogues_too(preset: str) -> None:
     assert {"best-set", "trump-takes"} & seen, seen
 
 
+@pytest.mark.parametrize(
+    ("preset", "name", "unit"),
+    [
+        ("tarneeb400", "team-points", "card points"),
+        ("classic", "team-tricks", "tricks"),
+    ],
+)
+def test_a_bids_reason_counts_in_what_the_bids_count(preset: str, name: str, unit: str) -> None:
+    """Tarneeb 400 counts card points (seed 000: "el objetivo del contrato pasa a ser 400
+    puntos de cartas en lugar de contar bazas"): a hint of "60: about 6.8 tricks" (a play
+    test, stop 33) said the estimate in the wrong unit. The estimate a bid rests on is in
+    the bids' own unit, and covers the bid."""
+    from tarneeb.actions import Bid
+
+    rules = find_rules(preset)
+    said = []
+    for seed in range(12):
+        match = Match(rules, seed=seed)
+        bot = HeuristicBot(random.Random(seed))
+        while match.deal.phase.name == "AUCTION":
+            seat = match.to_act
+            assert seat is not None
+            decision = bot.decide(match.view(seat))
+            if isinstance(decision.action, Bid) and decision.reason.name.startswith("team-"):
+                said.append((decision.action.level, decision.reason))
+            match.push(decision.action)
+    assert len(said) >= 5, said
+    for level, reason in said:
+        assert reason.name == name, reason
+        assert unit in str(reason), str(reason)
+        assert next(iter(reason.params.values())) >= level, (level, str(reason))
+
+
 def test_the_hint_speaks_the_players_language(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
