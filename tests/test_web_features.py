@@ -17,9 +17,13 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import pytest
+
 import web_support
 from web_support import (
     DESKTOP,
+    LAPTOP,
+    PHONE,
     READY,
     Table,
     act_on_page,
@@ -677,6 +681,35 @@ def _cards_seen(page: Page, table: Table, cards: int) -> None:
         f"() => document.body.dataset.phase === 'play' && (window.__played = new Set([...window.__played || [],"
         f" ...[...document.querySelectorAll('#trick .trick-card')].map((c) => c.dataset.card)])).size >= {cards}",
     )
+
+
+PACE_FITS = """() => {
+  const select = document.querySelector('#pace');
+  const style = getComputedStyle(select);
+  const pen = document.createElement('canvas').getContext('2d');
+  pen.font = style.font;
+  const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 24;
+  return [...select.options].map((o) => [o.text, Math.ceil(pen.measureText(o.text).width), room]);
+}"""
+"""Each choice of the pace's select with its text's width and the room the select gives it
+(its inside, less 24 px for the arrow)."""
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_the_pace_shows_each_choice_whole_in_every_language(
+    browser: Browser, server: str, viewport: dict[str, int]
+) -> None:
+    """Play testing at 1366x768 (stop 33): the sidebar cut "Мгновенно (без анимации)" to
+    "Мгновенно (без ан" and Spanish's "Instantáneo (sin movimiento)" to "Instantáneo (";
+    at 390 px Spanish's was cut too."""
+    for locale in ("en-US", "ar", "es", "nl", "ru"):
+        page = new_page(browser, viewport, locale=locale)
+        quick_play(page, server, name="Maya")
+        cut = [
+            (text, width, room) for text, width, room in page.evaluate(PACE_FITS) if width > room
+        ]
+        assert cut == [], (locale, cut)
+        page.context.close()
 
 
 def test_the_pace_is_chosen_and_remembered_and_instant_has_no_motion(
