@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 import web_support
+from tarneeb.i18n import core_catalogue
 from web_support import (
     DESKTOP,
     LAPTOP,
@@ -511,6 +512,29 @@ def test_item8_the_key_hint_offers_only_what_the_rules_have(browser: Browser, se
     hint = page.locator(".keys-hint, .hint.keys, [data-hint=keys]")
     assert hint.count(), "no key hint while playing"
     assert "double" not in hint.first.inner_text().lower()
+    page.context.close()
+
+
+@pytest.mark.parametrize("touch", [False, True], ids=["keyboard", "touch"])
+def test_item8_keys_are_told_of_only_where_there_is_a_keyboard(
+    browser: Browser, server: str, touch: bool
+) -> None:
+    """A play test at 390x844 (stop 33): the bidding box on a phone read "type the number
+    of your bid · P pass · arrows and Enter". A touch screen with no mouse (``hover: none``,
+    ``pointer: coarse``) is told of no keys; a laptop of all of them."""
+    page = new_page(browser, PHONE if touch else LAPTOP, touch=touch)
+    quick_play(page, server, name="Maya", target=1000)
+    page.wait_for_selector("#bidbox .bid-button:not([disabled])")
+    keys = page.locator("#key-hints")
+    last_trick = page.locator("summary[data-key=last-trick] small")
+    assert keys.count() == 1 and last_trick.count() == 1
+    if touch:
+        expect(keys).to_be_hidden()
+        expect(last_trick).to_be_hidden()
+    else:
+        expect(keys).to_be_visible()
+        expect(keys).to_contain_text(core_catalogue("en")["web.keys.arrows"])
+        expect(last_trick).to_have_text("(L)")
     page.context.close()
 
 

@@ -156,16 +156,22 @@ def new_page(
     locale: str = "en-US",
     reduced_motion: bool = False,
     pace: str | None = "instant",
+    touch: bool = False,
 ) -> Page:
     """A page in a context of its own: separate storage, as a separate browser.
 
     ``reduced_motion`` asks for ``prefers-reduced-motion: reduce``, as a player
     who turned animations off. ``pace`` is the client's pace of play (``slow``,
     ``normal``, ``fast``, ``instant``: no motion, a finished trick stays on show
-    until the next card); ``None`` keeps the client's default.
+    until the next card); ``None`` keeps the client's default. ``touch`` makes it a phone
+    with a touch screen and no mouse or keyboard (``hover: none``, ``pointer: coarse``).
     """
     context = browser.new_context(
-        viewport=viewport, locale=locale, reduced_motion="reduce" if reduced_motion else None
+        viewport=viewport,
+        locale=locale,
+        reduced_motion="reduce" if reduced_motion else None,
+        has_touch=touch,
+        is_mobile=touch,
     )
     if pace is not None:
         context.add_init_script(

@@ -307,7 +307,7 @@ export function renderSide(node, model, ui) {
       h(
         "details",
         { class: "panel last-trick", id: "last-trick", open: ui.lastTrickOpen || null, onToggle: (/** @type {Event} */ e) => ui.onLastTrick(/** @type {HTMLDetailsElement} */ (e.currentTarget).open) },
-        h("summary", { dataset: { key: "last-trick" } }, t("web.side.lastTrick"), h("small", { class: "muted" }, " (L)")),
+        h("summary", { dataset: { key: "last-trick" } }, t("web.side.lastTrick"), h("small", { class: "muted kbd-only" }, " (L)")),
         last && (last.cards || []).length
           ? h(
               "div",
