@@ -378,12 +378,20 @@ def test_trump_is_typed_with_its_letter_even_s_and_h_and_named_with_enter() -> N
     game = new_game(seed=7)
 
     async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        keys = screen_text(app).splitlines()[-1]
+        assert "s scores" in keys
         await pilot.press("8", "enter")
         assert game.match.deal.phase is Phase.TRUMP
+        # the keys line offers only keys that do what it says: s types spades here (the
+        # line said "s scores" at the trump choice, a play test found)
+        keys = screen_text(app).splitlines()[-1]
+        assert keys.split()[:2] == ["h", "hint"] and "s scores" not in keys
         await pilot.press("s")
         assert app.screen.name == "table"  # not the score sheet
         assert game.match.deal.trump is None and app.table.typed == "s"
         await pilot.press("enter")
+        await pilot.pause()
+        assert "s scores" in screen_text(app).splitlines()[-1]  # the play: the sheet again
 
     run_app(game, script)
     assert game.match.deals[0].trump is not None and game.match.deals[0].trump.letter == "S"

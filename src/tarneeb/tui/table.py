@@ -257,6 +257,10 @@ class TableScreen(Screen[None]):
             who = self.names(view.to_act)
             text.append(self.tr("tui.status.to-act", seat=who) + self._dots, style="dim")
         self.query_one("#status", Static).update(text)
+        # At the trump choice s types spades: the keys line does not offer the score sheet.
+        choosing = view.is_my_turn and view.phase is Phase.TRUMP
+        keys = self.tr("tui.keys.trump" if choosing else "tui.keys")
+        self.query_one("#keys", Static).update(Text(keys, style="dim"))
 
     @property
     def _dots(self) -> str:
