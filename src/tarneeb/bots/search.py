@@ -314,9 +314,17 @@ class SearchBot(Bot):
         if self.to_match and view.contract is not None and match_equity(view.rules) is not None:
             value = _percent(totals[best] / weight_sum)
             why = Reason("best-set", layouts=len(layouts), percent=value, tricks=tricks)
+        elif self._scores_tricks(view):
+            why = Reason("most-tricks", layouts=len(layouts), tricks=tricks)
         else:
             why = Reason("best-score", layouts=len(layouts), tricks=tricks)
         return Decision(best, why)
+
+    @staticmethod
+    def _scores_tricks(view: View) -> bool:
+        """Whether :meth:`_utility` counts the side's tricks rather than the deal's score
+        (individual bids, card points: the double-dummy solver sees tricks only)."""
+        return view.contract is None or view.rules.count is Count.CARD_POINTS
 
     def _solve(self, positions: Sequence[Position], values: bool, per: int = 1) -> list[Solution]:
         """Solve in small batches until the time limit, keeping whole groups of ``per``.
@@ -405,7 +413,7 @@ class SearchBot(Bot):
         final_ours = ours + kept
         final_theirs = 13 - final_ours
         contract = view.contract
-        if contract is None or rules.count is Count.CARD_POINTS:
+        if self._scores_tricks(view) or contract is None:
             # Individual bids or card points: tricks are the measure we have.
             return float(final_ours)
         declaring = contract.team == me.team
