@@ -188,6 +188,12 @@ class HeuristicBot(Bot):
         When the opponents' contract, made, wins them the set, passing loses it:
         outbid them with what the partnership might take (a risk is better than a
         sure loss). When a small contract of ours wins the set, bid no more than it.
+
+        Its bids of 10 and more seldom make (in 300 matches of heuristic bots, none
+        of the 7 of ``stay-low`` did, nor the 18 of ``bid-to-score``, a risk taken
+        for want of a better one), but ``stay-low`` asking the full estimate rather
+        than half a trick less, or only up to 9, won 49.9-50.1% and 50.1-50.2% of
+        2,000 duplicate matches each against it (seeds 11 and 12): no different.
         """
         rules = view.rules
         if rules.is_individual or rules.count is not Count.TRICKS or not bids:
