@@ -654,3 +654,45 @@ def test_the_declarer_draws_trumps_from_the_top_of_a_sequence() -> None:
         SEVEN_SPADES,
     )
     assert card(deal, S) == Card("KS")
+
+
+def test_in_card_points_the_heuristic_counts_the_contract_in_points() -> None:
+    """Seed 000 on Tarneeb 400: "el objetivo del contrato pasa a ser 400 puntos de cartas
+    en lugar de contar bazas". The heuristic counted a contract of 60 as 7 tricks, made
+    with 7 tricks of any cards: it cashed out short of the points, or held back winners
+    for a contract already in. Its goal is in points now: none needed once the side has
+    the contract's points (the defenders: one more than it leaves them), some while it
+    has not, whatever the tricks."""
+    from tarneeb.bots.heuristic import tricks_needed
+    from tarneeb.play import POINTS
+
+    rules = find_rules("tarneeb400")
+    apart = 0  # views where the trick count and the points disagree on the goal
+    for seed in range(6):
+        match = Match(rules, seed=seed)
+        bots = [HeuristicBot(random.Random(seed * 4 + i)) for i in range(4)]
+        deals = 0
+        while not match.is_over() and deals < 4:
+            deal = match.deal
+            seat = match.to_act
+            assert seat is not None
+            view = match.view(seat)
+            if view.phase is Phase.PLAY and view.contract is not None:
+                ours = sum(
+                    POINTS[card]
+                    for trick in view.tricks
+                    if trick.winner is not None and trick.winner.team == seat.team
+                    for card in trick.cards
+                )
+                declaring = view.contract.team == seat.team
+                goal = view.contract.level if declaring else 121 - view.contract.level
+                needed, left = tricks_needed(view)
+                assert (needed == 0) == (ours >= goal), (ours, goal, needed)
+                assert 0 <= needed <= left + 1
+                side = view.tricks_taken[seat] + view.tricks_taken[seat.partner]
+                in_tricks = round(view.contract.level * 13 / 120)
+                in_tricks = in_tricks if declaring else 14 - in_tricks
+                apart += (side >= in_tricks) != (ours >= goal)
+            match.push(bots[seat].act(view))
+            deals += match.deal is not deal
+    assert apart >= 20, apart

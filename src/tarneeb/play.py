@@ -66,6 +66,9 @@ POINTS: tuple[int, ...] = tuple(
 )
 """The card points of each card (A 11, 10 10, K 4, Q 3, J 2; 120 in the deck)."""
 
+TOTAL_POINTS = sum(POINTS)
+"""The card points in the deck, and so in a deal: 120."""
+
 _SUIT_CARDS: list[list[tuple[int, ...]]] = []
 SUIT_CARDS = _SUIT_CARDS
 """The table of :func:`suit_cards`, filled in place by its first call (for inlined loops)."""

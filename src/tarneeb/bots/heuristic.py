@@ -20,6 +20,7 @@ with its :class:`~tarneeb.bots.reasons.Reason`, the rule that chose it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from math import ceil
 from typing import ClassVar
 
 from tarneeb.actions import (
@@ -38,6 +39,7 @@ from tarneeb.bots.knowledge import Knowledge
 from tarneeb.bots.reasons import Reason
 from tarneeb.cards import SUIT_MASKS, Card, Suit
 from tarneeb.deal import Trick
+from tarneeb.play import POINTS, TOTAL_POINTS
 from tarneeb.rules import Count
 from tarneeb.scoring import score_contract
 from tarneeb.seats import Seat
@@ -91,7 +93,16 @@ def tricks_needed(view: View) -> tuple[int, int]:
     """(the tricks the seat's side still needs for its goal, the tricks left to play).
 
     The goal: the contract for the declarers, one more trick than the contract
-    leaves them for the defenders, the seat's own bid for individual bids.
+    leaves them for the defenders, the seat's own bid for individual bids. In
+    card points the goal is the contract's card points (the defenders': one more
+    than the contract leaves them), and the tricks needed are as many as the
+    points still short at the points left a trick, none once they are in. The
+    bot counted the contract in tricks before (a bid of 60 as 7 tricks, made
+    with 7 tricks whatever their cards: cashing out short of the points, or
+    saving its aces for a contract already in); counting the points won 2,078
+    of 4,000 duplicate Tarneeb 400 matches against that (52.0%, 95% interval
+    50.4 to 53.5; seeds 11 and 12 of ``tarneeb arena --rules tarneeb400``),
+    +0.6 and +1.6 card points a deal.
     """
     taken = view.tricks_taken
     left = 13 - sum(taken)
@@ -100,9 +111,21 @@ def tricks_needed(view: View) -> tuple[int, int]:
         bid = view.bids[view.seat] or 0
         return max(0, bid - taken[view.seat]), left
     level = contract.level
+    declaring = contract.team == view.seat.team
     if view.rules.count is Count.CARD_POINTS:
-        level = round(level * 13 / 120)
-    goal = level if contract.team == view.seat.team else 14 - level
+        ours = out = 0
+        for trick in view.tricks:
+            if trick.winner is None:
+                continue
+            points = sum(POINTS[card] for card in trick.cards)
+            out += points
+            ours += points if trick.winner.team == view.seat.team else 0
+        short = (level if declaring else TOTAL_POINTS - level + 1) - ours
+        if short <= 0:
+            return 0, left
+        each = (TOTAL_POINTS - out) / left if left else 0.0
+        return (min(left + 1, ceil(short / each)) if each > 0 else left + 1), left
+    goal = level if declaring else 14 - level
     return max(0, goal - taken[view.seat] - taken[view.seat.partner]), left
 
 
