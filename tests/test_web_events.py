@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 import web_support
+from tarneeb.i18n import core_catalogue
 from test_web_a11y import axe_violations
 from web_support import DESKTOP, PHONE, expect, new_page, run_server
 
@@ -186,3 +187,39 @@ def test_a_pair_name_being_typed_outlives_another_pair_registering(
     expect(player.locator("#event-pairs")).to_contain_text("The Cedars of Beirut")
     host.context.close()
     player.context.close()
+
+
+@pytest.mark.parametrize("width", [390, 360])
+def test_the_standings_fit_a_phone_in_every_language(
+    browser: object, server: str, width: int
+) -> None:
+    """A play test at 390x844 (stop 33): in Russian the standings ran 70 px past the phone
+    ("Поражени" cut, the points out of sight), Dutch 65, Spanish 53. On a phone the counts'
+    headings are a sports table's letters, each with its full word as its title."""
+    assert expect is not None
+    host = new_page(browser, DESKTOP)  # type: ignore[arg-type]
+    host.goto(f"{server}/events")
+    made = _new_event(host, kind="king-of-the-table", pairs=3, sets=2, target=1)
+    event_id, token = made["event"]["id"], made["host_token"]
+    host.evaluate(
+        """async ([id, token]) => fetch(`/api/events/${id}/start`, {method: 'POST',
+            headers: {'Content-Type': 'application/json'}, body: JSON.stringify({token, fill: true})})""",
+        [event_id, token],
+    )
+    for locale in ("en-US", "ar", "es", "nl", "ru"):
+        phone = new_page(browser, {"width": width, "height": 800}, locale=locale)  # type: ignore[arg-type]
+        phone.goto(f"{server}/e/{event_id}")
+        table = phone.locator("#event-standings .sheet-scroll")
+        expect(table).to_be_visible()
+        over = table.evaluate("(s) => s.scrollWidth - s.clientWidth")
+        assert over <= 0, (locale, over)
+        lost = phone.locator("#event-standings thead abbr").nth(2)
+        expect(lost).to_be_visible()
+        assert lost.get_attribute("title") == core_catalogue(locale[:2])["web.events.col.lost"]
+        phone.context.close()
+    wide = new_page(browser, DESKTOP, locale="ru")  # type: ignore[arg-type]
+    wide.goto(f"{server}/e/{event_id}")
+    expect(wide.locator("#event-standings thead")).to_contain_text("Поражения")
+    expect(wide.locator("#event-standings thead abbr").first).to_be_hidden()
+    wide.context.close()
+    host.context.close()

@@ -544,7 +544,13 @@ export class EventView {
 
   standings(e, names, /** @type {Mine} */ me) {
     if (!e.standings.length) return null;
-    const head = ["rank", "pair", "played", "won", "lost", "points"].map((k) => h("th", { scope: "col" }, t(`web.events.col.${k}`)));
+    // the counts' headings in full, and as a sports table's letters on a phone (the full
+    // words took Russian's table 70 px past a 390 px phone), the full word their title
+    const head = ["rank", "pair", "played", "won", "lost", "points"].map((k) =>
+      ["rank", "pair"].includes(k)
+        ? h("th", { scope: "col" }, t(`web.events.col.${k}`))
+        : h("th", { scope: "col" }, h("span", { class: "wide-only" }, t(`web.events.col.${k}`)), h("abbr", { class: "narrow-only", title: t(`web.events.col.${k}`) }, t(`web.events.colShort.${k}`))),
+    );
     return h(
       "section",
       { class: "panel", id: "event-standings" },
