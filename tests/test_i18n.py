@@ -627,3 +627,27 @@ def test_server_serves_the_reference_in_the_pages_language(tmp_path: Path) -> No
         assert answer.status_code == 400
         assert answer.json()["error"]["code"] == "malformed"
         assert "the languages are: en, ar, es, nl, ru" in answer.json()["error"]["message"]
+
+
+def test_the_plural_categories_the_browser_checks_are_these() -> None:
+    """tests/js/plural_categories.json holds plural_category for 0 to 229 in every
+    language; the node test checks the browser's Intl.PluralRules against it."""
+    from tarneeb.i18n import plural_category
+
+    saved = json.loads((ROOT / "tests" / "js" / "plural_categories.json").read_text())
+    assert saved == {lang: [plural_category(lang, n) for n in range(230)] for lang in LANGUAGES}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_plural_has_other_and_only_the_languages_categories(lang: str) -> None:
+    """A plural placeholder names ``other`` (a fraction's words, and the fallback) and no
+    category the language does not have: a misspelt or foreign one would never be said."""
+    from tarneeb.i18n import plural_category
+
+    have = {plural_category(lang, n) for n in range(1000)} | {"other"}
+    block = re.compile(r"\{\w+, plural,((?:\s*\w+\s*\{[^{}]*\})+)\s*\}")
+    for key, text in core_catalogue(lang).items():
+        for found in block.finditer(text):
+            said = re.findall(r"(\w+)\s*\{", found.group(1))
+            assert "other" in said, (key, text)
+            assert set(said) <= have, (key, set(said) - have)

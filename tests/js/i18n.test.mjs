@@ -56,3 +56,26 @@ test("a negative number keeps its minus in front in right-to-left text", () => {
   assert.match(formatNumber(-12), /^\u2066\u200e?-12\u2069$/);
   assert.equal(formatNumber(12), "12");
 });
+
+test("a plural placeholder takes the words of its number's category, as the catalogue's Python fill does", () => {
+  const message = "{n, plural, one {# взятку} few {# взятки} many {# взяток} other {# взятки}} из {of}";
+  useMessages("ru", { "web.p": message }, {});
+  assert.deepEqual([1, 3, 5, 11, 21, 22, 111].map((n) => t("web.p", { n, of: 13 })),
+    ["1 взятку из 13", "3 взятки из 13", "5 взяток из 13", "11 взяток из 13", "21 взятку из 13", "22 взятки из 13", "111 взяток из 13"]);
+  assert.equal(t("web.p", { n: "2,5", of: 13 }), "2,5 взятки из 13");
+  assert.equal(t("web.p", { of: 13 }), `${message.split(" из")[0]} из 13`, "a missing value leaves its placeholder");
+  useMessages("ar", { "web.p": "{n, plural, zero {لا أكلات} one {أكلة واحدة} two {أكلتان} few {# أكلات} many {# أكلة} other {# أكلة}}" }, {});
+  assert.deepEqual([0, 1, 2, 3, 11, 100].map((n) => t("web.p", { n })),
+    ["لا أكلات", "أكلة واحدة", "أكلتان", "3 أكلات", "11 أكلة", "100 أكلة"]);
+});
+
+test("the browser's plural categories are tarneeb.i18n.plural_category's, 0 to 229 in every language", async () => {
+  const { pluralCategory } = await import("../../src/tarneeb/server/static/js/i18n.js");
+  // what tarneeb.i18n.plural_category gives (python: the test of the same name in test_i18n.py)
+  const python = JSON.parse(readFileSync(new URL("plural_categories.json", import.meta.url), "utf8"));
+  for (const lang of LANGS) {
+    useMessages(lang, {}, {});
+    const browser = [...Array(230).keys()].map((n) => pluralCategory(n));
+    assert.deepEqual(browser, python[lang], lang);
+  }
+});

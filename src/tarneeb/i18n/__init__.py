@@ -3,6 +3,10 @@
 One catalogue for everything that speaks to players: a flat JSON object of
 ``"key": "message"`` pairs in UTF-8, one file a language,
 ``tarneeb/i18n/LANG.json``, with ``{name}`` placeholders filled in by name.
+A number's noun takes the language's plural form with ICU's plural syntax,
+``{tricks, plural, one {# взятку} few {# взятки} many {# взяток} other {# взятки}}``
+(``#`` is the number; the categories are CLDR's, as the browser's
+``Intl.PluralRules`` names them).
 The rules reference, the preset summaries and ``tarneeb play`` read it here;
 the browser client's own messages are its ``web.`` block, which the server
 hands the page with the shared words it needs (:func:`browser_catalogue`,
@@ -51,6 +55,7 @@ __all__ = [
     "fill",
     "find_language",
     "placeholders",
+    "plural_category",
     "read_catalogue",
     "translator",
 ]
@@ -62,6 +67,11 @@ DEFAULT_LANGUAGE = "en"
 RIGHT_TO_LEFT: frozenset[str] = frozenset({"ar"})
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_PLURAL = re.compile(
+    r"\{(\w+), plural,((?:\s*(?:zero|one|two|few|many|other)\s*\{[^{}]*\})+)\s*\}"
+)
+"""``{name, plural, one {...} other {...}}``: a placeholder whose words follow its number."""
+_BRANCH = re.compile(r"(zero|one|two|few|many|other)\s*\{([^{}]*)\}")
 
 #: A message function: ``tr(key, **params)`` gives the message with its placeholders filled.
 Translator = Callable[..., str]
@@ -112,27 +122,77 @@ def accept_language(header: str | None) -> str | None:
 
 
 def placeholders(message: str) -> set[str]:
-    """The names of the ``{name}`` placeholders of a message.
+    """The names of the ``{name}`` placeholders of a message, plural ones too.
 
-    >>> sorted(placeholders("bid {bid}, take {taken}"))
+    >>> sorted(placeholders("bid {bid}, take {taken, plural, one {# trick} other {# tricks}}"))
     ['bid', 'taken']
     """
-    return set(_PLACEHOLDER.findall(message))
+    plural = {match.group(1) for match in _PLURAL.finditer(message)}
+    return plural | set(_PLACEHOLDER.findall(_PLURAL.sub("", message)))
 
 
-def fill(message: str, params: Mapping[str, object]) -> str:
-    """The message with each ``{name}`` replaced by ``params[name]``, the way the browser does.
+def plural_category(lang: str, value: object) -> str:
+    """The CLDR plural category of ``value`` in ``lang``: ``zero``, ``one``, ``two``,
+    ``few``, ``many`` or ``other``, as the browser's ``Intl.PluralRules`` says.
+
+    ``value`` is a number, or a number written out (``"7,5"``: the decimal comma of a
+    reason's argument). A number with a fraction is ``other`` in every language here.
+
+    >>> [plural_category("ru", n) for n in (1, 3, 5, 11, 21, 22, 7.5)]
+    ['one', 'few', 'many', 'many', 'one', 'few', 'other']
+    >>> [plural_category("ar", n) for n in (0, 1, 2, 3, 11, 100, 102)]
+    ['zero', 'one', 'two', 'few', 'many', 'other', 'other']
+    >>> plural_category("en", 1), plural_category("en", "1,5")
+    ('one', 'other')
+    """
+    text = str(value).strip("\u2066\u2069").replace(",", ".").replace("\u2212", "-")
+    try:
+        number = abs(float(text))
+    except ValueError:
+        return "other"
+    if number != int(number):
+        return "other"
+    n = int(number)
+    lang = find_language(lang)
+    if lang == "ru":
+        if n % 10 == 1 and n % 100 != 11:
+            return "one"
+        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+            return "few"
+        return "many"
+    if lang == "ar":
+        if n <= 2:
+            return ("zero", "one", "two")[n]
+        if 3 <= n % 100 <= 10:
+            return "few"
+        return "many" if 11 <= n % 100 <= 99 else "other"
+    return "one" if n == 1 else "other"
+
+
+def fill(message: str, params: Mapping[str, object], lang: str = DEFAULT_LANGUAGE) -> str:
+    """The message with each ``{name}`` replaced by ``params[name]``, the way the browser does;
+    a plural placeholder by the words of its number's category in ``lang`` (``other`` when
+    the message has none for it), ``#`` in them by the number.
 
     >>> fill("bid {bid}, take {taken}", {"bid": 8, "taken": 9})
     'bid 8, take 9'
+    >>> plural = "{n, plural, one {# взятку} few {# взятки} many {# взяток} other {# взятки}}"
+    >>> [fill(plural, {"n": n}, "ru") for n in (1, 3, 5, "2,5")]
+    ['1 взятку', '3 взятки', '5 взяток', '2,5 взятки']
 
     :raises KeyError: when a placeholder has no value (a bug of the caller).
     """
 
+    def plural(match: re.Match[str]) -> str:
+        value = params[match.group(1)]
+        words: dict[str, str] = dict(_BRANCH.findall(match.group(2)))
+        chosen = words.get(plural_category(lang, value)) or words.get("other", "#")
+        return chosen.replace("#", str(value))
+
     def one(match: re.Match[str]) -> str:
         return str(params[match.group(1)])
 
-    return _PLACEHOLDER.sub(one, message)
+    return _PLACEHOLDER.sub(one, _PLURAL.sub(plural, message))
 
 
 def read_catalogue(folder: Traversable, lang: str) -> Mapping[str, str]:
@@ -188,6 +248,6 @@ def translator(lang: str = DEFAULT_LANGUAGE) -> Translator:
         message = messages.get(key)
         if message is None:
             message = english[key]
-        return fill(message, params)
+        return fill(message, params, lang)
 
     return tr

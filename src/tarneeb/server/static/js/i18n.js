@@ -89,11 +89,36 @@ export function isRtl() {
   return LANGUAGES.find((l) => l.code === current)?.dir === "rtl";
 }
 
-/** The message `key` with {name} placeholders filled from `params`. */
+const PLURAL = /\{(\w+), plural,((?:\s*(?:zero|one|two|few|many|other)\s*\{[^{}]*\})+)\s*\}/g;
+const BRANCH = /(zero|one|two|few|many|other)\s*\{([^{}]*)\}/g;
+
+/**
+ * The plural category of `value` (a number, or one written out: "7,5") in the page's
+ * language, as tarneeb.i18n.plural_category names it.
+ * @param {unknown} value
+ */
+export function pluralCategory(value) {
+  const number = typeof value === "number" ? value : Number(String(value).replace(/[\u2066\u2069]/g, "").replace(",", ".").replace("\u2212", "-"));
+  if (!Number.isFinite(number)) return "other";
+  return new Intl.PluralRules(current).select(Math.abs(number));
+}
+
+/**
+ * The message `key` with {name} placeholders filled from `params`; a plural one,
+ * {name, plural, one {# card} other {# cards}}, by the words of its number's category.
+ */
 export function t(key, params = {}) {
   let text = messages[key];
   if (text === undefined) text = fallback[key];
   if (text === undefined) return key;
+  text = text.replace(PLURAL, (whole, name, branches) => {
+    if (params[name] === undefined) return whole;
+    /** @type {Record<string, string>} */
+    const words = {};
+    for (const [, category, said] of branches.matchAll(BRANCH)) words[category] = said;
+    const chosen = words[pluralCategory(params[name])] || words.other || "#";
+    return chosen.replaceAll("#", formatValue(params[name]));
+  });
   return text.replace(/\{(\w+)\}/g, (whole, name) =>
     params[name] === undefined ? whole : formatValue(params[name]),
   );
