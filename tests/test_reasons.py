@@ -87,6 +87,21 @@ def test_numbers_use_the_languages_decimal_sign_and_suits_their_names() -> None:
     assert Reason("team-tricks", tricks=8.0) == "the partnership should take about 8 tricks"
 
 
+def test_a_count_takes_the_languages_plural_form() -> None:
+    """Hints said "about 1 tricks", "пики: 3 взяток", "نحو 1 أكلات": a count's noun takes
+    its plural form (the catalogue's plural placeholders); a fraction its own."""
+    assert Reason("team-tricks", tricks=1.0) == "the partnership should take about 1 trick"
+    assert Reason("trump-takes", suit=Suit.SPADES, tricks=3.0).text("ru") == "пики: 3 взятки"
+    assert Reason("trump-takes", suit=Suit.SPADES, tricks=5.0).text("ru") == "пики: 5 взяток"
+    assert Reason("trump-takes", suit=Suit.SPADES, tricks=7.5).text("ru") == "пики: 7,5 взятки"
+    assert Reason("team-tricks", tricks=1.0).text("ar") == "الشريكان يأكلان نحو أكلة واحدة"
+    assert Reason("team-tricks", tricks=4.0).text("ar") == "الشريكان يأكلان نحو 4 أكلات"
+    assert (
+        Reason("cash-to-make", count=1).text("es")
+        == "cobra las ganadoras: 1 baza más cumple el contrato"
+    )
+
+
 def test_a_reason_can_hold_another_and_renders_it_in_the_same_language() -> None:
     inner = Reason("second-low")
     why = Reason("unsolved", seconds=0.5, reason=inner)
