@@ -395,17 +395,34 @@ def _accounted(clients: list[Client], events: list[Any]) -> None:
     assert set(acked) <= set(refs), "an acked action is not in the log"
 
 
+def _still_going(
+    clients: list[Client], tasks: list[asyncio.Task[None]], deadline: float, what: str
+) -> None:
+    """Fail with what each client heard once ``deadline`` passes, and at once with the
+    error of a client that stopped on one (an assertion of its own: else the match only
+    "did not end", and a run under load said no more)."""
+    for task in tasks:
+        if task.done() and not task.cancelled() and task.exception() is not None:
+            raise AssertionError(f"a client stopped: {task.exception()!r}") from task.exception()
+    heard = "; ".join(
+        f"{c.seat or 'spectator'}: over {c.over}, {len(c.seen)} events (last {c.seen[-1:]}),"
+        f" {c.reconnects} reconnects {c.closes[-2:]}, errors {[e.get('code') for e in c.errors]}"
+        for c in clients
+    )
+    assert time.monotonic() < deadline, f"{what}: {heard}"
+
+
 async def _play(clients: list[Client], seconds: float = 240.0) -> None:
     done = asyncio.Event()
     tasks = [asyncio.create_task(c.run(done)) for c in clients]
     try:
         deadline = time.monotonic() + seconds
         while not all(c.over for c in clients[:4]):
-            assert time.monotonic() < deadline, "the match did not end"
+            _still_going(clients, tasks, deadline, "the match did not end")
             await asyncio.sleep(0.05)
         # The spectator (if any) hears the last events too.
         while any(c.seen != clients[0].seen for c in clients):
-            assert time.monotonic() < deadline, "not every client heard the end"
+            _still_going(clients, tasks, deadline, "not every client heard the end")
             await asyncio.sleep(0.05)
     finally:
         done.set()
@@ -517,14 +534,14 @@ def test_kill_9_of_the_owner_mid_deal_another_worker_finishes_the_match(cluster:
             killed = time.monotonic()
             before = max(len(c.seen) for c in clients)
             while max(len(c.seen) for c in clients) <= before:
-                assert time.monotonic() - killed < 30, "no worker took the table over"
+                _still_going(players, tasks, killed + 30, "no worker took the table over")
                 await asyncio.sleep(0.01)
             timing["adopted"] = time.monotonic() - killed
             deadline = time.monotonic() + 240
             while not all(c.over for c in clients) or any(
                 c.seen != clients[0].seen for c in players
             ):
-                assert time.monotonic() < deadline, "the match did not end"
+                _still_going(players, tasks, deadline, "the match did not end")
                 await asyncio.sleep(0.05)
         finally:
             done.set()
