@@ -349,6 +349,40 @@ def test_item6_syrian_400_scores_each_player_not_the_teams(browser: Browser, ser
     page.context.close()
 
 
+def test_item6_syrian_400_deal_summaries_speak_of_each_player(
+    browser: Browser, server: str
+) -> None:
+    """A play test on a phone (stop 33): Syrian 400's deal summary ended "Score: N–S 6,
+    E–W 9", the sides' sums, which decide nothing there; and a deal dealt again unplayed
+    (its bids under the minimum) listed "Maya 0 of 2", as if a result. The summary gives
+    each player's score, and a redeal each player's bid alone."""
+    page = new_page(browser, DESKTOP, reduced_motion=True)
+    quick_play(page, server, name="Maya", preset="syrian400", target=1000)
+    scores = re.compile(r"S -?\d+, N -?\d+; E -?\d+, W -?\d+")
+    seen = {"played": False, "redealt": False}
+    for _ in range(16):  # 40% of this page's deals are dealt again (see the test above)
+        done = play_deals(page, 1)
+        assert not done["problems"] and page.locator("#deal-summary").count(), done
+        # (a negative number is a left-to-right isolate: its minus stays in front)
+        text = page.locator("#summary-scores").inner_text()
+        text = text.replace("\u2066", "").replace("\u2069", "")
+        assert scores.search(text) and "N–S" not in text, text
+        bids = page.locator("#summary-progress li")
+        assert bids.count() == 4
+        redealt = page.locator("#summary-thrown").count() > 0
+        first = bids.first.inner_text()
+        if redealt:
+            assert re.search(r"bid \d+$", first) and " of " not in first, first
+        else:
+            assert re.search(r"\d+ of \d+", first), first
+        seen["redealt" if redealt else "played"] = True
+        if all(seen.values()):
+            break
+        page.click("#summary-close")
+    assert all(seen.values()), seen
+    page.context.close()
+
+
 def test_item6_egyptian_trump_is_the_bids_strain_before_play(
     browser: Browser, tmp_path: Path
 ) -> None:

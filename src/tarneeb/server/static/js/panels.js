@@ -90,7 +90,10 @@ export function summaryRows(deal, model) {
       h(
         "ul",
         { class: "sum-row own-bids", id: "summary-progress" },
-        SEATS.map((seat, i) => h("li", { dataset: { seat } }, h("span", { class: "who" }, label(seat)), " ", t("web.seat.ownBid", { taken: formatNumber(row.tricks?.[i] ?? 0), bid: formatNumber(row.bids?.[i] ?? 0) }), row.seatPoints ? [" ", h("b", {}, signed(row.seatPoints[i]))] : null)),
+        // a deal dealt again unplayed took no tricks: its bids alone ("0 of 2" read as a result)
+        row.thrownIn
+          ? SEATS.map((seat, i) => h("li", { dataset: { seat } }, h("span", { class: "who" }, label(seat)), " ", t("web.summary.ownBid", { bid: formatNumber(row.bids?.[i] ?? 0) })))
+          : SEATS.map((seat, i) => h("li", { dataset: { seat } }, h("span", { class: "who" }, label(seat)), " ", t("web.seat.ownBid", { taken: formatNumber(row.tricks?.[i] ?? 0), bid: formatNumber(row.bids?.[i] ?? 0) }), row.seatPoints ? [" ", h("b", {}, signed(row.seatPoints[i]))] : null)),
       ),
     );
   } else if (row.contract && row.cardPoints) {
@@ -104,7 +107,11 @@ export function summaryRows(deal, model) {
     rows.push(h("div", { class: "sum-row", id: "summary-tricks" }, t("web.summary.tricks", { ns: row.sideTricks[0], ew: row.sideTricks[1] })));
   }
   if (row.points && !model.individual) rows.push(h("div", { class: "sum-row", id: "summary-points" }, t("web.summary.points", { ns: signed(row.points[0]), ew: signed(row.points[1]) })));
-  if (row.scores) rows.push(h("div", { class: "sum-row", id: "summary-scores" }, t("web.summary.scores", { ns: formatNumber(row.scores[0]), ew: formatNumber(row.scores[1]) })));
+  // each player's score where each plays for their own (the sides' sums are no measure there)
+  if (model.individual && row.seatScores) {
+    const scores = /** @type {number[]} */ (row.seatScores);
+    rows.push(h("div", { class: "sum-row", id: "summary-scores" }, t("web.end.seatScores", Object.fromEntries(["s", "e", "n", "w"].map((k, i) => [k, formatNumber(scores[i] ?? 0)])))));
+  } else if (row.scores) rows.push(h("div", { class: "sum-row", id: "summary-scores" }, t("web.summary.scores", { ns: formatNumber(row.scores[0]), ew: formatNumber(row.scores[1]) })));
   const last = deal.last_trick;
   if (last && (last.cards || []).length) {
     rows.push(
