@@ -353,7 +353,8 @@ def test_item6_syrian_400_deal_summaries_speak_of_each_player(
     browser: Browser, server: str
 ) -> None:
     """A play test on a phone (stop 33): Syrian 400's deal summary ended "Score: N–S 6,
-    E–W 9", the sides' sums, which decide nothing there; and a deal dealt again unplayed
+    E–W 9", the sides' sums, which decide nothing there (the info bar said the same); and
+    a deal dealt again unplayed
     (its bids under the minimum) listed "Maya 0 of 2", as if a result. The summary gives
     each player's score, and a redeal each player's bid alone."""
     page = new_page(browser, DESKTOP, reduced_motion=True)
@@ -367,6 +368,9 @@ def test_item6_syrian_400_deal_summaries_speak_of_each_player(
         text = page.locator("#summary-scores").inner_text()
         text = text.replace("\u2066", "").replace("\u2069", "")
         assert scores.search(text) and "N–S" not in text, text
+        # the info bar too: each player's score, not the sides'
+        bar = page.locator("#score").inner_text().replace("\u2066", "").replace("\u2069", "")
+        assert page.locator("#score .seat-total").count() == 4 and "N–S" not in bar, bar
         bids = page.locator("#summary-progress li")
         assert bids.count() == 4
         redealt = page.locator("#summary-thrown").count() > 0
@@ -379,6 +383,7 @@ def test_item6_syrian_400_deal_summaries_speak_of_each_player(
         if all(seen.values()):
             break
         page.click("#summary-close")
+        expect(page.locator("#deal-summary")).to_have_count(0)  # the next deal needs our bid
     assert all(seen.values()), seen
     page.context.close()
 

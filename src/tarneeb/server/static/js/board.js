@@ -15,7 +15,7 @@
 
 import { h, mount } from "./dom.js";
 import { t, formatNumber } from "./i18n.js";
-import { SUITS, cardFace, cardBack, suitIcon } from "./cards.js";
+import { SEATS, SUITS, cardFace, cardBack, suitIcon } from "./cards.js";
 import { seatName, seatLabel, cardLabel, actionView, contractView, sideName, suitName, presetName } from "./common.js";
 
 /** @typedef {import("./model.js").TableModel} TableModel */
@@ -70,13 +70,19 @@ export function renderInfobar(node, model) {
     if (model.progress.length && !model.individual) {
       items.push(h("span", { class: "info-item", id: "progress" }, progressText(model.progress[0], false)));
     }
+    // each player's score where each plays for their own: the sides' sums decide nothing there
+    const scores = model.individual
+      ? SEATS.map((seat, i) => [i ? h("span", { class: "sep" }, "·") : null, h("span", { class: "seat-total", dataset: { seat } }, t(`web.seat.${seat}.short`), " ", h("b", {}, formatNumber(model.seatScores[i] ?? 0)))])
+      : [
+          h("span", { class: "side-ns" }, sideName("NS"), " ", h("b", { id: "score-ns" }, formatNumber(model.scores[0] ?? 0))),
+          h("span", { class: "sep" }, "·"),
+          h("span", { class: "side-ew" }, sideName("EW"), " ", h("b", { id: "score-ew" }, formatNumber(model.scores[1] ?? 0))),
+        ];
     items.push(
       h(
         "span",
         { class: "info-item score", id: "score" },
-        h("span", { class: "side-ns" }, sideName("NS"), " ", h("b", { id: "score-ns" }, formatNumber(model.scores[0] ?? 0))),
-        h("span", { class: "sep" }, "·"),
-        h("span", { class: "side-ew" }, sideName("EW"), " ", h("b", { id: "score-ew" }, formatNumber(model.scores[1] ?? 0))),
+        scores,
         model.target !== null ? h("span", { class: "target" }, t("web.info.target", { target: formatNumber(model.target) })) : null,
       ),
     );
