@@ -684,3 +684,22 @@ def test_our_own_solver_reviews_in_a_worker_thread_and_shows_how_long_it_has_bee
     assert "Solving with our own solver" in seen[0] and " 1 s" in seen[0]
     assert "MainThread" not in threads
     assert "double-dummy tricks after each card" in seen[1]
+
+
+def test_individual_bids_head_the_screen_with_each_players_score() -> None:
+    """The header of a Syrian 400 match read "NS 0  EW 0": the sides' sums, which decide
+    nothing where each plays for their own (the browser's info bar said the same). It
+    gives each player's score, as the side panel's table does."""
+    game = new_game("syrian400", seed=3)
+    for _ in range(3):
+        finish_deal(game)
+    seen: dict[str, str] = {}
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        seen["screen"] = screen_text(app)
+
+    run_app(game, script, preset="syrian400")
+    header = seen["screen"].splitlines()[0]
+    s, e, n, w = game.match.seat_scores
+    assert f"S {s}  E {e}  N {n}  W {w}" in header, header
+    assert "NS " not in header and len(header) <= 80

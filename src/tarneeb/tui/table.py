@@ -141,8 +141,12 @@ class TableScreen(Screen[None]):
         header.append(f" {name}{dot}" + self.tr("tui.header.target", target=rules.target))
         if rules.sets > 1:
             header.append(dot + self.tr("tui.header.set", set=match.set_number, sets=rules.sets))
-        ns, ew = match.team_scores
-        header.append(f"{dot}NS {ns}  EW {ew}", style="bold")
+        if rules.is_individual:  # each plays for their own: the sides' sums decide nothing
+            s, e, n, w = match.seat_scores
+            header.append(f"{dot}S {s}  E {e}  N {n}  W {w}", style="bold")
+        else:
+            ns, ew = match.team_scores
+            header.append(f"{dot}NS {ns}  EW {ew}", style="bold")
         header.append(dot + self.tr("tui.header.deal", deal=len(match.deals)))
         if game.bot_delay == 0:
             header.append(dot + self.tr("tui.header.instant"), style="dim")
