@@ -67,9 +67,7 @@ DEFAULT_LANGUAGE = "en"
 RIGHT_TO_LEFT: frozenset[str] = frozenset({"ar"})
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
-_PLURAL = re.compile(
-    r"\{(\w+), plural,((?:\s*(?:zero|one|two|few|many|other)\s*\{[^{}]*\})+)\s*\}"
-)
+_PLURAL = re.compile(r"\{(\w+), plural,((?:\s*(?:zero|one|two|few|many|other)\s*\{[^{}]*\})+)\s*\}")
 """``{name, plural, one {...} other {...}}``: a placeholder whose words follow its number."""
 _BRANCH = re.compile(r"(zero|one|two|few|many|other)\s*\{([^{}]*)\}")
 
