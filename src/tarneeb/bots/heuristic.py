@@ -367,7 +367,7 @@ class HeuristicBot(Bot):
             # Bid just enough now: the auction may come back.
             team, bid = min(in_strain, key=lambda x: x[1].level)
         if points:  # the bids count card points: say the estimate in them, not in tricks
-            return Decision(bid, Reason("team-points", points=round(team * 120 / 13)))
+            return Decision(bid, Reason("team-points", points=round(team * TOTAL_POINTS / 13)))
         return Decision(bid, Reason("team-tricks", tricks=round(team, 1)))
 
     @staticmethod

@@ -20,6 +20,14 @@ import { PACES } from "./motion.js";
 /** @typedef {import("./model.js").TableModel} TableModel */
 /** @typedef {import("./wire").SeatName} SeatName */
 
+/**
+ * "Score: S 14, N 3; E -5, W 4": each player's score, where each plays for their own.
+ * @param {number[]} scores by seat: south, east, north, west
+ */
+function seatScoresText(scores) {
+  return t("web.end.seatScores", Object.fromEntries(["s", "e", "n", "w"].map((k, i) => [k, formatNumber(scores[i] ?? 0)])));
+}
+
 /** @param {number} value */
 export function signed(value) {
   const n = Number(value);
@@ -109,8 +117,7 @@ export function summaryRows(deal, model) {
   if (row.points && !model.individual) rows.push(h("div", { class: "sum-row", id: "summary-points" }, t("web.summary.points", { ns: signed(row.points[0]), ew: signed(row.points[1]) })));
   // each player's score where each plays for their own (the sides' sums are no measure there)
   if (model.individual && row.seatScores) {
-    const scores = /** @type {number[]} */ (row.seatScores);
-    rows.push(h("div", { class: "sum-row", id: "summary-scores" }, t("web.end.seatScores", Object.fromEntries(["s", "e", "n", "w"].map((k, i) => [k, formatNumber(scores[i] ?? 0)])))));
+    rows.push(h("div", { class: "sum-row", id: "summary-scores" }, seatScoresText(row.seatScores)));
   } else if (row.scores) rows.push(h("div", { class: "sum-row", id: "summary-scores" }, t("web.summary.scores", { ns: formatNumber(row.scores[0]), ew: formatNumber(row.scores[1]) })));
   const last = deal.last_trick;
   if (last && (last.cards || []).length) {
@@ -255,7 +262,7 @@ export function showMatchEnd(end, model, options) {
       "p",
       { class: "final", id: "match-final" },
       end.seatScores
-        ? t("web.end.seatScores", Object.fromEntries(["s", "e", "n", "w"].map((k, i) => [k, formatNumber(end.seatScores?.[i] ?? 0)])))
+        ? seatScoresText(end.seatScores)
         : t("web.summary.scores", { ns: formatNumber(end.scores[0] ?? 0), ew: formatNumber(end.scores[1] ?? 0) }),
     ),
     end.target !== null ? h("p", { class: "small", id: "match-target" }, t("web.end.target", { target: formatNumber(end.target) })) : null,
