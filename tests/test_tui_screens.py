@@ -703,3 +703,4 @@ def test_individual_bids_head_the_screen_with_each_players_score() -> None:
     s, e, n, w = game.match.seat_scores
     assert f"S {s}  E {e}  N {n}  W {w}" in header, header
     assert "NS " not in header and len(header) <= 80
+    assert "NS " not in seen["screen"] and "EW " not in seen["screen"]  # the score box too

@@ -174,10 +174,9 @@ class TableScreen(Screen[None]):
         game = self.game
         text = Text(self.tr("tui.score.title"), style="bold")
         match = game.match
-        ns, ew = match.team_scores
         target = self.tr("tui.score.to", target=game.rules.target)
-        text.append(f"\nNS {ns:>4}   EW {ew:>4}   {target}")
-        if game.rules.is_individual:
+        if game.rules.is_individual:  # each player's own score, below; not the sides' sums
+            text.append(f"\n{target}")
             text.append("\n    " + self.tr("tui.score.columns"), style="dim")
             for seat in SEATS:
                 bid = view.bids[seat]
@@ -188,6 +187,9 @@ class TableScreen(Screen[None]):
             total = sum(b for b in view.bids if b is not None)
             least = game.rules.total_minimum(max(view.scores))
             text.append("\n" + self.tr("tui.score.bids", total=total, least=least))
+        else:
+            ns, ew = match.team_scores
+            text.append(f"\nNS {ns:>4}   EW {ew:>4}   {target}")
         rows = game.score_rows(self.unicode)
         if rows:
             number, _dealer, what, pns, pew = rows[-1]
