@@ -91,9 +91,9 @@ def test_a_count_takes_the_languages_plural_form() -> None:
     """Hints said "about 1 tricks", "пики: 3 взяток", "نحو 1 أكلات": a count's noun takes
     its plural form (the catalogue's plural placeholders); a fraction its own."""
     assert Reason("team-tricks", tricks=1.0) == "the partnership should take about 1 trick"
-    assert Reason("trump-takes", suit=Suit.SPADES, tricks=3.0).text("ru") == "пики: 3 взятки"
-    assert Reason("trump-takes", suit=Suit.SPADES, tricks=5.0).text("ru") == "пики: 5 взяток"
-    assert Reason("trump-takes", suit=Suit.SPADES, tricks=7.5).text("ru") == "пики: 7,5 взятки"
+    assert Reason("most-tricks", layouts=40, tricks=3.0).text("ru").endswith("(ещё 3 взятки)")
+    assert Reason("most-tricks", layouts=40, tricks=5.0).text("ru").endswith("(ещё 5 взяток)")
+    assert Reason("most-tricks", layouts=40, tricks=7.5).text("ru").endswith("(ещё 7,5 взятки)")
     assert Reason("team-tricks", tricks=1.0).text("ar") == "الشريكان يأكلان نحو أكلة واحدة"
     assert Reason("team-tricks", tricks=4.0).text("ar") == "الشريكان يأكلان نحو 4 أكلات"
     assert (
@@ -183,7 +183,7 @@ def test_the_search_bots_reasons_are_the_catalogues_too(preset: str) -> None:
             before = match.deal
             match.push(decision.action)
             deals += match.deal is not before
-    assert {"best-set", "trump-takes"} & seen, seen
+    assert {"best-set", "search-agrees"} & seen, seen
 
 
 @pytest.mark.parametrize(
