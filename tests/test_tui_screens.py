@@ -69,8 +69,9 @@ def run_app(
     size: tuple[int, int] = (80, 24),
     preset: str = "classic",
     unicode: bool = True,
+    lang: str = "en",
 ) -> TarneebApp:
-    app = TarneebApp(game, preset, unicode=unicode)
+    app = TarneebApp(game, preset, unicode=unicode, lang=lang)
 
     async def main() -> None:
         async with app.run_test(size=size) as pilot:
@@ -372,6 +373,36 @@ def test_a_long_hint_takes_a_second_line_at_80x24_and_nothing_is_cut() -> None:
     assert lines[-1].split()[:2] == ["h", "hint"]
     assert any("Your bid" in line for line in lines)  # the bidding box kept its title
     assert "Score" in seen["screen"] and "Tarneeb" in lines[0]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_turn_prompt_stays_whole_on_screen_after_the_longest_hint(lang: str) -> None:
+    """At 80x24 a hint ran on into the turn prompt, which wrapped mid-phrase ("... (9 tricks
+    to come)  Your" / "turn: play a card."), and after a Spanish hint of 131 characters it
+    fell off the status rows altogether. The prompt now starts a row of its own when it
+    does not fit after the hint, and the status takes a third row when it needs one."""
+    game = new_game(seed=7)
+    game.run_bots()
+    seen: dict[str, str] = {}
+    hint = "Hint: 7♦: " + "a reason of many words " * 5 + "to its very end"
+    prompt = translator(lang)("tui.status.your-call")
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        for message in (hint, hint[:70], hint[:30]):
+            app.table.say(message)
+            await pilot.pause()
+            seen[message] = screen_text(app)
+
+    run_app(game, script, lang=lang)
+    for message, screen in seen.items():
+        lines = screen.splitlines()
+        assert len(lines) == 24 and all(Text(line).cell_len <= 80 for line in lines)
+        assert lines[-1].split()[:2] == translator(lang)("tui.keys").split()[:2]  # keys line last
+        assert any(line.strip().endswith(prompt) for line in lines[-4:-1]), (lang, lines[-5:])
+        assert "to its very end" in " ".join(lines[-5:-1]) or message != hint
+        assert "Tarneeb" in lines[0]
+    short = seen[hint[:30]].splitlines()
+    assert short[-2].strip().startswith(hint[:30].strip()) and short[-2].strip().endswith(prompt)
 
 
 def test_trump_is_typed_with_its_letter_even_s_and_h_and_named_with_enter() -> None:

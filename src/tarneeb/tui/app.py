@@ -77,7 +77,7 @@ class TarneebApp(App[int]):
     Chip.-illegal { text-opacity: 50%; }
     Chip.-cursor { background: $accent; text-style: bold; }
     .-nocolor Chip.-cursor { text-style: bold reverse; }
-    #status { height: auto; max-height: 2; padding: 0 1; }
+    #status { height: auto; max-height: 3; padding: 0 1; }
     #keys { height: 1; padding: 0 1; }
     TextScreen, QuestionScreen, RulesScreen, ReviewScreen { align: center middle; }
     #dialog { width: 78; max-height: 22; height: auto; border: round $primary;

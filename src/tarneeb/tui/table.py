@@ -7,6 +7,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from rich.console import Console
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -241,28 +242,35 @@ class TableScreen(Screen[None]):
         return self.tr("tui.box.bid")
 
     def _draw_status(self, view: View) -> None:
-        text = Text()
+        lead = Text()
+        sep = "  "
         if self.typed:
-            text.append(self.tr("tui.status.typed", typed=self.typed) + "  ", style="bold cyan")
+            lead.append(self.tr("tui.status.typed", typed=self.typed), style="bold cyan")
         if self.message:
-            text.append(self.message + "  ")
+            lead.append(("  " if lead else "") + self.message)
         elif view.history and view.history[-1][0] != view.seat:
             seat, action = view.history[-1]
-            text.append(seat_name(seat, self.look) + ": ")
-            text.append(action_label(action, self.unicode, self.look.lang), style="bold")
-            text.append(". ")
+            lead.append(("  " if lead else "") + seat_name(seat, self.look) + ": ")
+            lead.append(action_label(action, self.unicode, self.look.lang), style="bold")
+            lead.append(".")
+            sep = " "
+        tail = Text()
         if view.is_my_turn:
             key = "tui.status.your-card" if view.phase is Phase.PLAY else "tui.status.your-call"
-            text.append(self.tr(key), style="bold yellow")
+            tail.append(self.tr(key), style="bold yellow")
         elif self.game.match.is_over():
-            text.append(self.tr("tui.status.over"))
+            tail.append(self.tr("tui.status.over"))
         elif view.to_act is not None and view.to_act == self._thinking:
             who = self.names(view.to_act)
-            text.append(self.tr("tui.status.thinking", seat=who) + self._dots, style="dim")
+            tail.append(self.tr("tui.status.thinking", seat=who) + self._dots, style="dim")
         elif view.to_act is not None:
             who = self.names(view.to_act)
-            text.append(self.tr("tui.status.to-act", seat=who) + self._dots, style="dim")
-        self.query_one("#status", Static).update(text)
+            tail.append(self.tr("tui.status.to-act", seat=who) + self._dots, style="dim")
+        status = self.query_one("#status", Static)
+        width = status.content_size.width or max(1, self.app.size.width - 2)
+        self.query_one("#status", Static).update(
+            _join_status(lead, tail, width, self.app.console, sep)
+        )
         # At the trump choice s types spades: the keys line does not offer the score sheet.
         choosing = view.is_my_turn and view.phase is Phase.TRUMP
         keys = self.tr("tui.keys.trump" if choosing else "tui.keys")
@@ -685,3 +693,16 @@ class TableScreen(Screen[None]):
 
 def _cards(mask: int) -> list[Card]:
     return [Card(c) for c in range(52) if mask >> c & 1]
+
+
+def _join_status(lead: Text, tail: Text, width: int, console: Console, sep: str = "  ") -> Text:
+    """What was said, then whose turn it is: on one row when the turn fits after the last
+    row of what was said, else on a row of its own, so that it is never cut in two."""
+    if not lead:
+        return tail
+    if not tail:
+        return lead
+    last = lead.wrap(console, width)[-1]
+    last.rstrip()
+    gap = sep if last.cell_len + len(sep) + tail.cell_len <= width else "\n"
+    return Text.assemble(lead, gap, tail)
