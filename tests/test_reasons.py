@@ -284,3 +284,26 @@ def test_the_hint_speaks_the_players_language(
     assert reason.text("ru") != str(reason)
     assert reason.text("ru") in seen["screen"]
     assert "Подсказка" in seen["screen"]
+
+
+def test_counts_of_layouts_take_the_languages_plural_forms() -> None:
+    """The search's "as good as any card" hint said "في 10 توزيعًا" in Arabic (3 to 10
+    take the plural, "10 توزيعات"), and a bid kept for lack of time "only 1 layouts" in
+    English and "решено лишь 2 раскладок" in Russian. Every count of layouts in the
+    catalogue is a plural placeholder now, in every language."""
+    agrees = Reason("search-agrees", reason=Reason("second-low"), layouts=10)
+    assert agrees.text("ar").endswith("في 10 توزيعات)")
+    assert (
+        Reason("best-set", layouts=10, percent=50, tricks=3.0)
+        .text("ar")
+        .startswith("أفضل فرصة للفوز بالشوط على 10 توزيعات:")
+    )
+    one = Reason("too-few-layouts", reason=Reason("second-low"), solved=1)
+    two = Reason("too-few-layouts", reason=Reason("second-low"), solved=2)
+    assert "(only 1 layout solved in time" in one.text("en")
+    assert "решены лишь 2 раскладки" in two.text("ru")
+    assert "حُلّ توزيعان فقط" in two.text("ar")
+    for lang in LANGUAGES:
+        for key, text in core_catalogue(lang).items():
+            for count in ("layouts", "solved"):
+                assert "{" + count + "}" not in text, (lang, key, text)
