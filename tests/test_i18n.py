@@ -651,3 +651,41 @@ def test_every_plural_has_other_and_only_the_languages_categories(lang: str) -> 
             said = re.findall(r"(\w+)\s*\{", found.group(1))
             assert "other" in said, (key, text)
             assert set(said) <= have, (key, set(said) - have)
+
+
+def reason_samples() -> list[dict[str, Any]]:
+    """Reasons as the server sends them, with their text in every language: every card
+    (ranks and suits are words of their own inside a reason), suits, fractions, plurals
+    and a reason inside a reason."""
+    from tarneeb.bots import Reason
+    from tarneeb.cards import Card, Suit
+    from tarneeb.server.protocol import reason_json
+
+    reasons = [Reason("cash-master", card=Card(i)) for i in range(52)]
+    reasons += [Reason("return-partner", suit=suit) for suit in Suit]
+    reasons += [Reason("team-tricks", tricks=t) for t in (1.0, 2.0, 7.5, 11.0)]
+    reasons += [Reason("best-set", layouts=n, percent=46, tricks=8.3) for n in (1, 2, 10, 40)]
+    reasons.append(
+        Reason("search-agrees", reason=Reason("partner-wins", card=Card.parse("KH")), layouts=40)
+    )
+    return [
+        {"lang": lang, "reason": reason_json(reason), "text": reason.text(lang)}
+        for lang in LANGUAGES
+        for reason in reasons
+    ]
+
+
+def test_the_reasons_the_browser_writes_out_are_these() -> None:
+    """A hint in the browser said "cobra As de diamantes, que manda" where the terminal
+    says "cobra el as de diamantes, que manda": the page wrote a reason's card as a card's
+    label, not in the catalogue's words for a card inside a reason. tests/js/reason_texts.json
+    holds what tarneeb.bots.Reason says for each; the node test checks the page's
+    reasonText says the same. To write it anew: ``python tests/test_i18n.py reasons``."""
+    saved = json.loads((ROOT / "tests" / "js" / "reason_texts.json").read_text(encoding="utf-8"))
+    assert saved == reason_samples()
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["reasons"]:
+    path = ROOT / "tests" / "js" / "reason_texts.json"
+    lines = ",\n".join(json.dumps(sample, ensure_ascii=False) for sample in reason_samples())
+    path.write_text(f"[\n{lines}\n]\n", encoding="utf-8")

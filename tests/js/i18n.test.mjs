@@ -79,3 +79,17 @@ test("the browser's plural categories are tarneeb.i18n.plural_category's, 0 to 2
     assert.deepEqual(browser, python[lang], lang);
   }
 });
+
+test("a reason reads in the browser as the terminal says it, cards and all, in every language", async () => {
+  const { reasonText } = await import("../../src/tarneeb/server/static/js/common.js");
+  // what tarneeb.bots.Reason says (python: test_the_reasons_the_browser_writes_out_are_these)
+  const samples = JSON.parse(readFileSync(new URL("reason_texts.json", import.meta.url), "utf8"));
+  for (const lang of LANGS) {
+    const messages = JSON.parse(readFileSync(new URL(`../../src/tarneeb/i18n/${lang}.json`, import.meta.url), "utf8"));
+    useMessages(lang, messages, {});
+    for (const sample of samples.filter((s) => s.lang === lang)) {
+      assert.equal(reasonText(sample.reason), sample.text, `${lang} ${JSON.stringify(sample.reason.args)}`);
+    }
+  }
+  useMessages("en", {}, {});
+});

@@ -3,7 +3,7 @@
 
 import { h } from "./dom.js";
 import { t, has, language } from "./i18n.js";
-import { SEATS, SUITS, suitIcon, isCard, cardId, RANKS } from "./cards.js";
+import { SEATS, SUITS, SUIT_NAMES, suitIcon, isCard, cardId, RANKS } from "./cards.js";
 
 export { SEATS };
 
@@ -126,7 +126,7 @@ export function reasonText(reason) {
   const params = {};
   for (const [name, value] of Object.entries(reason.args || {})) {
     if (value && typeof value === "object") {
-      if ("card" in value) params[name] = cardLabel(value.card);
+      if ("card" in value) params[name] = reasonCard(value.card);
       else if ("suit" in value) params[name] = strainWord(value.suit);
       else if ("strain" in value) params[name] = strainWord(value.strain);
       else if ("key" in value) params[name] = reasonText(value);
@@ -134,6 +134,21 @@ export function reasonText(reason) {
     } else params[name] = value;
   }
   return has(key) ? t(key, params) : "";
+}
+
+const RANK_WORDS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"];
+
+/**
+ * A card inside a reason, in the words the terminal uses there (the catalogue's
+ * `reason.part.*`: "el as de diamantes", "восьмёрка червей"), not the card's label.
+ * @param {string} text
+ */
+function reasonCard(text) {
+  const id = cardId(text);
+  if (id < 0) return text;
+  const rank = t(`reason.part.rank.${RANK_WORDS[id % 13]}`);
+  const suit = t(`reason.part.of.${SUIT_NAMES[Math.floor(id / 13)]}`);
+  return t("reason.part.card", { rank, suit });
 }
 
 export function sideName(side) {
