@@ -160,3 +160,29 @@ def test_hints_are_rate_limited_per_seat(tmp_path: Path) -> None:
             # the burst is what refused it: the message said only "at most 1 hints a
             # minute", and a player refused at the third of a quick run took it for wrong
             assert "at most 2 hints at once and 1 a minute" in refused["message"]
+
+
+def test_a_player_who_asks_at_every_turn_is_not_refused_by_the_default_limits() -> None:
+    """A learner asked a hint at each of their turns against instant bots (a browser play
+    test, in Spanish): the fifth hint, fifteen seconds in, was refused ("Slow down a
+    little"; the limit was 10 a minute, 3 at once). With the default limits a hint at
+    every turn, one turn every 2 seconds for ten minutes, is never refused; one every
+    half second (a script, not a player) still is."""
+    from tarneeb.server.limits import Buckets
+    from tarneeb.server.settings import Settings
+
+    settings = Settings()
+
+    def refused(every: float, turns: int) -> int:
+        now = [0.0]
+        rate = settings.hints_per_minute / 60.0
+        hints = Buckets(rate, max(1.0, settings.hint_burst), lambda: now[0])
+        count = 0
+        for turn in range(turns):
+            now[0] = turn * every
+            count += not hints.take(Seat.SOUTH)
+        return count
+
+    assert refused(every=3.0, turns=40) == 0
+    assert refused(every=2.0, turns=300) == 0
+    assert refused(every=0.5, turns=60) > 20

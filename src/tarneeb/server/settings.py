@@ -74,9 +74,10 @@ class Settings:
     """Analyses kept in memory (per table and deal)."""
     hint_bot: str = "heuristic"
     """The bot that answers ``hint`` (from the asking seat's view only)."""
-    hints_per_minute: float = 10.0
-    """Hints one seat of a table may ask a minute ..."""
-    hint_burst: float = 3.0
+    hints_per_minute: float = 30.0
+    """Hints one seat of a table may ask a minute (a hint at every turn, a turn every two
+    seconds, is never refused; 10 a minute refused a learner against instant bots) ..."""
+    hint_burst: float = 5.0
     """... and at once."""
     reactions_per_minute: float = 12.0
     """Quick reactions one seat of a table may send a minute ..."""
