@@ -24,6 +24,13 @@ fourth hand) and by side (declarers, defenders): where the losses are.
 Against heuristic opponents and partner the play is evidence a model of the
 heuristic reads well: the setting most favourable to inference.
 
+With ``--trump N`` it measures the trump choice instead: N deals the heuristic
+bots bid, where the declarer names trump by the hand's own count (what every
+bot does) and by the simulation the search bot once used (the suit with the
+most double-dummy tricks on average over the auction's layouts, with 8 and
+with 32 layouts); each choice is scored double dummy on the real layout, the
+declaring side on lead (the tricks it gives away against the best suit).
+
 The last line is one JSON object with the figures.
 """
 
@@ -150,6 +157,72 @@ def accuracy(bot: Bot, reference: Bot, rules: Rules, positions: int) -> dict[str
     }
 
 
+TRUMP_LAYOUTS = (8, 32)
+"""The simulation's layouts in ``--trump``: the search bot's auction budget, and four times it."""
+
+
+def trump_choice(rules: Rules, deals: int) -> dict[str, object]:
+    """Tricks the declarer's trump gives away against the best suit, double dummy on the
+    real layout: the hand's own count against the simulation's most tricks on average."""
+    import random
+
+    from tarneeb.bots.search import Limit, SearchBot
+    from tarneeb.cards import Suit
+    from tarneeb.solver import Position, solve_many
+
+    players = [make_bot("heuristic", seed=10 + s) for s in range(4)]
+    counter = make_bot("heuristic", seed=99)
+    most = max(TRUMP_LAYOUTS)
+    simulation = SearchBot(random.Random(7), ["steady"], Limit(auction_samples=most))
+    lost: dict[str, list[int]] = {"count": [], **{f"layouts_{k}": [] for k in TRUMP_LAYOUTS}}
+    seed = 7000
+    while len(lost["count"]) < deals:
+        deal = Deal.from_seed(rules, Seat(seed % 4), seed)
+        seed += 1
+        while deal.phase in (Phase.AUCTION, Phase.RAISE):
+            seat = deal.to_act
+            deal.push(players[seat].act(deal.view(seat)))
+        if deal.phase is not Phase.TRUMP or deal.to_act is None:
+            continue  # thrown in, or the trump came with the bid
+        declarer = deal.to_act
+        view = deal.view(declarer)
+        real = solve_many(
+            [
+                Position(
+                    [h.mask for h in deal.hands], suit, declarer, lead_trump=rules.first_lead_trump
+                )
+                for suit in Suit
+            ],
+            "auto",
+            False,
+        )
+        tricks = [r.tricks for r in real]
+        top = max(tricks)
+        lost["count"].append(top - tricks[counter.act(view).suit])  # type: ignore[attr-defined]
+        rows = simulation._layout_tricks(view)
+        for k in TRUMP_LAYOUTS:
+            some = rows[:k]
+            weight = sum(w for w, _t in some) or 1.0
+            means = {
+                s.suit: sum(w * t[s] for w, t in some) / weight
+                for s in some[0][1]
+                if s.suit is not None
+            }
+            best = max(means, key=lambda suit: means[suit])
+            lost[f"layouts_{k}"].append(top - tricks[best])
+    n = len(lost["count"])
+    figures: dict[str, object] = {"deals": n}
+    for name, values in lost.items():
+        figures[f"{name}_lost"] = round(statistics.fmean(values), 3)
+        if name != "count":
+            diffs = [a - b for a, b in zip(values, lost["count"], strict=True)]
+            mean = statistics.fmean(diffs)
+            half = 1.96 * statistics.stdev(diffs) / math.sqrt(n) if n > 1 else float("inf")
+            figures[f"{name}_minus_count"] = round(mean, 3)
+            figures[f"{name}_minus_count_95"] = [round(mean - half, 3), round(mean + half, 3)]
+    return figures
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=8, help="deals to play (default 8)")
@@ -164,6 +237,12 @@ def main() -> None:
         type=int,
         metavar="N",
         help="score N card decisions double dummy against the reference's (see above)",
+    )
+    parser.add_argument(
+        "--trump",
+        type=int,
+        metavar="N",
+        help="score the trump choice of N declarers, the hand's count against the simulation",
     )
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
@@ -181,6 +260,21 @@ def main() -> None:
         make_bot("heuristic", seed=4),
     ]
     reference = make_bot(args.reference + own, seed=5)
+    if args.trump:
+        figures = trump_choice(rules, args.trump)
+        print(
+            f"trump choice: {figures['deals']} declarers of heuristic auctions, preset "
+            f"{args.rules}, backend {backend}; tricks given away a deal against the best suit"
+        )
+        print(f"  the hand's own count: {figures['count_lost']}")
+        for k in TRUMP_LAYOUTS:
+            low, high = figures[f"layouts_{k}_minus_count_95"]  # type: ignore[misc]
+            print(
+                f"  the simulation, {k} layouts: {figures[f'layouts_{k}_lost']} "
+                f"(difference {figures[f'layouts_{k}_minus_count']}, 95%: {low} to {high})"
+            )
+        print(json.dumps({"bench": "trump-choice", **figures}))
+        return
     if args.accuracy:
         figures = accuracy(bots[0], reference, rules, args.accuracy)
         print(

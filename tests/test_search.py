@@ -186,7 +186,7 @@ def test_the_search_bot_names_the_trump_its_hand_counts_best_without_solving(
 ) -> None:
     """The simulation's strain with the most average tricks was a worse trump than the
     hand's own count: on 300 deals of heuristic auctions the search's trump (8 layouts)
-    gave away 0.13 tricks a deal more than the heuristic's, judged double dummy on the
+    gave away 0.16 tricks a deal more than the heuristic's (``bench/search.py --trump``), judged double dummy on the
     real layout (see :mod:`tarneeb.bots.search`)."""
     import tarneeb.solver as solver
     from tarneeb.bots.heuristic import HeuristicBot
@@ -353,6 +353,20 @@ def test_the_accuracy_bench_says_where_the_tricks_are_given_away() -> None:
             assert total / n == pytest.approx(figures[key], abs=0.05)
     assert set(figures["by_place"]) == {"lead", "second", "third", "fourth"}
     assert figures["by_place"]["lead"]["decisions"] > 0
+
+
+def test_the_trump_bench_scores_the_hands_count_against_the_simulation() -> None:
+    """``--trump N`` scores N declarers' trump choices double dummy on the real layout: each
+    way's tricks given away, and the simulation's difference to the hand's count."""
+    out, figures = _search_bench("--trump", "2")
+    assert "the hand's own count" in out and "the simulation, 8 layouts" in out
+    assert figures["bench"] == "trump-choice" and figures["deals"] == 2
+    for k in (8, 32):
+        lost, count = figures[f"layouts_{k}_lost"], figures["count_lost"]
+        assert lost >= 0 and count >= 0
+        assert figures[f"layouts_{k}_minus_count"] == pytest.approx(lost - count, abs=0.002)
+        low, high = figures[f"layouts_{k}_minus_count_95"]
+        assert low <= figures[f"layouts_{k}_minus_count"] <= high
 
 
 def _ducked_last() -> tuple[Deal, Seat, int]:
