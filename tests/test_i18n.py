@@ -689,3 +689,21 @@ if __name__ == "__main__" and sys.argv[1:] == ["reasons"]:
     path = ROOT / "tests" / "js" / "reason_texts.json"
     lines = ",\n".join(json.dumps(sample, ensure_ascii=False) for sample in reason_samples())
     path.write_text(f"[\n{lines}\n]\n", encoding="utf-8")
+
+
+def test_counts_on_the_players_and_events_pages_take_plural_forms() -> None:
+    """A look over the Arabic catalogue's counts found "ينتظر 1 آخرون", "16 أزواج" and
+    "12 توزيعات" (11 and more take the singular), and English said "1 others waiting"
+    and "(1 deals)"; these take the plural placeholder now."""
+    en, nl, ar = translator("en"), translator("nl"), translator("ar")
+    assert en("web.players.ranked.waiting", rules="X", seconds=5, others=1).endswith(
+        "1 other waiting."
+    )
+    assert en("web.players.match.deals", count=1) == "Points per deal (1 deal)"
+    assert nl("web.players.ranked.waiting", rules="X", seconds=5, others=1).endswith(
+        "nog 1 wachtende."
+    )
+    assert ar("web.events.registered", count=3, capacity=16) == "3 من 16 زوجًا"
+    assert ar("web.events.registered", count=3, capacity=8) == "3 من 8 أزواج"
+    assert ar("web.players.match.deals", count=12).endswith("(12 توزيعة)")
+    assert "ينتظر لاعب آخر" in ar("web.players.ranked.waiting", rules="X", seconds=5, others=1)
