@@ -700,6 +700,7 @@ def test_counts_on_the_players_and_events_pages_take_plural_forms() -> None:
         "1 other waiting."
     )
     assert en("web.players.match.deals", count=1) == "Points per deal (1 deal)"
+    assert en("web.players.claimed", count=1).startswith("1 of your guest seats is now")
     assert nl("web.players.ranked.waiting", rules="X", seconds=5, others=1).endswith(
         "nog 1 wachtende."
     )
