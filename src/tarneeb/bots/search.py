@@ -80,18 +80,19 @@ valuation's bid stands. Decisions the simulation cannot improve (a single
 legal action; the raise; a weak-hand redeal; the trump) go to the heuristic
 bot.
 
-The trump was once the strain with the most tricks over the auction's
-layouts. On 300 deals of heuristic auctions (``python bench/search.py --trump
-300``), judged by the declaring side's double-dummy tricks on the real layout
-against the best suit's, that choice gave away 0.64 tricks a deal with 8
-layouts and 0.52 with 32; the suit the hand's own count names, 0.49 (8
-layouts against it: +0.16 tricks a deal, 95% interval +0.04 to +0.27; 32:
-+0.03, -0.04 to +0.10; a first count of 300 other deals gave +0.13, +0.02 to
-+0.24; under ``--rules saudi`` +0.07, -0.04 to +0.19, and ``--rules tarneeb400``
--0.01, -0.17 to +0.14, on 150 deals each: nowhere better). Where the two differ the layouts' averages are mostly within half a
-trick, and what decides is the partner's hand, which the auction says little
-about: the hand's long suit is the better bet, and it costs nothing to find
-(the simulation took 0.8 s of processor time for the choice).
+The trump was once the strain with the most tricks over the auction's layouts.
+On 300 deals of heuristic auctions (``python bench/search.py --trump 300``),
+judged by the declaring side's double-dummy tricks on the real layout against
+the best suit's, that choice gave away 0.64 tricks a deal with 8 layouts and
+0.52 with 32; the suit the hand's own count names, 0.49 (8 layouts against it:
++0.16 tricks a deal, 95% interval +0.04 to +0.27; 32: +0.03, -0.04 to +0.10; a
+first count of 300 other deals gave +0.13, +0.02 to +0.24; under ``--rules
+saudi`` +0.07, -0.04 to +0.19, and ``--rules tarneeb400`` -0.01, -0.17 to
++0.14, on 150 deals each: nowhere better). Where the two differ the layouts'
+averages are mostly within half a trick, and what decides is the partner's
+hand, which the auction says little about: the hand's long suit is the better
+bet, and it costs nothing to find (the simulation took 0.8 s of processor time
+for the choice).
 """
 
 from __future__ import annotations
