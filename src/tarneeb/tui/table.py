@@ -268,9 +268,7 @@ class TableScreen(Screen[None]):
             tail.append(self.tr("tui.status.to-act", seat=who) + self._dots, style="dim")
         status = self.query_one("#status", Static)
         width = status.content_size.width or max(1, self.app.size.width - 2)
-        self.query_one("#status", Static).update(
-            _join_status(lead, tail, width, self.app.console, sep)
-        )
+        status.update(_join_status(lead, tail, width, self.app.console, sep))
         # At the trump choice s types spades: the keys line does not offer the score sheet.
         choosing = view.is_my_turn and view.phase is Phase.TRUMP
         keys = self.tr("tui.keys.trump" if choosing else "tui.keys")
