@@ -388,6 +388,55 @@ def test_item6_syrian_400_deal_summaries_speak_of_each_player(
     page.context.close()
 
 
+_READING = r"""(li) => {
+  // where a character of the line's text (outside the name) is drawn
+  const rect = (node, i) => { const r = document.createRange(); r.setStart(node, i);
+    r.setEnd(node, i + 1); return r.getBoundingClientRect(); };
+  const who = li.querySelector('.who');
+  const walker = document.createTreeWalker(li, NodeFilter.SHOW_TEXT);
+  let digit = null, sign = null, signed = null;
+  for (let n; (n = walker.nextNode()); ) {
+    if (who.contains(n)) continue;
+    const s = n.textContent;
+    for (let i = 0; i < s.length; i++) {
+      if (digit === null && /\d/.test(s[i])) digit = rect(n, i).right;
+      if (n.parentElement.tagName === 'B' && /[+\-\u2212]/.test(s[i])) sign = rect(n, i).left;
+      if (n.parentElement.tagName === 'B' && sign !== null && signed === null && /\d/.test(s[i]))
+        signed = rect(n, i).left;
+    }
+  }
+  return {text: li.innerText, who: who.getBoundingClientRect().left, digit, sign, signed};
+}"""
+
+
+def test_a_latin_name_reads_in_its_place_in_arabic(browser: Browser, server: str) -> None:
+    """A play test in Arabic (stop 35): Syrian 400's deal summary drew "Maya 5 من 2 +2"
+    as "2+ 2 من Maya 5": the Latin name took the number after it into its left-to-right
+    run, so that a reader from the right read "5 Maya of 2", and the "+" of the deal's
+    points fell behind its number ("2+", where "-10" on the next line kept its minus in
+    front). A name is its own isolate, and a signed number keeps its sign in front."""
+    page = new_page(browser, DESKTOP, locale="ar", reduced_motion=True)
+    quick_play(page, server, name="Maya", preset="syrian400", target=1000)
+    for _ in range(16):  # 40% of this page's deals are dealt again (see above)
+        done = play_deals(page, 1)
+        assert not done["problems"] and page.locator("#deal-summary").count(), done
+        if not page.locator("#summary-thrown").count():
+            break
+        page.click("#summary-close")
+        expect(page.locator("#deal-summary")).to_have_count(0)
+    else:
+        pytest.fail("every deal was dealt again")
+    lines = page.locator("#summary-progress li")
+    assert lines.count() == 4
+    for i in range(4):
+        line = lines.nth(i).evaluate(_READING)
+        # right to left: the name first, at the right, then what it took
+        assert line["digit"] <= line["who"] + 1, line
+        if line["sign"] is not None:
+            assert line["sign"] < line["signed"], line  # "+2" and "-10", never "2+"
+    page.context.close()
+
+
 def test_item6_egyptian_trump_is_the_bids_strain_before_play(
     browser: Browser, tmp_path: Path
 ) -> None:

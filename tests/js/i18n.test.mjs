@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
-import { t, has, useMessages, formatNumber } from "../../src/tarneeb/server/static/js/i18n.js";
+import { t, has, useMessages, formatNumber, formatSigned } from "../../src/tarneeb/server/static/js/i18n.js";
 import { keyHints } from "../../src/tarneeb/server/static/js/model.js";
 
 const LANGS = ["en", "ar", "es", "nl", "ru"];
@@ -29,6 +29,24 @@ test("numbers are written with Latin digits in every language", () => {
   assert.equal(formatNumber(1234), "1,234");
   useMessages("ru", {}, {});
   assert.match(formatNumber(41), /^41$/);
+});
+
+test("a name written the other way from the page is an isolate; the page's own are left alone", () => {
+  // a play test in Arabic: "Maya 5 من 2" was drawn as "2 من Maya 5", read "5 Maya of 2"
+  useMessages("ar", { "web.a": "{name} {taken} من {bid}" }, {});
+  assert.equal(t("web.a", { name: "Maya", taken: 5, bid: 2 }), "\u2068Maya\u2069 5 من 2");
+  assert.equal(t("web.a", { name: "ليلى", taken: 5, bid: 2 }), "ليلى 5 من 2");
+  useMessages("en", { "web.a": "{name} took {taken}" }, {});
+  assert.equal(t("web.a", { name: "ليلى", taken: 5 }), "\u2068ليلى\u2069 took 5");
+  assert.equal(t("web.a", { name: "Maya", taken: 5 }), "Maya took 5");
+  assert.equal(t("web.a", { name: "Мая", taken: "7,5" }), "Мая took 7,5");
+});
+
+test("a signed number keeps its sign in front in right-to-left text", () => {
+  useMessages("ar", {}, {});
+  assert.equal(formatSigned(2), "\u2066+2\u2069");
+  assert.equal(formatSigned(-10), "\u2066\u200e-10\u2069");
+  assert.equal(formatSigned(0), "0");
 });
 
 test("every message the client asks for exists in every language", () => {

@@ -98,7 +98,7 @@ const BRANCH = /(zero|one|two|few|many|other)\s*\{([^{}]*)\}/g;
  * @param {unknown} value
  */
 export function pluralCategory(value) {
-  const number = typeof value === "number" ? value : Number(String(value).replace(/[\u2066\u2069]/g, "").replace(",", ".").replace("\u2212", "-"));
+  const number = typeof value === "number" ? value : Number(String(value).replace(/[\u2066\u2068\u2069]/g, "").replace(",", ".").replace("\u2212", "-"));
   if (!Number.isFinite(number)) return "other";
   return new Intl.PluralRules(current).select(Math.abs(number));
 }
@@ -131,7 +131,7 @@ export function has(key) {
 
 export function formatValue(value) {
   if (typeof value === "number") return formatNumber(value);
-  return String(value);
+  return isolate(value);
 }
 
 /**
@@ -142,4 +142,29 @@ export function formatValue(value) {
 export function formatNumber(value) {
   const text = new Intl.NumberFormat(current, { numberingSystem: "latn" }).format(value);
   return value < 0 ? `\u2066${text}\u2069` : text;
+}
+
+/**
+ * A number with its sign, "+3", "-3" or "0": a left-to-right isolate when it has one, so
+ * that in right-to-left text the plus stays in front as the minus does ("+2", not "2+").
+ * @param {number} value
+ */
+export function formatSigned(value) {
+  return value > 0 ? `\u2066+${formatNumber(value)}\u2069` : formatNumber(value);
+}
+
+const RTL_SCRIPTS = "\\p{Script=Arabic}\\p{Script=Hebrew}\\p{Script=Syriac}\\p{Script=Thaana}\\p{Script=Nko}";
+const RTL_LETTER = new RegExp(`[${RTL_SCRIPTS}]`, "u");
+const LTR_LETTER = new RegExp(`(?![${RTL_SCRIPTS}])\\p{L}`, "u");
+
+/**
+ * `text` as a first-strong isolate (U+2068 .. U+2069) where it holds a letter written the
+ * other way from the page's: a Latin name in Arabic, whose run would take the number after
+ * it ("Maya 5 من 2" drawn as "2 من Maya 5", read from the right "5 Maya of 2"), or an
+ * Arabic name in English. Text of the page's own direction is left as it is.
+ * @param {unknown} value
+ */
+export function isolate(value) {
+  const text = String(value);
+  return (isRtl() ? LTR_LETTER : RTL_LETTER).test(text) ? `\u2068${text}\u2069` : text;
 }

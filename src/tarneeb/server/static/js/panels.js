@@ -11,7 +11,7 @@
 // #new-game).
 
 import { h, mount } from "./dom.js";
-import { t, has, formatNumber } from "./i18n.js";
+import { t, has, formatNumber, formatSigned } from "./i18n.js";
 import { SEATS } from "./cards.js";
 import { seatName, seatLabel, actionView, contractView, sideName, copyText } from "./common.js";
 import { sheetRow } from "./model.js";
@@ -26,12 +26,6 @@ import { PACES } from "./motion.js";
  */
 function seatScoresText(scores) {
   return t("web.end.seatScores", Object.fromEntries(["s", "e", "n", "w"].map((k, i) => [k, formatNumber(scores[i] ?? 0)])));
-}
-
-/** @param {number} value */
-export function signed(value) {
-  const n = Number(value);
-  return n > 0 ? `+${formatNumber(n)}` : formatNumber(n);
 }
 
 // -- dialogs -------------------------------------------------------------------------------
@@ -101,7 +95,7 @@ export function summaryRows(deal, model) {
         // a deal dealt again unplayed took no tricks: its bids alone ("0 of 2" read as a result)
         row.thrownIn
           ? SEATS.map((seat, i) => h("li", { dataset: { seat } }, h("span", { class: "who" }, label(seat)), " ", t("web.summary.ownBid", { bid: formatNumber(row.bids?.[i] ?? 0) })))
-          : SEATS.map((seat, i) => h("li", { dataset: { seat } }, h("span", { class: "who" }, label(seat)), " ", t("web.seat.ownBid", { taken: formatNumber(row.tricks?.[i] ?? 0), bid: formatNumber(row.bids?.[i] ?? 0) }), row.seatPoints ? [" ", h("b", {}, signed(row.seatPoints[i]))] : null)),
+          : SEATS.map((seat, i) => h("li", { dataset: { seat } }, h("span", { class: "who" }, label(seat)), " ", t("web.seat.ownBid", { taken: formatNumber(row.tricks?.[i] ?? 0), bid: formatNumber(row.bids?.[i] ?? 0) }), row.seatPoints ? [" ", h("b", {}, formatSigned(row.seatPoints[i]))] : null)),
       ),
     );
   } else if (row.contract && row.cardPoints) {
@@ -114,7 +108,7 @@ export function summaryRows(deal, model) {
   if (row.sideTricks && row.sideTricks.some((n) => n > 0) && !model.individual) {
     rows.push(h("div", { class: "sum-row", id: "summary-tricks" }, t("web.summary.tricks", { ns: row.sideTricks[0], ew: row.sideTricks[1] })));
   }
-  if (row.points && !model.individual) rows.push(h("div", { class: "sum-row", id: "summary-points" }, t("web.summary.points", { ns: signed(row.points[0]), ew: signed(row.points[1]) })));
+  if (row.points && !model.individual) rows.push(h("div", { class: "sum-row", id: "summary-points" }, t("web.summary.points", { ns: formatSigned(row.points[0]), ew: formatSigned(row.points[1]) })));
   // each player's score where each plays for their own (the sides' sums are no measure there)
   if (model.individual && row.seatScores) {
     rows.push(h("div", { class: "sum-row", id: "summary-scores" }, seatScoresText(row.seatScores)));
@@ -223,7 +217,7 @@ export function scoreSheet(deals, model) {
               "tr",
               { class: "sheet-row", dataset: { deal: String(r.number) } },
               h("th", { scope: "row" }, formatNumber(r.number)),
-              SEATS.map((_, i) => h("td", {}, r.thrownIn ? "–" : t("web.seat.ownBid", { taken: formatNumber(r.tricks?.[i] ?? 0), bid: formatNumber(r.bids?.[i] ?? 0) }), r.seatPoints ? h("small", {}, ` ${signed(r.seatPoints[i])}`) : null)),
+              SEATS.map((_, i) => h("td", {}, r.thrownIn ? "–" : t("web.seat.ownBid", { taken: formatNumber(r.tricks?.[i] ?? 0), bid: formatNumber(r.bids?.[i] ?? 0) }), r.seatPoints ? h("small", {}, ` ${formatSigned(r.seatPoints[i])}`) : null)),
               SEATS.map((_, i) => h("td", { class: "total" }, r.seatScores ? formatNumber(r.seatScores[i]) : "")),
             );
           }
@@ -235,8 +229,8 @@ export function scoreSheet(deals, model) {
             h("th", { scope: "row" }, formatNumber(r.number)),
             h("td", {}, r.thrownIn ? t("web.sheet.thrownIn") : r.contract ? contractView(r.contract) : ""),
             h("td", {}, taken),
-            h("td", {}, r.points ? signed(r.points[0]) : ""),
-            h("td", {}, r.points ? signed(r.points[1]) : ""),
+            h("td", {}, r.points ? formatSigned(r.points[0]) : ""),
+            h("td", {}, r.points ? formatSigned(r.points[1]) : ""),
             h("td", { class: "total" }, r.scores ? formatNumber(r.scores[0]) : ""),
             h("td", { class: "total" }, r.scores ? formatNumber(r.scores[1]) : ""),
           );
