@@ -348,6 +348,43 @@ def chat_flood(arena: Arena, rng: random.Random) -> None:
         arena.refusals["rate_limited"] = arena.refusals.get("rate_limited", 0) + refused
 
 
+def hint_flood(arena: Arena, rng: random.Random) -> None:
+    """The seat to act floods hints from a second socket: no more are answered than its
+    hint limit allows, each to it alone, for the state it is in; the rest are refused, and
+    the table does not change. A seat not to act is refused every hint."""
+    with arena.seated(arena.idle(rng)) as idle:
+        idle.send({"type": "hint"})
+        assert arena.refused(idle, {"not_your_turn"}) == "not_your_turn"
+    limits = Settings()
+    sent = int(BURST) - rng.randint(4, 10)  # within the socket's frame burst, with its hello
+    with arena.seated(arena.mover) as peer:
+        start = time.monotonic()
+        for _ in range(sent):
+            peer.send({"type": "hint"})
+        answered = refused = 0
+        while answered + refused < sent:
+            frame = peer.next()
+            if frame["type"] == "hint":
+                assert frame["version"] == arena.snapshot[1], frame
+                assert frame["action"] in arena.match["legal"], frame
+                answered += 1
+            elif frame["type"] == "error":
+                assert frame["code"] == "rate_limited" and "hints" in frame["message"], frame
+                refused += 1
+            else:
+                assert frame["type"] == "update" and frame["events"] == [], frame
+        elapsed = time.monotonic() - start
+    assert answered >= 1 or arena.refusals.get("hint_flood"), "the first flood had a hint"
+    assert answered <= limits.hint_burst + limits.hints_per_minute / 60 * elapsed + 1, (
+        answered,
+        elapsed,
+    )
+    arena.refusals["hint_flood"] = arena.refusals.get("hint_flood", 0) + refused
+    for seat, other in arena.peers.items():  # a hint is the asker's alone
+        other.sync()
+        assert not any(f["type"] == "hint" for _, f in other.frames), seat
+
+
 PROBES: list[Callable[[Arena, random.Random], None]] = [
     garbage_text,
     random_bytes,
@@ -364,6 +401,7 @@ PROBES: list[Callable[[Arena, random.Random], None]] = [
     act_flood,
     hostile_http,
     chat_flood,
+    hint_flood,
 ]
 
 
@@ -462,7 +500,7 @@ def test_hostile_clients_change_nothing_while_an_honest_table_plays(tmp_path: Pa
             peer.sync()
             assert peer.seq == a.snapshot[0]
         assert {"malformed", "too_large", "stale", "not_your_turn", "duplicate"} <= set(a.refusals)
-        assert {"unauthorized", "rate_limited", "illegal"} <= set(a.refusals)
+        assert {"unauthorized", "rate_limited", "illegal", "hint_flood"} <= set(a.refusals)
 
 
 # -- the numbered attacks of issue 19, each a test of its own ------------------------------------

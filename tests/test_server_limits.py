@@ -399,3 +399,32 @@ def test_connections_per_client(tmp_path: Path) -> None:
         # All closed: the client may connect again.
         with connect(client, tables[0], "again") as again:
             assert again.hello()["type"] == "welcome"
+
+
+def test_a_steady_sender_over_the_frame_rate_is_closed_and_an_honest_burst_is_not() -> None:
+    """A hostile client (stop 35) sent hints at 100 frames a second on 45 sockets for 20
+    seconds: the frame limit (20 a second) let one frame in five through, and since a
+    connection was closed only after ten refusals *in a row*, none ever was. The server
+    wrote 76,000 error frames, one for each refused frame. Now an accepted frame takes
+    back one strike rather than all of them: a sender at three times the rate is closed
+    within seconds; a player's burst now and then, and a rate just under the limit, never."""
+    from tarneeb.server.limits import FrameGate
+
+    def closed_after(every: float, frames: int, burst_every: int = 0) -> int | None:
+        """The frame at which a steady sender is closed (None: never)."""
+        now = [0.0]
+        gate = FrameGate(rate=20.0, burst=40.0, strikes=10, clock=lambda: now[0])
+        for i in range(frames):
+            now[0] += every
+            for _ in range(45 if burst_every and i % burst_every == 0 else 1):
+                gate.take()
+                if gate.spent:
+                    return i
+        return None
+
+    assert closed_after(1 / 100, 2000) is not None  # the flood: five times the rate
+    assert (closed_after(1 / 60, 2000) or 2000) < 200  # three times: within three seconds
+    assert closed_after(1 / 19, 20_000) is None  # just under the rate, for ever
+    assert closed_after(1 / 2, 2000, burst_every=100) is None  # 45 frames at once each 50 s
+    # 45 frames at once every second: five refused each time, closed
+    assert closed_after(1.0, 60, burst_every=1) is not None

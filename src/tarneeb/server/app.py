@@ -52,7 +52,7 @@ from tarneeb.server.events.host import EventHost, SetResultHook
 from tarneeb.server.events.ratings import rate_sets
 from tarneeb.server.events.routes import event_routes
 from tarneeb.server.hub import Connection, Hub, Settings, _Live
-from tarneeb.server.limits import TokenBucket
+from tarneeb.server.limits import FrameGate
 from tarneeb.server.metrics import CONTENT_TYPE_LATEST, BindMetrics, Metrics, readiness
 from tarneeb.server.players import Players, player_routes
 from tarneeb.server.protocol import (
@@ -109,7 +109,8 @@ log = logging.getLogger("tarneeb.server")
 CLOSE_POLICY = 1008
 CLOSE_ERROR = 1011
 RATE_STRIKES = 10
-"""Rate-limited frames in a row after which a connection is closed."""
+"""Rate-limited frames after which a connection is closed, less one for each frame
+accepted between them (:class:`~tarneeb.server.limits.FrameGate`)."""
 
 
 @functools.cache
@@ -616,8 +617,7 @@ async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings) -> None:
         await refuse(_moved(table_id), close=True)
         return None
 
-    bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)
-    strikes = 0
+    gate = FrameGate(settings.rate_per_s, settings.rate_burst, RATE_STRIKES)
     try:
         # A worker of many opens the table at the hello: a spectator watches another
         # worker's table from its copy here, and only a player takes a table over.
@@ -636,14 +636,12 @@ async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings) -> None:
             if message["type"] == "websocket.disconnect":
                 return
             raw: str | bytes = message.get("text") or message.get("bytes") or b""
-            if not bucket.take():
-                strikes += 1
+            if not gate.take():
                 error = ServerError(ErrorCode.RATE_LIMITED, "too many frames: slow down")
-                await refuse(error, _act_id(raw), close=strikes >= RATE_STRIKES)
-                if strikes >= RATE_STRIKES:
+                await refuse(error, _act_id(raw), close=gate.spent)
+                if gate.spent:
                     return
                 continue
-            strikes = 0
             try:
                 frame = parse_frame(raw)  # one over MAX_FRAME is refused as too_large, unread
             except ServerError as exc:

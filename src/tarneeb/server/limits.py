@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
-__all__ = ["Buckets", "TokenBucket"]
+__all__ = ["Buckets", "FrameGate", "TokenBucket"]
 
 K = TypeVar("K", bound=Hashable)
 
@@ -55,6 +55,51 @@ class TokenBucket:
         """Whether the bucket refilled to its burst (it may as well be new)."""
         self._refill()
         return self.tokens >= self.burst
+
+
+class FrameGate:
+    """A connection's frames: a :class:`TokenBucket`, and the strikes that close it.
+
+    A frame the bucket refuses is a strike; an accepted frame takes one strike
+    back. At ``strikes`` strikes the connection is :attr:`spent`. Ten refusals
+    in a row spend it, as before; so does a steady sender at three times the
+    rate (two refused and one accepted a cycle), which "ten in a row" let go on
+    for ever, answering each of its frames with an error frame. A player's
+    burst now and then is forgiven by the frames after it, and a sender under
+    the rate is never refused at all.
+
+    >>> clock = [0.0]
+    >>> gate = FrameGate(rate=1.0, burst=1.0, strikes=3, clock=lambda: clock[0])
+    >>> [gate.take() for _ in range(3)], gate.spent
+    ([True, False, False], False)
+    >>> clock[0] = 1.0
+    >>> gate.take(), gate.take(), gate.take(), gate.spent
+    (True, False, False, True)
+    """
+
+    def __init__(
+        self,
+        rate: float,
+        burst: float,
+        strikes: int,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._bucket = TokenBucket(rate, burst, clock)
+        self.limit = strikes
+        self.strikes = 0
+
+    def take(self) -> bool:
+        """Whether the next frame may be read (else it is a strike)."""
+        if self._bucket.take():
+            self.strikes = max(0, self.strikes - 1)
+            return True
+        self.strikes += 1
+        return False
+
+    @property
+    def spent(self) -> bool:
+        """Whether the connection struck out and is to be closed."""
+        return self.strikes >= self.limit
 
 
 class Buckets(Generic[K]):
