@@ -596,6 +596,28 @@ def test_when_their_contract_wins_them_the_set_the_partnership_outbids_them() ->
     assert decision.reason == "bid to the score: only 8 wins the set"
 
 
+# A match played in the terminal at 80x24 (stop 35: egyptian, seed 35, deal 9). West bid 7H
+# at 35 of 41: made, it wins them the set. The hint told South "bid to the score: only 13
+# wins the set" and South bid 13S on six spades to the queen: down, -16 and +16 to them,
+# the set lost at once. 8S, made (the hand's estimate), keeps the set going at 36-35.
+JUMP = (
+    "tarneeb-deal/1 rules=egyptian dealer=N scores=28,35,28,35 S=QT8543.93.A.AQ82 "
+    "E=K.KJ4.KQJ954.JT3 N=762.762.T872.976 W=AJ9.AQT85.63.K54 actions=7H"
+)
+
+
+def test_against_their_winning_contract_the_lowest_bid_that_keeps_the_set_going() -> None:
+    """ "bid higher when only that can win" (issue 21): not a 13 the hand cannot make
+    where a made 8 stops them too. Over 20,000 duplicate matches of heuristic bots
+    against the bot that jumped (seed 13), pairs won both ways: egyptian 284 to 69,
+    classic 185 to 121."""
+    from tarneeb.record import parse_deal
+
+    decision = decide(parse_deal(JUMP), seat=S)
+    assert decision.action == Bid(8, Strain.SPADES), decision
+    assert decision.reason == "the opponents are close to the target: compete"
+
+
 # A match played in the terminal (seed 77, deal 7): East 7, North 8, West 9, South 10
 # (South's own five tricks and the five North's 8 showed), East 11. North took South's 10
 # for seven tricks of South's own and bid 12; the partnership had eight (double dummy).
