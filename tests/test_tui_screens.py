@@ -735,3 +735,23 @@ def test_individual_bids_head_the_screen_with_each_players_score() -> None:
     assert f"S {s}  E {e}  N {n}  W {w}" in header, header
     assert "NS " not in header and len(header) <= 80
     assert "NS " not in seen["screen"] and "EW " not in seen["screen"]  # the score box too
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_header_names_the_preset_as_the_browser_does_in_the_player_s_language(
+    lang: str,
+) -> None:
+    """A play test at 80x24 (stop 35): the header read "Tarneeb  egyptian · target 41",
+    the preset's command-line id, in every language, where the browser says "Egyptian"
+    ("المصرية" in Arabic)."""
+    tr = translator(lang)
+    seen: dict[str, str] = {}
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        seen["screen"] = screen_text(app)
+
+    run_app(new_game("egyptian"), script, preset="egyptian", lang=lang)
+    header = seen["screen"].splitlines()[0]
+    assert tr("web.preset.egyptian") in header, header
+    if lang != "en":
+        assert "egyptian" not in header.lower(), header

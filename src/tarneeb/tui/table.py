@@ -21,6 +21,7 @@ from tarneeb.cards import Card
 from tarneeb.deal import Deal
 from tarneeb.errors import TarneebError
 from tarneeb.match import Match
+from tarneeb.presets import PRESETS
 from tarneeb.seats import SEATS, Seat
 from tarneeb.tui.controller import DEFAULT_DELAY, DealEnd, GameController, double_dummy_line
 from tarneeb.tui.render import (
@@ -138,7 +139,10 @@ class TableScreen(Screen[None]):
         match = game.match
         dot = " · " if self.unicode else " | "
         header = Text(" Tarneeb ", style="bold reverse")
-        name = self.app.sub_title or self.tr("tui.header.custom")
+        preset = self.app.sub_title
+        # the preset as the browser names it, in the player's language (not its id)
+        name = self.tr(f"web.preset.{preset}") if preset in PRESETS else preset
+        name = name or self.tr("tui.header.custom")
         header.append(f" {name}{dot}" + self.tr("tui.header.target", target=rules.target))
         if rules.sets > 1:
             header.append(dot + self.tr("tui.header.set", set=match.set_number, sets=rules.sets))
