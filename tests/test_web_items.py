@@ -377,6 +377,9 @@ def test_item6_syrian_400_deal_summaries_speak_of_each_player(
         first = bids.first.inner_text()
         if redealt:
             assert re.search(r"bid \d+$", first) and " of " not in first, first
+            # the finished deals list says so too, where it said nothing ("#3 verified")
+            listed = page.locator("#deals li").first.inner_text()  # the newest first
+            assert "thrown in" in listed, listed
         else:
             assert re.search(r"\d+ of \d+", first), first
         seen["redealt" if redealt else "played"] = True

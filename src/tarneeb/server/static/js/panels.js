@@ -344,7 +344,7 @@ export function renderSide(node, model, ui) {
               { dataset: { deal: String(d.number) } },
               h("span", { class: "deal-no" }, `#${d.number}`),
               " ",
-              d.contract ? contractView(d.contract) : null,
+              d.contract ? contractView(d.contract) : d.result && "thrown_in" in d.result ? h("span", { class: "thrown-in" }, t("web.sheet.thrownIn")) : null,
               " ",
               h("span", { class: ["fair-badge", `fair-${check.state}`], title: t(`web.fair.badge.${check.state}`) }, check.state === "ok" ? t("web.fair.badge.short") : check.state === "partial" ? "✓" : check.state === "bad" ? "✗" : "…"),
               " ",
