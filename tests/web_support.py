@@ -192,6 +192,19 @@ def new_page(
         ),
     )
     page.errors = errors  # type: ignore[attr-defined]
+    # what the page's sockets did: for the message of a test that waited in vain
+    sockets: list[str] = []
+
+    def watch(ws: Any) -> None:
+        sockets.append(f"open {ws.url}")
+        ws.on("close", lambda _: sockets.append("closed"))
+        ws.on(
+            "framereceived",
+            lambda f: sockets.append(str(f)[:160]) if '"type":"error"' in str(f) else None,
+        )
+
+    page.on("websocket", watch)
+    page.sockets = sockets  # type: ignore[attr-defined]
     return page
 
 
@@ -214,7 +227,14 @@ def quick_play(
         page.wait_for_function("() => document.querySelector('#quick-target').dataset.preset")
         page.fill("#quick-target", str(target))
     page.click("#quick-play")
-    page.wait_for_selector("#board-grid")
+    try:
+        page.wait_for_selector("#board-grid")
+    except Exception as exc:  # say what the page showed and heard (a CI run saw none)
+        shown = page.locator("#app").inner_text(timeout=2000)[:300]
+        heard = getattr(page, "sockets", [])[-6:]
+        raise AssertionError(
+            f"no board at {page.url}: {shown!r}; errors {page_errors(page)}; sockets {heard}"
+        ) from exc
     path = page.url.split("://", 1)[1].split("/", 1)[1]
     assert path.startswith("t/"), page.url
     return path[2:].split("?")[0].split("#")[0]
