@@ -88,14 +88,14 @@ def test_two_players_register_a_rated_pair_by_a_partner_link(browser: Browser, s
     expect(nour.locator("#registered")).to_be_visible()
     pair = nour.locator('#event-pairs li[data-pair="p1"]')
     expect(pair).to_contain_text("Cedars")
-    expect(pair).to_contain_text("(Nour, Layla)")
+    expect(pair).to_contain_text("(Nour and Layla)")
     assert ticket not in nour.url  # the used link leaves the address
     # Layla holds her own seats (her token came with the link she made): nothing to send her
     expect(nour.locator("#seat-link")).to_have_count(0)
     width = nour.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], width
     # Layla's page hears of it at once
-    expect(layla.locator('#event-pairs li[data-pair="p1"]')).to_contain_text("(Nour, Layla)")
+    expect(layla.locator('#event-pairs li[data-pair="p1"]')).to_contain_text("(Nour and Layla)")
     expect(layla.locator("#registered")).to_be_visible()
     # and keeps her pair beside the token she was given with her link: her seats at each set
     held = layla.evaluate("id => JSON.parse(localStorage.getItem(`tarneeb.event.${id}`))", event_id)

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
-import { t, has, useMessages, formatNumber, formatSigned } from "../../src/tarneeb/server/static/js/i18n.js";
+import { t, has, useMessages, formatNumber, formatSigned, formatList } from "../../src/tarneeb/server/static/js/i18n.js";
 import { keyHints } from "../../src/tarneeb/server/static/js/model.js";
 
 const LANGS = ["en", "ar", "es", "nl", "ru"];
@@ -40,6 +40,15 @@ test("a name written the other way from the page is an isolate; the page's own a
   assert.equal(t("web.a", { name: "ليلى", taken: 5 }), "\u2068ليلى\u2069 took 5");
   assert.equal(t("web.a", { name: "Maya", taken: 5 }), "Maya took 5");
   assert.equal(t("web.a", { name: "Мая", taken: "7,5" }), "Мая took 7,5");
+});
+
+test("a list of names is written as the page's language writes one", () => {
+  // a play test of a tournament in Arabic: "(ليلى, Omar)" with an English comma
+  useMessages("ar", {}, {});
+  assert.equal(formatList(["ليلى", "Omar"]), "ليلى و\u2068Omar\u2069");
+  useMessages("en", {}, {});
+  assert.equal(formatList(["Maya", "Omar"]), "Maya and Omar");
+  assert.equal(formatList(["Maya", "Omar", "Rami"]), "Maya, Omar, and Rami");
 });
 
 test("a signed number keeps its sign in front in right-to-left text", () => {

@@ -6,7 +6,7 @@
 // other, signed in, opens it and registers the pair ({"me": true} and the ticket).
 
 import { FieldMemory, field, h, mount } from "./dom.js";
-import { t, isolate } from "./i18n.js";
+import { t, isolate, formatList } from "./i18n.js";
 import { api, loadJson, saveJson, saveSeat } from "./net.js";
 import { presetName, errorText, toast, copyText } from "./common.js";
 import { savedName, rememberName } from "./home.js";
@@ -631,12 +631,12 @@ export class EventView {
 
   pairsPanel(e) {
     if (!e.pairs.length) return null;
-    const member = (m) => (m.bot ? t("web.events.member.bot") : isolate(m.name));
+    const member = (m) => (m.bot ? t("web.events.member.bot") : m.name);
     return h(
       "section",
       { class: "panel", id: "event-pairs" },
       h("h2", {}, t("web.events.pairs.title")),
-      h("ol", {}, e.pairs.map((p) => h("li", { dataset: { pair: p.id } }, h("strong", {}, isolate(p.name)), h("span", { class: "muted" }, ` (${member(p.members[0])}, ${member(p.members[1])})`)))),
+      h("ol", {}, e.pairs.map((p) => h("li", { dataset: { pair: p.id } }, h("strong", {}, isolate(p.name)), h("span", { class: "muted" }, ` (${formatList([member(p.members[0]), member(p.members[1])])})`)))),
     );
   }
 

@@ -153,6 +153,15 @@ export function formatSigned(value) {
   return value > 0 ? `\u2066+${formatNumber(value)}\u2069` : formatNumber(value);
 }
 
+/**
+ * A list of names as the page's language writes one ("Maya and Omar", "Maya وOmar"), each
+ * name an isolate where it is written the other way (see :func:`isolate`).
+ * @param {unknown[]} items
+ */
+export function formatList(items) {
+  return new Intl.ListFormat(current, { type: "conjunction" }).format(items.map(isolate));
+}
+
 const RTL_SCRIPTS = "\\p{Script=Arabic}\\p{Script=Hebrew}\\p{Script=Syriac}\\p{Script=Thaana}\\p{Script=Nko}";
 const RTL_LETTER = new RegExp(`[${RTL_SCRIPTS}]`, "u");
 const LTR_LETTER = new RegExp(`(?![${RTL_SCRIPTS}])\\p{L}`, "u");

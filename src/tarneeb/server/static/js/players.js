@@ -3,7 +3,7 @@
 // and the ranked queue. The routes are the address's hash (#signin, #profile/NAME, ...).
 
 import { field, h, svg, mount } from "./dom.js";
-import { t, formatNumber, isolate } from "./i18n.js";
+import { t, formatNumber, formatList } from "./i18n.js";
 import { api, saveSeat, savedSeats, rulesOf } from "./net.js";
 import { presetName, seatName, contractView, copyText, errorText, toast } from "./common.js";
 
@@ -635,7 +635,7 @@ class RankedView {
       mount(
         list,
         this.rated.length
-          ? h("ul", { class: "table-list" }, this.rated.map((r) => h("li", { class: "table-item", dataset: { table: r.id } }, h("span", {}, presetName(r.rules), " · ", t("web.info.target", { target: r.target }), " · ", t(`web.players.family.${r.family}`), " · ", r.seats.filter((x) => x.name).map((x) => isolate(x.name)).join(", ")), h("button", { type: "button", class: "primary small", onClick: () => this.joinRated(r.id) }, t("web.home.open.join")))))
+          ? h("ul", { class: "table-list" }, this.rated.map((r) => h("li", { class: "table-item", dataset: { table: r.id } }, h("span", {}, presetName(r.rules), " · ", t("web.info.target", { target: r.target }), " · ", t(`web.players.family.${r.family}`), " · ", formatList(r.seats.filter((x) => x.name).map((x) => x.name))), h("button", { type: "button", class: "primary small", onClick: () => this.joinRated(r.id) }, t("web.home.open.join")))))
           : h("p", { class: "muted" }, t("web.players.rated.none")),
       );
     }
