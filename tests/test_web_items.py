@@ -822,3 +822,39 @@ def test_item10_focus_is_kept_dialogs_are_modal_and_the_ring_is_seen(
     assert modal == {"modal": True, "focused": True}, modal
     assert not page_errors(page)
     page.context.close()
+
+
+def test_on_a_phone_reading_the_chat_a_button_brings_the_turn_back(
+    browser: Browser, server: str
+) -> None:
+    """A play test on a phone in Arabic (stop 35): after typing in the chat, the page
+    stayed scrolled down at it when the turn came, the bidding box above the screen with
+    nothing on screen to say where. A button says it is my turn
+    and brings the bidding box (or the hand) back; the page is not scrolled for me.
+    The button stands on the side where the box is: at the bottom it covered Send."""
+    page = new_page(browser, PHONE, locale="ar", touch=True, reduced_motion=True)
+    quick_play(page, server, name="Maya", target=1000)
+    page.wait_for_selector(READY)
+    jump = page.locator("#turn-jump")
+    expect(jump).to_have_count(0)  # in sight: no button
+    page.locator("#chat-input").scroll_into_view_if_needed()
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    target = "#bidbox" if page.locator("#bidbox").count() else "#hand"
+    below = page.locator(target).bounding_box()
+    assert below and below["y"] + below["height"] < 24, below  # out of sight above
+    expect(jump).to_be_visible()
+    expect(jump).to_contain_text(core_catalogue("ar")["web.turn.you"])
+    box = jump.bounding_box()
+    assert box and box["y"] >= 0 and box["x"] >= 0, box
+    assert box["x"] + box["width"] <= PHONE["width"] and box["y"] + box["height"] <= PHONE["height"]
+    # it covers nothing one types or presses in the chat (at the bottom it hid Send)
+    for control in ("#chat-input", "#chat-send"):
+        other = page.locator(control).bounding_box()
+        assert other and (
+            box["y"] + box["height"] <= other["y"] or other["y"] + other["height"] <= box["y"]
+        ), (control, box, other)
+    jump.click()
+    expect(jump).to_have_count(0)
+    seen = page.locator(target).bounding_box()
+    assert seen and seen["y"] >= 0 and seen["y"] + seen["height"] <= PHONE["height"], seen
+    page.context.close()

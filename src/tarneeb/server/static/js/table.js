@@ -14,7 +14,7 @@ import { tableModel, matchEndModel } from "./model.js";
 import { renderInfobar, renderBoard, paintTrick } from "./board.js";
 import { renderSide, renderSettings, renderChat, showSummary, showMatchEnd, showDialog, scoreSheet, closeDialog } from "./panels.js";
 import { keyCommand } from "./keys.js";
-import { TrickStage, playsOf, savedPace, savePace } from "./motion.js";
+import { TrickStage, playsOf, savedPace, savePace, reducedMotion } from "./motion.js";
 import * as sound from "./sound.js";
 import { waitingRoom } from "./waiting.js";
 import { skeleton, renderBanner, renderBubbles, updateTimers, keepFocus, logLine, claimSeat, showSeatLink, moveFocus, focusTarget } from "./tablepage.js";
@@ -86,6 +86,7 @@ export class TableView {
       onTrick: () => sound.play("trick"),
     });
     this.onKey = (/** @type {KeyboardEvent} */ e) => this.keydown(e);
+    this.onScroll = () => this.placeTurnJump();
     // a dialog closed: the table under it is live again (the capture phase: before the
     // dialog's own listener gives the focus back to what had it)
     this.onDialogClose = (/** @type {Event} */ e) => {
@@ -106,6 +107,8 @@ export class TableView {
     this.stage.stop();
     document.removeEventListener("keydown", this.onKey);
     document.removeEventListener("close", this.onDialogClose, true);
+    window.removeEventListener("scroll", this.onScroll);
+    document.getElementById("turn-jump")?.remove();
     clearTimeout(this.coveredTimer);
     for (const id of ["deal-summary", "match-end", "score-sheet", "seat-link-dialog"]) document.getElementById(id)?.remove();
     if (this.conn) this.conn.close();
@@ -114,6 +117,7 @@ export class TableView {
   async start() {
     document.addEventListener("keydown", this.onKey);
     document.addEventListener("close", this.onDialogClose, true);
+    window.addEventListener("scroll", this.onScroll, { passive: true });
     this.saved = loadSeat(this.id);
     const params = new URLSearchParams(location.search);
     this.inviteSeat = params.get("seat");
@@ -324,9 +328,37 @@ export class TableView {
       sound.play("turn");
     }
     if (!mine) this.hintText = null;
+    this.placeTurnJump();
     if (this.endShown && document.getElementById("match-end")) this.showEnd();
     // a page opened on a finished match: its end, once
     if (this.model.over && !this.endShown && !this.stage.busy() && this.welcomed && !events.length) this.showEnd();
+  }
+
+  /** My turn, with what I act with scrolled out of sight (a phone, reading the chat): a
+   * button that brings it back, on the side where it is; gone once it is in sight or the
+   * turn is over. The page is not scrolled for the player, who may be reading. */
+  placeTurnJump() {
+    const target = /** @type {HTMLElement | null} */ (document.querySelector("#bidbox") || document.querySelector("#hand"));
+    let jump = document.getElementById("turn-jump");
+    const box = target?.getBoundingClientRect();
+    const margin = 24;
+    const away = Boolean(target && box && this.model.myTurn && !covered() && (box.bottom < margin || box.top > window.innerHeight - margin));
+    if (!away || !target || !box) {
+      jump?.remove();
+      return;
+    }
+    const up = box.bottom < margin;
+    const label = `${up ? "↑" : "↓"} ${t("web.turn.you")}`;
+    if (!jump) {
+      jump = h("button", { type: "button", id: "turn-jump", class: "primary turn-jump", onClick: () => {
+        const now = /** @type {HTMLElement | null} */ (document.querySelector("#bidbox") || document.querySelector("#hand"));
+        now?.scrollIntoView({ block: "center", behavior: reducedMotion() ? "auto" : "smooth" });
+        document.getElementById("turn-jump")?.remove();
+      } });
+      document.body.appendChild(jump);
+    }
+    if (jump.textContent !== label) jump.textContent = label;
+    jump.className = `primary turn-jump ${up ? "up" : "down"}`;
   }
 
   /** The model; it waits (pending) for an answer, a deal's end being shown, or the centre
