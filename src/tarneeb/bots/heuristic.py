@@ -194,23 +194,27 @@ class HeuristicBot(Bot):
         return bias
 
     @staticmethod
-    def _wins_set(view: View, declarers_ours: bool, level: int) -> bool:
-        """Whether a contract of ``level`` made exactly wins the set for its declarers."""
-        rules = view.rules
-        decl, defs = score_contract(rules, level, level, 13 - level)
+    def _made_exactly(view: View, declarers_ours: bool, level: int) -> tuple[int, int]:
+        """The declarers' and the defenders' scores after a contract of ``level`` made
+        exactly, ours or the opponents'."""
+        decl, defs = score_contract(view.rules, level, level, 13 - level)
         mine, theirs = view.scores[view.seat], view.scores[(view.seat + 1) & 3]
         if not declarers_ours:
             mine, theirs = theirs, mine
-        return mine + decl >= rules.target and mine + decl > theirs + defs
+        return mine + decl, theirs + defs
+
+    @staticmethod
+    def _wins_set(view: View, declarers_ours: bool, level: int) -> bool:
+        """Whether a contract of ``level`` made exactly wins the set for its declarers."""
+        declarers, defenders = HeuristicBot._made_exactly(view, declarers_ours, level)
+        return declarers >= view.rules.target and declarers > defenders
 
     @staticmethod
     def _loses_set(view: View, level: int) -> bool:
         """Whether a contract of ours of ``level``, made exactly, still loses the set (the
         opponents' points as defenders take them to the target first)."""
-        rules = view.rules
-        decl, defs = score_contract(rules, level, level, 13 - level)
-        mine, theirs = view.scores[view.seat], view.scores[(view.seat + 1) & 3]
-        return theirs + defs >= rules.target and theirs + defs > mine + decl
+        ours, theirs = HeuristicBot._made_exactly(view, True, level)
+        return theirs >= view.rules.target and theirs > ours
 
     def _score_bid(
         self, view: View, bids: Sequence[Bid], estimates: Mapping[Strain | None, float]
@@ -263,7 +267,7 @@ class HeuristicBot(Bot):
             going = [b for b in bids if not self._loses_set(view, b.level)]
             for among, slack in ((winning, 0.0), (going, 3.0), (winning, 3.0)):
                 if among and team(bid := cheapest(among)) >= bid.level - slack:
-                    if self._wins_set(view, True, bid.level):
+                    if bid in winning:
                         return Decision(bid, Reason("bid-to-score", level=bid.level))
                     return Decision(bid, Reason("stop-them"))
             return None

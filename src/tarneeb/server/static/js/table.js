@@ -25,6 +25,11 @@ import { skeleton, renderBanner, renderBubbles, updateTimers, keepFocus, logLine
 /** @typedef {import("./wire").ActionJson} ActionJson */
 /** @typedef {import("./model.js").TableModel} TableModel */
 
+/** What the player acts with: the bidding box, else the hand. */
+function actionArea() {
+  return /** @type {HTMLElement | null} */ (document.querySelector("#bidbox") || document.querySelector("#hand"));
+}
+
 export class TableView {
   /** @param {HTMLElement} root @param {{go: (path: string) => void}} router @param {string} tableId */
   constructor(root, router, tableId) {
@@ -338,25 +343,24 @@ export class TableView {
    * button that brings it back, on the side where it is; gone once it is in sight or the
    * turn is over. The page is not scrolled for the player, who may be reading. */
   placeTurnJump() {
-    const target = /** @type {HTMLElement | null} */ (document.querySelector("#bidbox") || document.querySelector("#hand"));
-    let jump = document.getElementById("turn-jump");
+    const target = actionArea();
     const box = target?.getBoundingClientRect();
     const margin = 24;
-    const away = Boolean(target && box && this.model.myTurn && !covered() && (box.bottom < margin || box.top > window.innerHeight - margin));
-    if (!away || !target || !box) {
+    const up = Boolean(box && box.bottom < margin);
+    const away = Boolean(box && this.model.myTurn && !covered() && (up || box.top > window.innerHeight - margin));
+    let jump = document.getElementById("turn-jump");
+    if (!away) {
       jump?.remove();
       return;
     }
-    const up = box.bottom < margin;
-    const label = `${up ? "↑" : "↓"} ${t("web.turn.you")}`;
     if (!jump) {
-      jump = h("button", { type: "button", id: "turn-jump", class: "primary turn-jump", onClick: () => {
-        const now = /** @type {HTMLElement | null} */ (document.querySelector("#bidbox") || document.querySelector("#hand"));
-        now?.scrollIntoView({ block: "center", behavior: reducedMotion() ? "auto" : "smooth" });
+      jump = h("button", { type: "button", id: "turn-jump", onClick: () => {
+        actionArea()?.scrollIntoView({ block: "center", behavior: reducedMotion() ? "auto" : "smooth" });
         document.getElementById("turn-jump")?.remove();
       } });
       document.body.appendChild(jump);
     }
+    const label = `${up ? "↑" : "↓"} ${t("web.turn.you")}`;
     if (jump.textContent !== label) jump.textContent = label;
     jump.className = `primary turn-jump ${up ? "up" : "down"}`;
   }
