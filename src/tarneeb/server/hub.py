@@ -148,6 +148,8 @@ class Hub(Asks, Clockwork):
         """A worker of many: the other workers' public tables as their logs say, and their
         spectators here (no bot, timer or change runs at a copy)."""
         self._catching_up: dict[str, asyncio.Task[None]] = {}
+        self._noticed_since: dict[str, int] = {}
+        """The last event told of a table while its copy was catching up (read after)."""
         self._uncopied: set[str] = set()
         """Other workers' tables not to copy on a notice: private or finished ones (a
         table's set-up never changes, a finished one leaves the lobby)."""
@@ -635,7 +637,10 @@ class Hub(Asks, Clockwork):
 
     def _noticed(self, table_id: str, seq: int) -> None:
         """Another worker (or this one) stored events of a table up to ``seq``."""
-        if table_id in self.live or table_id in self._catching_up:
+        if table_id in self.live:
+            return
+        if table_id in self._catching_up:  # its read may have missed these: again after it
+            self._noticed_since[table_id] = max(seq, self._noticed_since.get(table_id, 0))
             return
         copy = self.copies.get(table_id)
         if copy is None and table_id in self._uncopied:
@@ -644,7 +649,13 @@ class Hub(Asks, Clockwork):
             return
         task = self._spawn(self._catch_up(table_id))
         self._catching_up[table_id] = task
-        task.add_done_callback(lambda _t: self._catching_up.pop(table_id, None))
+        task.add_done_callback(lambda done: self._caught_up(table_id, done))
+
+    def _caught_up(self, table_id: str, task: asyncio.Task[None]) -> None:
+        self._catching_up.pop(table_id, None)
+        seq = self._noticed_since.pop(table_id, None)
+        if seq is not None and not task.cancelled():  # (cancelled: the hub stops)
+            self._noticed(table_id, seq)
 
     async def _catch_up(self, table_id: str) -> None:
         """Bring the copy of a table up to its log, and tell its spectators."""

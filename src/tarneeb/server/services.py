@@ -84,8 +84,16 @@ class Services:
             holder = await self.store.run(self.cluster.hold, SERVICES)
             self.holder = holder
             if holder is None and not self.held:
+                # Held only once they are back: a request that comes meanwhile waits on
+                # the lock, and is never answered without the events it asks for.
+                try:
+                    await self.gained()
+                except Exception:  # not back: forget what was, let the lease go for another
+                    with contextlib.suppress(Exception):
+                        await self.lost()
+                    await self.store.run(self.cluster.release, [SERVICES])
+                    raise
                 self.held = True
-                await self.gained()
             elif holder is not None and self.held:
                 self.held = False
                 _log.warning("the site's services went to the worker at %s", holder)
@@ -140,7 +148,12 @@ class ServicesMiddleware:
         # The holder gone, its lease lapses within a lease's time: wait that long at most.
         deadline = asyncio.get_running_loop().time() + services.cluster.lease_seconds * 1.5
         while True:
-            if services.held or await services.refresh():
+            try:
+                here = services.held or await services.refresh()
+            except Exception as exc:  # the database is away, or the events did not load
+                _log.error("the services' lease was not taken: %r", exc)
+                break
+            if here:
                 if ws is None:
                     await self.app(scope, _replayed(request) if request else receive, send)
                 else:  # accepted to be carried, and the services came here meanwhile
