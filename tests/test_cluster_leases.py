@@ -412,6 +412,23 @@ def _lobby(hub: Hub, table_id: str) -> list[Any]:
 # -- the site's services (tarneeb.server.services) ------------------------------------------
 
 
+async def _get_event(services: Any, app: Any) -> list[Any]:
+    """What ``GET /api/events/e1`` sends back through the services' middleware."""
+    from tarneeb.server.services import ServicesMiddleware
+
+    async def receive() -> Any:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    sent: list[Any] = []
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "GET", "path": "/api/events/e1", "headers": []}
+    await ServicesMiddleware(app, lambda: services)(scope, receive, send)
+    return sent
+
+
 def test_a_request_to_the_services_just_taken_over_waits_until_they_are_back(
     two: tuple[Cluster, Cluster],
 ) -> None:
@@ -419,7 +436,7 @@ def test_a_request_to_the_services_just_taken_over_waits_until_they_are_back(
     (``gained``); a request that arrives meanwhile is answered once that is done, never
     by a worker that holds the lease but not yet the events (it would say 404 for an event
     that exists: seen in CI, right after the holder died)."""
-    from tarneeb.server.services import Services, ServicesMiddleware
+    from tarneeb.server.services import Services
 
     a, b = two
     seen: list[list[str]] = []
@@ -447,16 +464,7 @@ def test_a_request_to_the_services_just_taken_over_waits_until_they_are_back(
             await send({"type": "http.response.start", "status": 200, "headers": []})
             await send({"type": "http.response.body", "body": b"{}"})
 
-        async def receive() -> Any:
-            return {"type": "http.request", "body": b"", "more_body": False}
-
-        sent: list[Any] = []
-
-        async def send(message: Any) -> None:
-            sent.append(message)
-
-        scope = {"type": "http", "method": "GET", "path": "/api/events/e1", "headers": []}
-        await ServicesMiddleware(app, lambda: services)(scope, receive, send)
+        sent = await _get_event(services, app)
         assert await taking is True
         assert sent[0]["status"] == 200
 
@@ -470,7 +478,7 @@ def test_services_that_do_not_come_back_are_let_go_and_the_request_hears_so(
     """The events fail to load on the worker that took the services: it does not hold
     them half-loaded; the lease is let go at once (another worker, or this one next
     time, tries again), and the request is told to try again, not given a 500."""
-    from tarneeb.server.services import Services, ServicesMiddleware
+    from tarneeb.server.services import Services
 
     a, b = two
 
@@ -486,16 +494,7 @@ def test_services_that_do_not_come_back_are_let_go_and_the_request_hears_so(
         async def app(scope: Any, receive: Any, send: Any) -> None:
             raise AssertionError("answered without the services")
 
-        async def receive() -> Any:
-            return {"type": "http.request", "body": b"", "more_body": False}
-
-        sent: list[Any] = []
-
-        async def send(message: Any) -> None:
-            sent.append(message)
-
-        scope = {"type": "http", "method": "GET", "path": "/api/events/e1", "headers": []}
-        await ServicesMiddleware(app, lambda: services)(scope, receive, send)
+        sent = await _get_event(services, app)
         assert not services.held
         assert sent[0]["status"] == 409
         body = json.loads(sent[1]["body"])
