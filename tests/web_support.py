@@ -205,6 +205,12 @@ def new_page(
 
     page.on("websocket", watch)
     page.sockets = sockets  # type: ignore[attr-defined]
+    # and its HTTP requests, with how each ended
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(f"{r.method} {r.url}"))
+    page.on("requestfinished", lambda r: requests.append(f"done {r.method} {r.url}"))
+    page.on("requestfailed", lambda r: requests.append(f"failed {r.url}: {r.failure}"))
+    page.requests = requests  # type: ignore[attr-defined]
     return page
 
 
@@ -230,10 +236,16 @@ def quick_play(
     try:
         page.wait_for_selector("#board-grid")
     except Exception as exc:  # say what the page showed and heard (a CI run saw none)
-        shown = page.locator("#app").inner_text(timeout=2000)[:300]
+        shown = page.locator("body").inner_text(timeout=2000)
+        form = page.evaluate(
+            """() => [...document.querySelectorAll('#quick input, #quick select')].map(
+                e => `${e.id}=${e.value} ${e.validity.valid ? '' : e.validationMessage}`)"""
+        )
         heard = getattr(page, "sockets", [])[-6:]
+        asked = getattr(page, "requests", [])[-10:]
         raise AssertionError(
-            f"no board at {page.url}: {shown!r}; errors {page_errors(page)}; sockets {heard}"
+            f"no board at {page.url}: {shown[:200]!r}...{shown[-300:]!r}; form {form}; "
+            f"errors {page_errors(page)}; requests {asked}; sockets {heard}"
         ) from exc
     path = page.url.split("://", 1)[1].split("/", 1)[1]
     assert path.startswith("t/"), page.url
@@ -252,11 +264,30 @@ def trick_cards(page: Page) -> list[tuple[str, str]]:
     return [(seat, card) for seat, card in pairs]
 
 
+# A point in the middle of the part of a card that shows, as the page draws it. In a fan each
+# card is turned, so the corners of its box (the left strip of a rightmost card's box) may be
+# the card beside it, and a click there waits on that card for ever; and a card rises under
+# the pointer, so the point must hit it also 12 px lower (where that part of it is now).
+_VISIBLE_POINT = """card => {
+    const box = card.getBoundingClientRect();
+    const on = (x, y) => { const hit = document.elementFromPoint(x, y); return !!hit && (hit === card || card.contains(hit)); };
+    for (const down of [0.35, 0.5, 0.25, 0.65]) {
+        const y = box.top + box.height * down, xs = [];
+        for (let across = 0.02; across < 1; across += 0.02) {
+            const x = box.left + box.width * across;
+            if (on(x, y) && on(x, y + 12)) xs.push(x);
+        }
+        if (xs.length) return {x: xs[Math.floor(xs.length / 2)] - box.left, y: y - box.top};
+    }
+    return null;
+}"""
+
+
 def click_card(card: Locator) -> None:
-    """Click a card of the fanned hand on its left strip, the part no other card covers."""
-    box = card.bounding_box()
-    assert box is not None
-    card.click(position={"x": min(10.0, box["width"] / 4), "y": box["height"] / 3})
+    """Click a card of the fanned hand where it shows: where no other card covers it."""
+    point = card.evaluate(_VISIBLE_POINT)
+    assert point is not None, "no part of the card shows"
+    card.click(position=point)
 
 
 def choose_bid(page: Page, legal: list[str]) -> str:
