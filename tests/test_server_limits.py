@@ -401,6 +401,34 @@ def test_connections_per_client(tmp_path: Path) -> None:
             assert again.hello()["type"] == "welcome"
 
 
+def test_a_reconnect_loop_is_refused_before_any_work_and_a_burst_back_is_not(
+    tmp_path: Path,
+) -> None:
+    """A hostile client (stop 36) connected, read its welcome and closed, again and again on
+    20 sockets: 700 welcomes a second, the server's whole core, from one address, under
+    every other limit (it never held more than 20 connections). Now a client may open a
+    burst of sockets at once (a household back after a drop), then a few a second; one more
+    hears why and is closed before its table is read or its hello is."""
+    from starlette.testclient import WebSocketDenialResponse
+
+    with server(tmp_path, connects_per_minute=1, connect_burst=5) as client:
+        table = _create(client).json()["table"]
+        for n in range(5):
+            with connect(client, table, f"back {n}") as back:
+                assert back.hello()["type"] == "welcome"
+        for path in (f"/ws/{table}", "/ws/events/nothing"):  # one count for both
+            with pytest.raises(WebSocketDenialResponse) as denied:
+                client.websocket_connect(path).__enter__()
+            assert denied.value.status_code == 429
+            error = denied.value.json()["error"]
+            assert error["code"] == "rate_limited" and "new connections" in error["message"]
+    with server(tmp_path, connects_per_minute=0, connect_burst=1) as client:  # 0: no limit
+        table = _create(client).json()["table"]
+        for n in range(3):
+            with connect(client, table, f"back {n}") as back:
+                assert back.hello()["type"] == "welcome"
+
+
 def test_a_steady_sender_over_the_frame_rate_is_closed_and_an_honest_burst_is_not() -> None:
     """A hostile client (stop 35) sent hints at 100 frames a second on 45 sockets for 20
     seconds: the frame limit (20 a second) let one frame in five through, and since a

@@ -44,6 +44,7 @@ from tarneeb.server.cluster import (
 from tarneeb.server.edge import (
     EdgeMiddleware,
     JSONResponse,
+    deny_socket,
     error_response,
     origin_allowed,
     public_error,
@@ -582,6 +583,11 @@ async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings) -> None:
     where = f"WS /ws/{table_id}"
     if not _origin_ok(ws, settings):
         await ws.close(code=CLOSE_POLICY)
+        return
+    try:
+        hub.admit_connection(_client(ws))
+    except ServerError as exc:  # a reconnect loop: refused at the handshake, unread
+        await deny_socket(ws, exc, where)
         return
     await ws.accept()
     conn: Connection | None = None

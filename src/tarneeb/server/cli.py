@@ -107,6 +107,14 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="WebSocket connections one client address may hold at once (default 100; 0: no limit)",
     )
     serve.add_argument(
+        "--connects-per-minute",
+        type=float,
+        default=300.0,
+        metavar="N",
+        help="new WebSocket connections one client address may open a minute, after a burst "
+        "of 60 (default 300; 0: no limit)",
+    )
+    serve.add_argument(
         "--secure-cookies",
         action="store_true",
         help="mark the session cookie Secure (behind a TLS proxy; it is anyway for https requests)",
@@ -222,10 +230,16 @@ def run_serve(args: argparse.Namespace) -> int:
         raise ServeError(f"cannot open the database {url!r}: {first}") from None
     if args.workers > 1:
         return _run_workers(args, url)
-    if min(args.tables_per_minute, args.open_tables_per_client, args.connections_per_client) < 0:
+    limits = (
+        args.tables_per_minute,
+        args.open_tables_per_client,
+        args.connections_per_client,
+        args.connects_per_minute,
+    )
+    if min(limits) < 0:
         raise ServeError(
-            "--tables-per-minute, --open-tables-per-client and --connections-per-client "
-            "cannot be negative"
+            "--tables-per-minute, --open-tables-per-client, --connections-per-client and "
+            "--connects-per-minute cannot be negative"
         )
     settings = Settings(
         db_url=url,
@@ -234,6 +248,7 @@ def run_serve(args: argparse.Namespace) -> int:
         tables_per_minute=args.tables_per_minute,
         open_tables_per_client=args.open_tables_per_client,
         connections_per_client=args.connections_per_client,
+        connects_per_minute=args.connects_per_minute,
         worker_id=args.worker_id,
         worker_address=args.advertise or f"{_reachable(args.host)}:{args.port}",
         lease_seconds=args.lease_seconds,
@@ -282,6 +297,7 @@ _PASSED = (
     "tables_per_minute",
     "open_tables_per_client",
     "connections_per_client",
+    "connects_per_minute",
     "log_level",
     "log_format",
     "lease_seconds",

@@ -32,6 +32,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from starlette import responses
+from starlette.websockets import WebSocket
 
 from tarneeb.server.protocol import error_body, new_reference
 from tarneeb.server.wire import MAX_BODY, MAX_DEPTH, ErrorCode, ServerError, check_depth, loads
@@ -43,6 +44,7 @@ __all__ = [
     "EdgeMiddleware",
     "JSONResponse",
     "check_depth",
+    "deny_socket",
     "error_body",
     "loads",
     "public_error",
@@ -126,6 +128,17 @@ def error_response(exc: BaseException, where: str, status: int | None = None) ->
     """The HTTP answer to ``exc``, as :func:`public_error` tells it."""
     error = public_error(exc, where)
     return JSONResponse(error_body(error), status_code=status or status_of(error))
+
+
+async def deny_socket(ws: WebSocket, exc: BaseException, where: str) -> None:
+    """Refuse a WebSocket at its handshake, before it is accepted or anything is read for
+    it: ``exc`` as an HTTP answer (429 for ``rate_limited``) where the server can send one,
+    else a bare refusal (403)."""
+    if "websocket.http.response" in ws.scope.get("extensions", {}):
+        await ws.send_denial_response(error_response(exc, where))
+    else:
+        public_error(exc, where)  # logged all the same
+        await ws.close()
 
 
 # -- the middleware --------------------------------------------------------------------------

@@ -159,6 +159,8 @@ class Hub(Asks, Clockwork):
         self._clock = clock
         per_minute = max(0.0, settings.tables_per_minute)
         self._creates: Buckets[str] = Buckets(per_minute / 60.0, max(1.0, per_minute), clock)
+        per_second = max(0.0, settings.connects_per_minute) / 60.0
+        self._connects: Buckets[str] = Buckets(per_second, max(1.0, settings.connect_burst), clock)
         self.db_health = DatabaseHealth()
         self._results: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._opening: dict[str, asyncio.Future[_Live]] = {}
@@ -928,6 +930,20 @@ class Hub(Asks, Clockwork):
             self._spawn(self._server_change(conn.table_id, lambda t: t.reclaim(seat), "a reclaim"))
         elif live.connected() != before:
             self._presence(live)
+
+    def admit_connection(self, client: str | None) -> None:
+        """Whether ``client`` may open a socket now (a table's or an event's), before any
+        work is done for it: ``connect_burst`` at once, then ``connects_per_minute``.
+
+        :raises ServerError: ``rate_limited`` for a client that connects faster.
+        """
+        if client is None or self.settings.connects_per_minute <= 0:
+            return
+        if not self._connects.take(client):
+            raise ServerError(
+                ErrorCode.RATE_LIMITED,
+                "too many new connections from one client: wait a moment and try again",
+            )
 
     def check_connections(self, conn: Connection) -> None:
         """Whether ``conn``'s client may open one more socket (a table's or an event's: one

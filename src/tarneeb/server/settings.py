@@ -64,6 +64,11 @@ class Settings:
     """... and at once."""
     connections_per_client: int = 100
     """WebSocket connections one client may hold at once, over all tables; 0: no limit."""
+    connects_per_minute: float = 300.0
+    """New WebSocket connections one client may open a minute, over all tables and events
+    (a reconnect loop drew 700 welcomes a second, the server's whole core); 0: no limit ..."""
+    connect_burst: float = 60.0
+    """... and at once (a household or a club behind one address, back after a drop)."""
     max_spectators: int = 300
     """Spectator connections a table takes; one more is refused (``conflict``)."""
     analysis_workers: int = 1

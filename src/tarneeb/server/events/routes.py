@@ -33,7 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tarneeb.presets import PRESETS
 from tarneeb.server.connection import Connection
-from tarneeb.server.edge import JSONResponse, origin_allowed, public_error
+from tarneeb.server.edge import JSONResponse, deny_socket, origin_allowed, public_error
 from tarneeb.server.events.bodies import event_json, summary_json
 from tarneeb.server.events.host import EventHost
 from tarneeb.server.events.model import (
@@ -202,8 +202,13 @@ def event_routes(
         if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), allowed_origins):
             await ws.close(code=CLOSE_POLICY)
             return
-        await ws.accept()
         running = host()
+        try:
+            running.hub.admit_connection(client(ws))
+        except ServerError as exc:  # a reconnect loop: refused at the handshake, unread
+            await deny_socket(ws, exc, where)
+            return
+        await ws.accept()
         try:
             live = running.get(event_id)
             conn = Connection(
