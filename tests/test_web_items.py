@@ -254,6 +254,45 @@ def test_item5_a_name_typed_before_the_page_loaded_stays(browser: Browser, serve
     page.context.close()
 
 
+def test_a_target_being_typed_is_not_changed_under_the_caret(browser: Browser, server: str) -> None:
+    """The preset's own target arrives with its rules, and was written into the target
+    field even while the player was in it: the text they had selected to type over became
+    "61", the caret went to its end, and "1000" typed then made "611000", which the form
+    refused without a word (seen in CI, as a quick play that never started)."""
+    page = new_page(browser, DESKTOP)
+    page.goto(f"{server}/")
+    page.wait_for_selector('#quick-rules option[value="tarneeb61"]', state="attached")
+    page.wait_for_function("() => document.querySelector('#quick-target').dataset.preset")
+    held: list[Any] = []
+    page.route("**/api/rules/tarneeb61*", lambda route: held.append(route))
+    page.select_option("#quick-rules", "tarneeb61")
+    page.wait_for_timeout(100)  # the route handler runs while Playwright waits
+    assert held, "the page asked for the preset's rules"
+    page.focus("#quick-target")
+    page.keyboard.press("ControlOrMeta+A")  # to type over it, when the rules come
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/rules/tarneeb61*")
+    page.wait_for_timeout(300)
+    page.keyboard.type("1000")
+    expect(page.locator("#quick-target")).to_have_value("1000")
+    # left without typing: the preset's own target, once the caret is gone
+    page.focus("#quick-rules")
+    held.clear()
+    page.route("**/api/rules/lebanese31*", lambda route: held.append(route))
+    page.select_option("#quick-rules", "lebanese31")
+    page.wait_for_timeout(100)
+    page.focus("#quick-target")
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/rules/lebanese31*")
+    page.wait_for_timeout(300)
+    expect(page.locator("#quick-target")).to_have_value("1000")
+    page.focus("#quick-name")
+    expect(page.locator("#quick-target")).to_have_value("31")
+    page.context.close()
+
+
 def test_item5_chat_typed_before_the_connection_is_sent_once_it_is(
     browser: Browser, server: str
 ) -> None:

@@ -270,12 +270,19 @@ export class HomeView {
   async presetChanged(prefix) {
     const select = this.root.querySelector(`#${prefix}-rules`);
     if (!select) return;
+    const asked = select.value;
     try {
-      const rules = await rulesOf(select.value);
+      const rules = await rulesOf(asked);
+      if (select.value !== asked) return; // another preset chosen meanwhile: its own answer
       const target = this.root.querySelector(`#${prefix}-target`);
       if (target && rules.options && rules.options.target !== undefined && !this.fields.touched.has(`${prefix}-target`)) {
-        target.value = rules.options.target;
-        target.dataset.preset = select.value;
+        const own = () => {
+          if (select.value === asked && !this.fields.touched.has(`${prefix}-target`)) target.value = rules.options.target;
+        };
+        // never under the caret: a player in the field may be about to type over its text
+        if (document.activeElement === target) target.addEventListener("blur", own, { once: true });
+        else own();
+        target.dataset.preset = asked;
       }
       if (prefix === "create") {
         this.createDefaults = rules.options || {};
