@@ -429,6 +429,26 @@ def test_a_reconnect_loop_is_refused_before_any_work_and_a_burst_back_is_not(
                 assert back.hello()["type"] == "welcome"
 
 
+def test_one_client_asking_the_api_in_a_loop_is_slowed_and_the_pages_are_not(
+    tmp_path: Path,
+) -> None:
+    """A hostile client (stop 36) asked for the lobby on eight kept-alive connections in a
+    loop: 2,700 answers a second, the server's whole core, and an honest player's moves
+    took 233 ms (p95) to come back instead of 2. Now a client's API requests have a burst
+    and a rate; past them the answer is 429 with Retry-After, before any handler runs."""
+    with server(tmp_path, api_per_second=0.01, api_burst=3) as client:
+        assert [client.get("/api/tables").status_code for _ in range(3)] == [200] * 3
+        refused = client.get("/api/tables")
+        assert refused.status_code == 429 and refused.headers["retry-after"] == "1"
+        error = refused.json()["error"]
+        assert error["code"] == "rate_limited" and "too many requests" in error["message"]
+        assert client.post("/api/tables", json={"rules": "classic"}).status_code == 429
+        assert client.get("/").status_code == 200  # the pages and their files are not counted
+        assert client.get("/static/js/app.js").status_code == 200
+    with server(tmp_path, api_per_second=0, api_burst=1) as client:  # 0: no limit
+        assert [client.get("/api/tables").status_code for _ in range(5)] == [200] * 5
+
+
 def test_a_steady_sender_over_the_frame_rate_is_closed_and_an_honest_burst_is_not() -> None:
     """A hostile client (stop 35) sent hints at 100 frames a second on 45 sockets for 20
     seconds: the frame limit (20 a second) let one frame in five through, and since a

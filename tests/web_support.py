@@ -284,10 +284,16 @@ _VISIBLE_POINT = """card => {
 
 
 def click_card(card: Locator) -> None:
-    """Click a card of the fanned hand where it shows: where no other card covers it."""
-    point = card.evaluate(_VISIBLE_POINT)
-    assert point is not None, "no part of the card shows"
-    card.click(position=point)
+    """Click a card of the fanned hand where it shows: where no other card covers it (once
+    it is in the window and nothing flies over it)."""
+    card.scroll_into_view_if_needed()
+    for _ in range(50):
+        point = card.evaluate(_VISIBLE_POINT)
+        if point is not None:
+            card.click(position=point)
+            return
+        card.page.wait_for_timeout(100)
+    card.click()  # Playwright's own wait, and its message of what covers the card
 
 
 def choose_bid(page: Page, legal: list[str]) -> str:

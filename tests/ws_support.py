@@ -71,14 +71,15 @@ class Closed(Exception):
 def server(tmp_path: Path, **settings: Any) -> Iterator[TestClient]:
     """A running app on a fresh SQLite file.
 
-    Bots act at once, and the rate limits of frames and of new connections are out of
-    the way (the tests act far faster than people, and many clients of a test are one
+    Bots act at once, and the rate limits of frames, of new connections and of API
+    requests are out of the way (the tests act far faster than people, and many clients of a test are one
     address here), unless ``settings`` say otherwise.
     """
     settings.setdefault("bot_delay", 0)
     settings.setdefault("rate_per_s", 1e6)
     settings.setdefault("rate_burst", 1e6)
     settings.setdefault("connects_per_minute", 0)
+    settings.setdefault("api_per_second", 0)
     app = create_app(Settings(db_url=f"sqlite:///{tmp_path / 'server.db'}", **settings))
     with TestClient(app) as client:
         yield client

@@ -508,7 +508,11 @@ def create_app(
         lifespan=lifespan,
         middleware=[
             Middleware(BindMetrics, metrics=metrics, routes=templates),
-            Middleware(EdgeMiddleware, allowed_origins=settings.allowed_origins),
+            Middleware(
+                EdgeMiddleware,
+                allowed_origins=settings.allowed_origins,
+                api_rate=(settings.api_per_second, settings.api_burst),
+            ),
             Middleware(ServicesMiddleware, services=lambda: services.get("services")),
         ],
         exception_handlers={HTTPException: _http_error},

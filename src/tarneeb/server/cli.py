@@ -107,6 +107,14 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="WebSocket connections one client address may hold at once (default 100; 0: no limit)",
     )
     serve.add_argument(
+        "--api-per-second",
+        type=float,
+        default=30.0,
+        metavar="N",
+        help="requests of the API (/api/...) one client address may make a second, after a "
+        "burst of 120 (default 30; 0: no limit)",
+    )
+    serve.add_argument(
         "--connects-per-minute",
         type=float,
         default=300.0,
@@ -235,11 +243,12 @@ def run_serve(args: argparse.Namespace) -> int:
         args.open_tables_per_client,
         args.connections_per_client,
         args.connects_per_minute,
+        args.api_per_second,
     )
     if min(limits) < 0:
         raise ServeError(
-            "--tables-per-minute, --open-tables-per-client, --connections-per-client and "
-            "--connects-per-minute cannot be negative"
+            "--tables-per-minute, --open-tables-per-client, --connections-per-client, "
+            "--connects-per-minute and --api-per-second cannot be negative"
         )
     settings = Settings(
         db_url=url,
@@ -249,6 +258,7 @@ def run_serve(args: argparse.Namespace) -> int:
         open_tables_per_client=args.open_tables_per_client,
         connections_per_client=args.connections_per_client,
         connects_per_minute=args.connects_per_minute,
+        api_per_second=args.api_per_second,
         worker_id=args.worker_id,
         worker_address=args.advertise or f"{_reachable(args.host)}:{args.port}",
         lease_seconds=args.lease_seconds,
@@ -298,6 +308,7 @@ _PASSED = (
     "open_tables_per_client",
     "connections_per_client",
     "connects_per_minute",
+    "api_per_second",
     "log_level",
     "log_format",
     "lease_seconds",

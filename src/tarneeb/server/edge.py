@@ -8,6 +8,9 @@
 * refuses a body over :data:`MAX_BODY` bytes with 413: at once when
   ``Content-Length`` says so, else as soon as the bytes read pass it (the
   body is never held whole before it is counted);
+* refuses a client's requests of the API (``/api/...``) past its rate with 429
+  and ``Retry-After`` (a burst, then so many a second: one address asking for
+  the lobby in a loop took the server's whole core);
 * gives every response the page's security headers (:data:`PAGE_HEADERS`);
 * turns anything a handler raises into a 500 with a reference id, the
   details logged under that id (never sent).
@@ -25,6 +28,7 @@ wire schema's (:mod:`tarneeb.server.wire`), re-exported here.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -34,6 +38,7 @@ from urllib.parse import urlsplit
 from starlette import responses
 from starlette.websockets import WebSocket
 
+from tarneeb.server.limits import Buckets
 from tarneeb.server.protocol import error_body, new_reference
 from tarneeb.server.wire import MAX_BODY, MAX_DEPTH, ErrorCode, ServerError, check_depth, loads
 
@@ -130,10 +135,18 @@ def error_response(exc: BaseException, where: str, status: int | None = None) ->
     return JSONResponse(error_body(error), status_code=status or status_of(error))
 
 
+HOLD_REFUSED = 1.0
+"""Seconds a request or socket refused for its client's rate waits for its answer (its
+``Retry-After``): a client asking in a loop asks no faster than that on each connection,
+where answering at once let it spin, the server's whole core spent refusing it."""
+
+
 async def deny_socket(ws: WebSocket, exc: BaseException, where: str) -> None:
     """Refuse a WebSocket at its handshake, before it is accepted or anything is read for
-    it: ``exc`` as an HTTP answer (429 for ``rate_limited``) where the server can send one,
-    else a bare refusal (403)."""
+    it: ``exc`` as an HTTP answer (429 for ``rate_limited``, after :data:`HOLD_REFUSED`)
+    where the server can send one, else a bare refusal (403)."""
+    if isinstance(exc, ServerError) and exc.code is ErrorCode.RATE_LIMITED:
+        await asyncio.sleep(HOLD_REFUSED)
     if "websocket.http.response" in ws.scope.get("extensions", {}):
         await ws.send_denial_response(error_response(exc, where))
     else:
@@ -179,15 +192,36 @@ class EdgeMiddleware:
     """The checks and headers of every HTTP request (see the module docs)."""
 
     def __init__(
-        self, app: ASGIApp, allowed_origins: tuple[str, ...] = (), max_body: int = MAX_BODY
+        self,
+        app: ASGIApp,
+        allowed_origins: tuple[str, ...] = (),
+        max_body: int = MAX_BODY,
+        api_rate: tuple[float, float] = (0.0, 0.0),
     ) -> None:
+        """``api_rate``: the requests of the API one client may make a second, and at
+        once (a rate of 0: no limit)."""
         self.app = app
         self.allowed_origins = tuple(allowed_origins)
         self.max_body = max_body
+        per_second, burst = api_rate
+        self.api_requests: Buckets[str] | None = (
+            Buckets(per_second, max(1.0, burst)) if per_second > 0 else None
+        )
 
     def refusal(self, scope: Scope) -> tuple[ServerError, int] | None:
         """Why a request is refused before it reaches its handler, with the HTTP status."""
         method = scope.get("method", "GET")
+        client = scope.get("client")
+        if (
+            self.api_requests is not None
+            and client
+            and str(scope.get("path", "")).startswith("/api/")
+            and not self.api_requests.take(str(client[0]))
+        ):
+            return ServerError(
+                ErrorCode.RATE_LIMITED,
+                "too many requests from one client: wait a moment and try again",
+            ), 429
         if method not in ("GET", "HEAD", "OPTIONS"):
             origin = _header(scope, b"origin")
             fetch_site = _header(scope, b"sec-fetch-site")
@@ -233,7 +267,11 @@ class EdgeMiddleware:
         refused = self.refusal(scope)
         if refused is not None:
             error, status = refused
-            await error_response(error, where, status)(scope, receive, send_with_headers)
+            answer = error_response(error, where, status)
+            if status == 429:  # held as long as it is told to wait: a loop asks no faster
+                answer.headers["Retry-After"] = f"{HOLD_REFUSED:g}"
+                await asyncio.sleep(HOLD_REFUSED)
+            await answer(scope, receive, send_with_headers)
             return
         read = 0
 

@@ -64,6 +64,12 @@ class Settings:
     """... and at once."""
     connections_per_client: int = 100
     """WebSocket connections one client may hold at once, over all tables; 0: no limit."""
+    api_per_second: float = 30.0
+    """Requests of the API (``/api/...``) one client may make a second, over all tables
+    (one address asking for the lobby in a loop drew 2,700 answers a second, the server's
+    whole core); 0: no limit ..."""
+    api_burst: float = 120.0
+    """... and at once."""
     connects_per_minute: float = 300.0
     """New WebSocket connections one client may open a minute, over all tables and events
     (a reconnect loop drew 700 welcomes a second, the server's whole core); 0: no limit ..."""
