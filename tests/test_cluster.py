@@ -775,3 +775,25 @@ def test_the_ranked_queue_and_the_events_are_one_for_all_workers(cluster: Cluste
     assert again["status"] == "finished" and len(again["games"]) == 2
     assert time.monotonic() - started < 4 * LEASE
     assert _services_holder(cluster) != holder
+
+
+def test_nginx_stops_a_flood_from_one_address_before_the_workers(cluster: Cluster) -> None:
+    """deploy/nginx/tarneeb.conf limits one address to 50 requests a second after a burst
+    of 400 (a page's files), answered 429 by nginx itself: a loop from one address asking
+    as fast as it can gets the burst and then a trickle, and no worker reads the rest."""
+    statuses: dict[int, int] = {}
+    conn = http.client.HTTPSConnection("127.0.0.1", cluster.port, context=cluster.context)
+    started = time.monotonic()
+    try:
+        for _ in range(1000):
+            conn.request("GET", "/")
+            answer = conn.getresponse()
+            answer.read()
+            statuses[answer.status] = statuses.get(answer.status, 0) + 1
+    finally:
+        conn.close()
+    took = time.monotonic() - started
+    allowed = 400 + 50 * took + 5
+    assert 400 <= statuses.get(200, 0) <= allowed, (statuses, took)
+    assert statuses.get(429, 0) >= 1000 - allowed, (statuses, took)
+    assert set(statuses) == {200, 429}, statuses
