@@ -31,6 +31,7 @@ from web_support import (
     page_errors,
     play_deals,
     play_until,
+    preset_rules_held,
     quick_play,
     run_server,
     state_of,
@@ -263,30 +264,15 @@ def test_a_target_being_typed_is_not_changed_under_the_caret(browser: Browser, s
     page.goto(f"{server}/")
     page.wait_for_selector('#quick-rules option[value="tarneeb61"]', state="attached")
     page.wait_for_function("() => document.querySelector('#quick-target').dataset.preset")
-    held: list[Any] = []
-    page.route("**/api/rules/tarneeb61*", lambda route: held.append(route))
-    page.select_option("#quick-rules", "tarneeb61")
-    page.wait_for_timeout(100)  # the route handler runs while Playwright waits
-    assert held, "the page asked for the preset's rules"
-    page.focus("#quick-target")
-    page.keyboard.press("ControlOrMeta+A")  # to type over it, when the rules come
-    for route in held:
-        route.continue_()
-    page.unroute("**/api/rules/tarneeb61*")
-    page.wait_for_timeout(300)
+    with preset_rules_held(page, "tarneeb61", "#quick-rules"):
+        page.focus("#quick-target")
+        page.keyboard.press("ControlOrMeta+A")  # to type over it, when the rules come
     page.keyboard.type("1000")
     expect(page.locator("#quick-target")).to_have_value("1000")
     # left without typing: the preset's own target, once the caret is gone
     page.focus("#quick-rules")
-    held.clear()
-    page.route("**/api/rules/lebanese31*", lambda route: held.append(route))
-    page.select_option("#quick-rules", "lebanese31")
-    page.wait_for_timeout(100)
-    page.focus("#quick-target")
-    for route in held:
-        route.continue_()
-    page.unroute("**/api/rules/lebanese31*")
-    page.wait_for_timeout(300)
+    with preset_rules_held(page, "lebanese31", "#quick-rules"):
+        page.focus("#quick-target")
     expect(page.locator("#quick-target")).to_have_value("1000")
     page.focus("#quick-name")
     expect(page.locator("#quick-target")).to_have_value("31")

@@ -30,6 +30,7 @@ from web_support import (
     expect,
     new_page,
     page_errors,
+    preset_rules_held,
     quick_play,
 )
 
@@ -154,6 +155,27 @@ def test_sign_up_play_rated_and_see_the_rating(browser: Browser, server: str) ->
     assert not found, "\n".join(found)
     for page in (layla, phone, *pages.values()):
         assert not page_errors(page), page_errors(page)
+
+
+def test_the_rated_tables_target_typed_stays_when_the_presets_own_comes_late(
+    browser: Browser, server: str
+) -> None:
+    """The chosen preset's own target was written into the rated table's target field
+    whenever its rules came, over what the player had typed meanwhile (their target 1
+    became 61, and the match was not the one they made; the same as the home page's)."""
+    page = new_page(browser, DESKTOP)
+    _sign_up(page, server, "Samir")
+    page.goto(f"{server}/#ranked")
+    page.wait_for_selector("#rated-list")
+    with preset_rules_held(page, "tarneeb61", "#ranked-rules"):
+        page.fill("#rated-target", "1")
+        page.focus("#ranked-rules")
+    target = page.locator("#rated-target")
+    expect(target).to_have_value("1")  # type: ignore[misc]
+    page.select_option("#ranked-rules", "lebanese31")  # a preset chosen anew, nothing typed
+    expect(target).to_have_value("31")  # type: ignore[misc]
+    assert not page_errors(page)
+    page.context.close()
 
 
 def test_a_rated_match_played_to_its_end(browser: Browser, server: str) -> None:

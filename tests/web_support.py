@@ -252,6 +252,25 @@ def quick_play(
     return path[2:].split("?")[0].split("#")[0]
 
 
+@contextlib.contextmanager
+def preset_rules_held(page: Page, preset: str, select: str) -> Iterator[None]:
+    """Choose ``preset`` in the ``select`` field with its rules' request held (a slow
+    network): the block runs while the answer is on its way, which comes after it."""
+    pattern = f"**/api/rules/{preset}*"
+    held: list[Any] = []
+    page.route(pattern, lambda route: held.append(route))
+    try:
+        page.select_option(select, preset)
+        page.wait_for_timeout(100)  # the route handler runs while Playwright waits
+        assert held, f"the page asked for the rules of {preset}"
+        yield
+    finally:
+        for route in held:
+            route.continue_()
+        page.unroute(pattern)
+    page.wait_for_timeout(300)  # the answer is read
+
+
 def hand_cards(page: Page) -> list[str]:
     cards: list[str] = page.locator("#hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
     return cards

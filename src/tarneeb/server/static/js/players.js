@@ -505,6 +505,7 @@ class RankedView {
     this.presets = ["classic"];
     /** The chosen preset's target (classic's until the server's rules say). */
     this.defaultTarget = 41;
+    this.targetTyped = false; // the player typed a target since choosing the preset
     /** The rules the player queues for, until they leave the queue (or are seated).
      * @type {string | null} */
     this.wanted = null;
@@ -594,7 +595,7 @@ class RankedView {
           h(
             "div",
             { class: "row" },
-            field(t("web.home.target"), h("input", { id: "rated-target", type: "number", min: 1, max: 1000, value: this.defaultTarget })),
+            field(t("web.home.target"), h("input", { id: "rated-target", type: "number", min: 1, max: 1000, value: this.defaultTarget, onInput: () => (this.targetTyped = true) })),
             h("button", { type: "button", class: "ghost", id: "rated-create", onClick: () => this.createRated() }, t("web.players.rated.create")),
           ),
           h("div", { id: "rated-list" }),
@@ -605,16 +606,26 @@ class RankedView {
     this.renderStatus();
   }
 
-  /** The chosen preset's own target, put in the rated table's target field. */
+  /** The chosen preset's own target, put in the rated table's target field: unless the
+   * player typed one since choosing it, and never under their caret (as on the home page). */
   async presetChanged() {
+    const asked = this.rulesChosen();
+    this.targetTyped = false;
+    let rules;
     try {
-      const rules = await rulesOf(this.rulesChosen());
-      this.defaultTarget = rules.options?.target ?? this.defaultTarget;
+      rules = await rulesOf(asked);
     } catch (_) {
       return; /* the server plays the preset's own target when none is sent */
     }
+    if (this.rulesChosen() !== asked) return; // another preset chosen meanwhile: its own answer
+    this.defaultTarget = rules.options?.target ?? this.defaultTarget;
     const field = /** @type {HTMLInputElement | null} */ (this.root.querySelector("#rated-target"));
-    if (field) field.value = String(this.defaultTarget);
+    if (!field) return;
+    const own = () => {
+      if (!this.targetTyped && this.rulesChosen() === asked) field.value = String(this.defaultTarget);
+    };
+    if (document.activeElement === field) field.addEventListener("blur", own, { once: true });
+    else own();
   }
 
   renderStatus() {
