@@ -120,3 +120,15 @@ test("a reason reads in the browser as the terminal says it, cards and all, in e
   }
   useMessages("en", {}, {});
 });
+
+test("a player's points in Arabic agree with their number, the sign kept", () => {
+  // "{points} نقطة" wrote "5 نقطة" (3 to 10 take the plural, نقاط) and lost nothing else
+  useMessages("ar", catalogue("ar"), catalogue("en"));
+  const said = (points) => t("web.seat.points", { points }).replace(/[\u200e\u200f\u2066-\u2069]/g, "");
+  assert.equal(said(5), "5 نقاط");
+  assert.equal(said(11), "11 نقطة");
+  assert.equal(said(-3), "-3 نقاط");
+  assert.equal(said(0), "0 نقطة");
+  useMessages("ru", catalogue("ru"), catalogue("en"));
+  assert.match(t("web.seat.points", { points: 1000 }), /^очков: 1\s000$/u); // as the page writes numbers
+});

@@ -144,7 +144,7 @@ export function renderSeat(node, s, model, ui) {
   if (s.call !== null && !model.individual) meta.push(h("span", { class: "chip bid" }, actionView(s.call)));
   if (model.individual && s.bid !== null) meta.push(h("span", { class: "chip bid own" }, t("web.seat.ownBid", { taken: formatNumber(s.tricks), bid: formatNumber(s.bid) })));
   else if (m && (m.phase === "play" || m.phase === "scored")) meta.push(h("span", { class: "chip tricks", title: t("web.seat.tricks") }, t("web.seat.tricksCount", { count: s.tricks })));
-  if (model.individual && s.points !== null) meta.push(h("span", { class: "chip points" }, t("web.seat.points", { points: formatNumber(s.points) })));
+  if (model.individual && s.points !== null) meta.push(h("span", { class: "chip points" }, t("web.seat.points", { points: s.points })));
   const me = s.role === "you";
   const role = s.role ? t(`web.seat.${s.role === "you" ? "you" : s.role}`) : null;
   const deadline = model.turnDeadline;
