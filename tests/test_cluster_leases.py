@@ -31,6 +31,15 @@ from tarneeb.server.store import StaleWrite, Store  # noqa: E402
 from tarneeb.server.table import ErrorCode, ServerError, Table, TableConfig  # noqa: E402
 
 ALL_HUMAN = TableConfig(seats=("human", "human", "human", "human"), takeover_seconds=3600)
+PUBLIC = TableConfig(seats=("human", "human", "human", "human"), takeover_seconds=3600, public=True)
+
+
+async def _two_hubs(a: Cluster, b: Cluster, settings: Settings) -> tuple[Hub, Hub]:
+    """Hub ``a`` (a table's owner, in these tests) and hub ``b``, both started."""
+    owner, other = Hub(a.store, settings, cluster=a), Hub(b.store, settings, cluster=b)
+    await owner.startup()
+    await other.startup()
+    return owner, other
 
 
 @pytest.fixture
@@ -318,13 +327,9 @@ def test_a_spectator_on_another_worker_sees_the_owners_presence_and_reactions(
     settings = Settings(bot_delay=0, presence_delay=0.1)
 
     async def scenario() -> None:
-        owner, other = Hub(a.store, settings, cluster=a), Hub(b.store, settings, cluster=b)
-        await owner.startup()
-        await other.startup()
+        owner, other = await _two_hubs(a, b, settings)
         try:
-            config = TableConfig(
-                seats=("human", "human", "human", "human"), takeover_seconds=3600, public=True
-            )
+            config = PUBLIC
             table, _token = await owner.create(config, "South", Seat.SOUTH)
             for seat in (Seat.EAST, Seat.NORTH, Seat.WEST):
                 await owner.change(table.id, lambda t, seat=seat: t.join(seat.name, seat))
@@ -527,14 +532,9 @@ def test_a_notice_that_comes_while_the_copy_catches_up_is_not_lost(
         return found
 
     async def scenario() -> None:
-        owner, other = Hub(a.store, settings, cluster=a), Hub(b.store, settings, cluster=b)
-        await owner.startup()
-        await other.startup()
+        owner, other = await _two_hubs(a, b, settings)
         try:
-            config = TableConfig(
-                seats=("human", "human", "human", "human"), takeover_seconds=3600, public=True
-            )
-            table, _token = await owner.create(config, "South", Seat.SOUTH)
+            table, _token = await owner.create(PUBLIC, "South", Seat.SOUTH)
             await owner.change(table.id, lambda t: t.join("East", Seat.EAST))
 
             async def copied() -> bool:
