@@ -77,6 +77,21 @@ export function field(label, control, hint = null) {
  * so that nothing typed is lost under the player's hands. A choice the new list no longer
  * offers gives way.
  */
+/**
+ * Put a value the page chose (a preset's own target, say) in `input` now, or once the
+ * player leaves it if they are in it: never under their caret, where the text they had
+ * selected to type over would change and their typing land after it. `wanted` is asked
+ * at that moment (they typed meanwhile, chose something else: it is not put).
+ * @param {HTMLInputElement} input @param {string} value @param {() => boolean} wanted
+ */
+export function putUnlessTyping(input, value, wanted) {
+  const put = () => {
+    if (wanted()) input.value = value;
+  };
+  if (document.activeElement === input) input.addEventListener("blur", put, { once: true });
+  else put();
+}
+
 export class FieldMemory {
   /** @param {HTMLElement} root */
   constructor(root) {

@@ -1,7 +1,7 @@
 // @ts-check
 // The home page: quick play, a private table with invites, open tables, how to play.
 
-import { FieldMemory, field, h, mount } from "./dom.js";
+import { FieldMemory, field, h, mount, putUnlessTyping } from "./dom.js";
 import { t, language } from "./i18n.js";
 import { api, saveSeat, savedSeats, loadJson, saveJson, rulesOf } from "./net.js";
 import { playersPanel } from "./players.js";
@@ -276,12 +276,7 @@ export class HomeView {
       if (select.value !== asked) return; // another preset chosen meanwhile: its own answer
       const target = this.root.querySelector(`#${prefix}-target`);
       if (target && rules.options && rules.options.target !== undefined && !this.fields.touched.has(`${prefix}-target`)) {
-        const own = () => {
-          if (select.value === asked && !this.fields.touched.has(`${prefix}-target`)) target.value = rules.options.target;
-        };
-        // never under the caret: a player in the field may be about to type over its text
-        if (document.activeElement === target) target.addEventListener("blur", own, { once: true });
-        else own();
+        putUnlessTyping(target, String(rules.options.target), () => select.value === asked && !this.fields.touched.has(`${prefix}-target`));
         target.dataset.preset = asked;
       }
       if (prefix === "create") {

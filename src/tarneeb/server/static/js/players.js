@@ -2,7 +2,7 @@
 // Players: sign up, sign in, recover, a profile with its rating plot, the leaderboard,
 // and the ranked queue. The routes are the address's hash (#signin, #profile/NAME, ...).
 
-import { field, h, svg, mount } from "./dom.js";
+import { field, h, svg, mount, putUnlessTyping } from "./dom.js";
 import { t, formatNumber, formatList } from "./i18n.js";
 import { api, saveSeat, savedSeats, rulesOf } from "./net.js";
 import { presetName, seatName, contractView, copyText, errorText, toast } from "./common.js";
@@ -620,12 +620,7 @@ class RankedView {
     if (this.rulesChosen() !== asked) return; // another preset chosen meanwhile: its own answer
     this.defaultTarget = rules.options?.target ?? this.defaultTarget;
     const field = /** @type {HTMLInputElement | null} */ (this.root.querySelector("#rated-target"));
-    if (!field) return;
-    const own = () => {
-      if (!this.targetTyped && this.rulesChosen() === asked) field.value = String(this.defaultTarget);
-    };
-    if (document.activeElement === field) field.addEventListener("blur", own, { once: true });
-    else own();
+    if (field) putUnlessTyping(field, String(this.defaultTarget), () => !this.targetTyped && this.rulesChosen() === asked);
   }
 
   renderStatus() {
