@@ -234,6 +234,19 @@ def serve_command(db_url: str, port: int, bot_delay: float = 0) -> list[str]:
     ]
 
 
+def need_dds() -> None:
+    """Skip without endplay's DDS (the solver extra), unless TARNEEB_REQUIRE_EXTRAS=1 (then fail)."""
+    import pytest
+
+    from tarneeb.solver import dds
+
+    if not dds.available():
+        message = "endplay (DDS) is not installed (the solver extra)"
+        if os.environ.get("TARNEEB_REQUIRE_EXTRAS") == "1":
+            pytest.fail(f"{message}, and TARNEEB_REQUIRE_EXTRAS=1 insists on it")
+        pytest.skip(message)
+
+
 def need(module: str, extra: str) -> None:
     """Skip without ``module``, unless TARNEEB_REQUIRE_EXTRAS=1 (CI: then fail)."""
     import importlib.util

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from support import need_dds
 from tarneeb import Deal, Match, Seat, find_rules, format_deal, write_record
 from tarneeb.actions import Phase, Strain
-from tarneeb.solver import dds
 from tarneeb.solver.analysis import (
     AnalysisError,
     analyze_deal,
@@ -33,14 +33,6 @@ from tarneeb.solver.cli import main
 REQUIRE_EXTRAS = os.environ.get("TARNEEB_REQUIRE_EXTRAS") == "1"
 SUITED = ("AKQJT98765432...", ".AKQJT98765432..", "..AKQJT98765432.", "...AKQJT98765432")
 FOUR_HANDS = " ".join(f"{seat}={hand}" for seat, hand in zip("SENW", SUITED, strict=True))
-
-
-def need_dds() -> None:
-    if not dds.available():
-        message = "endplay (DDS) is not installed (the solver extra)"
-        if REQUIRE_EXTRAS:
-            pytest.fail(f"{message}, and TARNEEB_REQUIRE_EXTRAS=1 insists on it")
-        pytest.skip(message)
 
 
 def cli(*argv: str) -> tuple[int, str, str]:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from support import run_python
+from support import need_dds, run_python
 from tarneeb import SEATS, Card, Deal, Phase, Seat, find_rules
 from tarneeb.bots import Limit, SearchBot, make_bot, play_deal, sample_layouts
 from tarneeb.bots.inference import PlayModel, draw_distinct, play_likelihood
@@ -19,13 +19,6 @@ from tarneeb.presets import PRESETS
 
 HAVE_DDS = importlib.util.find_spec("endplay") is not None
 REQUIRE = os.environ.get("TARNEEB_REQUIRE_EXTRAS") == "1"
-
-
-def need_dds() -> None:
-    if not HAVE_DDS:
-        if REQUIRE:
-            pytest.fail("endplay (DDS) is missing, and TARNEEB_REQUIRE_EXTRAS=1 insists on it")
-        pytest.skip("endplay (DDS) is not installed: full-deal searches are too slow without it")
 
 
 def played_deal(seed: int, cards: int) -> Deal:

@@ -35,6 +35,7 @@ from typing import Any
 import pytest
 
 import ws_support  # noqa: F401 - skips without the server's dependencies
+from support import need_dds
 from tarneeb.actions import format_action
 from tarneeb.seats import Seat
 from tarneeb.server import app as app_module
@@ -516,7 +517,7 @@ def test_analyses_run_in_a_bounded_pool_one_per_client_and_are_kept(
 
 
 def test_a_real_double_dummy_analysis_through_the_pool(tmp_path: Path) -> None:
-    pytest.importorskip("endplay")
+    need_dds()
     with server(tmp_path) as client:
         table, _token = _finished_deal(client, target=31)
         body = client.get(f"/api/tables/{table}/deals/1?analysis=1").json()

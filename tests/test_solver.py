@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from support import need_dds
 from tarneeb import Card, CardSet, Deal, Seat, Suit, find_rules
 from tarneeb.actions import Strain
 from tarneeb.solver import (
@@ -39,15 +40,6 @@ REQUIRE_EXTRAS = os.environ.get("TARNEEB_REQUIRE_EXTRAS") == "1"
 
 # Each seat holds one whole suit.
 SUITED = ("AKQJT98765432...", ".AKQJT98765432..", "..AKQJT98765432.", "...AKQJT98765432")
-
-
-def need_dds() -> None:
-    """Skip without endplay's DDS, unless TARNEEB_REQUIRE_EXTRAS=1 (then fail)."""
-    if not dds_backend.available():
-        message = "endplay (DDS) is not installed (the solver extra)"
-        if REQUIRE_EXTRAS:
-            pytest.fail(f"{message}, and TARNEEB_REQUIRE_EXTRAS=1 insists on it")
-        pytest.skip(message)
 
 
 def random_position(rng: random.Random, tricks: int, strain: int | None = None) -> Position:

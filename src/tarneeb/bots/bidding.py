@@ -39,7 +39,7 @@ from tarneeb.scoring import score_contract
 from tarneeb.seats import Seat
 from tarneeb.view import View
 
-__all__ = ["REACH", "Rows", "contract_equity", "high_bid", "strain_tricks"]
+__all__ = ["REACH", "Rows", "contract_equity", "high_bid", "kind_after", "strain_tricks"]
 
 Rows = Sequence[tuple[float, dict[Strain, int]]]
 """Solved layouts: each one's weight and our side's double-dummy tricks per strain."""
@@ -79,6 +79,18 @@ def _after(
     return equity.after(scores, (ours, theirs), thirteen, level == 13, declaring)
 
 
+def kind_after(
+    equity: MatchEquity, view: View, level: int, declarers_take: int, declaring: bool, mult: int
+) -> float:
+    """The chance of winning the set once a contract of ``level`` is played, the
+    declarers' double-dummy tricks ``declarers_take``: as double dummy is kind to
+    declarers, they take those tricks half the time and one fewer the other half."""
+    return 0.5 * (
+        _after(equity, view, level, declarers_take, declaring, mult)
+        + _after(equity, view, level, declarers_take - 1, declaring, mult)
+    )
+
+
 def contract_equity(
     equity: MatchEquity,
     view: View,
@@ -92,10 +104,7 @@ def contract_equity(
     for weight, row in rows:
         ours = strain_tricks(row, bid.strain, best=declaring)
         declarers = ours if declaring else 13 - ours
-        value = 0.0
-        for kindness in (0, 1):
-            value += 0.5 * _after(equity, view, bid.level, declarers - kindness, declaring, 1)
-        total += weight * value
+        total += weight * kind_after(equity, view, bid.level, declarers, declaring, 1)
         weight_sum += weight
     return (
         total / weight_sum

@@ -110,10 +110,12 @@ from tarneeb.bots.equity import MatchEquity, match_equity
 from tarneeb.bots.heuristic import HeuristicBot
 from tarneeb.bots.inference import PlayModel, draw_distinct, layout_weight
 from tarneeb.bots.reasons import Reason
+from tarneeb.bots.rollout import call_equities, candidate_calls
 from tarneeb.cards import SUIT_MASKS, Card, Suit
 from tarneeb.layouts import Layout
 from tarneeb.rules import Count
 from tarneeb.scoring import score_contract
+from tarneeb.seats import Seat
 from tarneeb.view import View
 
 if TYPE_CHECKING:
@@ -158,6 +160,8 @@ class Limit:
     cards the others played (:mod:`tarneeb.bots.inference`), before ``samples``
     of them are drawn in proportion to those weights to be solved; 0 for none
     (plain Monte Carlo: the ``samples`` layouts drawn as they come)."""
+    rollout_samples: int = 24
+    """Layouts on which each call's rest of the auction is followed (``rollout``)."""
 
 
 INFER_CANDIDATES = 3
@@ -228,6 +232,7 @@ class SearchBot(Bot):
         "plain": "no inference: solve the layouts as they are drawn",
         "wide": "twice the layouts",
         "steady": "no time limit: every layout drawn is solved (the same play on a busy machine)",
+        "rollout": "judge each call by the rest of the auction the heuristic bot would bid",
     }
 
     def __init__(
@@ -239,12 +244,18 @@ class SearchBot(Bot):
         super().__init__(rng, options)
         base = limit or self.default_limit
         if "wide" in self.options:
-            base = replace(base, samples=base.samples * 2, auction_samples=base.auction_samples * 2)
+            base = replace(
+                base,
+                samples=base.samples * 2,
+                auction_samples=base.auction_samples * 2,
+                rollout_samples=base.rollout_samples * 2,
+            )
         if "fast" in self.options:
             base = replace(
                 base,
                 samples=max(1, base.samples // 4),
                 auction_samples=max(1, base.auction_samples // 4),
+                rollout_samples=max(1, base.rollout_samples // 4),
                 candidates=base.candidates // 4,
             )
         if "infer" in self.options:
@@ -505,6 +516,8 @@ class SearchBot(Bot):
             and high[0].team != view.seat.team
             and Pass() in legal
         )
+        if equity is not None and "rollout" in self.options and self._tables_fast():
+            return self._by_rollout(view, proposal, equity)
         if contested and isinstance(bid, Pass):
             assert equity is not None and high is not None
             return self._rescue(view, proposal, equity, high[1])
@@ -554,6 +567,54 @@ class SearchBot(Bot):
                 Reason("bid-against-them", reason=proposal.reason, percent=_percent(made), **odds),
             )
         return Decision(bid, makes)
+
+    def _tables_fast(self) -> bool:
+        """Whether whole deals solve in milliseconds (DDS), as following calls needs."""
+        from tarneeb.solver import backend_name
+
+        return backend_name(self.backend) == "dds"
+
+    def _by_rollout(self, view: View, proposal: Decision, equity: MatchEquity) -> Decision:
+        """The call whose rest of the auction leads to the best chance of the set
+        (:mod:`tarneeb.bots.rollout`); the valuation's proposal unless another call
+        is clearly better."""
+        from tarneeb.solver import Position, solve_many
+
+        calls = candidate_calls(view, proposal.action)
+        if len(calls) < 2:
+            return proposal
+        start = time.perf_counter()
+        deadline = None if self.limit.time is None else start + self.limit.time
+        layouts = self._layouts(view, self.limit.rollout_samples)
+        lead_trump = view.rules.first_lead_trump
+
+        def solve(keys: list[tuple[Layout, int | None, Seat]]) -> list[int]:
+            positions = [Position(h, t, s, lead_trump=lead_trump) for h, t, s in keys]
+            return [s.tricks for s in solve_many(positions, self.backend, values=False)]
+
+        values, judged = call_equities(
+            view, layouts, calls, equity, self._fallback, solve, deadline
+        )
+        if judged < AUCTION_MIN_LAYOUTS:
+            return self._too_few(proposal, judged)
+        best = max(calls, key=lambda c: values[c])
+        here = values.get(proposal.action)
+        if here is not None and values[best] <= here + EQUITY_MARGIN:
+            best = proposal.action
+        if best == proposal.action:
+            return proposal
+        if isinstance(best, Pass) and here is not None:
+            odds = {"passing": _percent(values[best]), "bidding": _percent(here)}
+            return Decision(best, Reason("pass-keeps-set", reason=proposal.reason, **odds))
+        return Decision(
+            best,
+            Reason(
+                "auction-ahead",
+                reason=proposal.reason,
+                bidding=_percent(values[best]),
+                other=_percent(values[proposal.action] if here is not None else 0.0),
+            ),
+        )
 
     def _rescue(self, view: View, proposal: Decision, equity: MatchEquity, high: Bid) -> Decision:
         """The valuation would pass their high bid: outbid it only when letting them

@@ -1,0 +1,163 @@
+"""Calls judged by the rest of the auction: where each call leads, and what that is worth."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from support import need_dds
+from tarneeb import Deal, Phase, Seat, find_rules
+from tarneeb.actions import Action, Bid, Pass
+from tarneeb.bots import Limit, SearchBot, make_bot
+from tarneeb.bots.base import Bot, Decision
+from tarneeb.bots.equity import match_equity
+from tarneeb.bots.rollout import Ending, call_equities, candidate_calls, play_out_auction
+from tarneeb.presets import PRESETS
+from tarneeb.view import View
+
+CLASSIC = find_rules("classic")
+Key = tuple[tuple[int, int, int, int], int | None, Seat]
+"""What the solver is asked: the hands, the trump, the leader."""
+
+
+def _view(seed: int, calls: list[str]) -> tuple[Deal, View]:
+    deal = Deal.from_seed(CLASSIC, dealer=Seat.WEST, seed=seed)
+    for call in calls:
+        deal.push(call)
+    seat = deal.to_act
+    assert seat is not None
+    return deal, deal.view(seat)
+
+
+class Scripted(Bot):
+    """Passes, except that each seat named bids the level given, once, when it is legal."""
+
+    name = "scripted"
+
+    def __init__(self, bids: dict[Seat, int], trump: str = "S") -> None:
+        super().__init__(random.Random(0))
+        self.bids = dict(bids)
+        self.trump = trump
+
+    def decide(self, view: View) -> Decision:
+        if view.phase is Phase.TRUMP:
+            return Decision(next(a for a in view.legal_actions if str(a) == self.trump), "")
+        level = self.bids.get(view.seat)
+        bid_before = any(s == view.seat and isinstance(a, Bid) for s, a in view.history)
+        if level is not None and not bid_before and Bid(level) in view.legal_actions:
+            return Decision(Bid(level), "")
+        return Decision(Pass(), "")
+
+
+def test_the_calls_followed_are_the_passes_the_bids_within_reach_and_the_proposal() -> None:
+    _deal, view = _view(1, ["7"])  # South opened 7: East may pass or bid 8 to 13
+    calls = candidate_calls(view, Bid(12))
+    assert calls == [Pass(), Bid(8), Bid(9), Bid(10), Bid(12)]
+    assert candidate_calls(view, Pass()) == [Pass(), Bid(8), Bid(9), Bid(10)]
+
+
+def test_the_rest_of_the_auction_ends_in_a_contract_or_a_throw_in() -> None:
+    deal, view = _view(1, [])  # South first to call
+    hands = deal.dealt
+    # Everyone passes after South's pass: thrown in.
+    quiet = Scripted({})
+    assert play_out_auction(view, hands, Pass(), lambda v: quiet.decide(v).action) == Ending(None)
+    # South bids 7, West competes at 8 once, South lets it go: West declares 8 in spades, on lead.
+    model = Scripted({Seat.WEST: 8})
+    ending = play_out_auction(view, hands, Bid(7), lambda v: model.decide(v).action)
+    assert ending == Ending(Seat.WEST, 8, 3, 1, Seat.WEST)
+
+
+def test_each_call_is_worth_the_set_chance_of_the_contract_it_leads_to() -> None:
+    """South's pass lets West play 8 (West's side takes 6 of the spades tricks
+    the stub solver gives: down); South's 7 stands: South's side takes 7."""
+    deal, view = _view(1, [])
+    equity = match_equity(CLASSIC)
+    assert equity is not None
+    model = Scripted({Seat.WEST: 8})
+    asked: list[tuple[int | None, Seat]] = []
+
+    def solve(keys: list[Key]) -> list[int]:
+        asked.extend((trump, leader) for _hands, trump, leader in keys)
+        return [6 if leader == Seat.WEST else 7 for _hands, _trump, leader in keys]
+
+    layouts = [(deal.dealt, 1.0)]
+    values, judged = call_equities(view, layouts, [Pass(), Bid(7)], equity, model, solve)
+    assert judged == 1
+    # Pass: West declares 8 and takes 6, down two. Bid 7: South... the script makes West
+    # bid 8 over it too (its first chance), so both calls end in West's 8: one solve.
+    assert asked == [(3, Seat.WEST)]
+    assert values[Pass()] == values[Bid(7)]
+    assert values[Pass()] > equity.value(0, 0)  # their 8 going down is good for us
+
+
+def test_a_call_that_keeps_the_contract_ours_is_judged_by_our_tricks() -> None:
+    deal, view = _view(1, [])
+    equity = match_equity(CLASSIC)
+    assert equity is not None
+    model = Scripted({})  # nobody else bids: South's 7 stands, a pass throws the deal in
+
+    def solver(tricks: int) -> Callable[[list[Key]], list[int]]:
+        return lambda keys: [tricks] * len(keys)
+
+    for tricks, better in ((11, Bid(7)), (4, Pass())):
+        values, _ = call_equities(
+            view, [(deal.dealt, 1.0)], [Pass(), Bid(7)], equity, model, solver(tricks)
+        )
+        assert values[Pass()] == pytest.approx(equity.value(0, 0))  # thrown in: the score stands
+        assert max(values, key=lambda c: values[c]) == better
+
+
+def test_no_layout_judged_leaves_every_call_at_the_score_chance() -> None:
+    _deal, view = _view(1, [])
+    equity = match_equity(CLASSIC)
+    assert equity is not None
+    values, judged = call_equities(view, [], [Pass(), Bid(7)], equity, Scripted({}), lambda k: [])
+    assert judged == 0
+    assert values == {Pass(): equity.value(0, 0), Bid(7): equity.value(0, 0)}
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_the_rollout_search_bot_calls_legally_under_every_preset(name: str) -> None:
+    need_dds()
+    rules = find_rules(name)
+    heuristic = make_bot("heuristic", seed=2)
+    for seed in range(3):
+        bot = SearchBot(random.Random(seed), ["rollout"], Limit(4, 2, None, 0, 3))
+        deal = Deal.from_seed(rules, dealer=Seat(seed), seed=seed)
+        while deal.phase in (Phase.AUCTION, Phase.RAISE, Phase.TRUMP):
+            seat = deal.to_act
+            assert seat is not None
+            deal.push((bot if seat.team == 0 else heuristic).act(deal.view(seat)))  # checked
+
+
+def test_the_search_bot_takes_the_call_that_leads_furthest_only_when_clearly_better(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The valuation proposes 8; the rollout's chances decide, with the proposal kept
+    within :data:`EQUITY_MARGIN` of the best."""
+    import tarneeb.bots.search as search
+
+    _deal, view = _view(1, ["7"])
+    bot = SearchBot(random.Random(1), options=["rollout"], limit=Limit(1, 4, None, 0, 4))
+    monkeypatch.setattr(bot, "_tables_fast", lambda: True)
+    monkeypatch.setattr(bot._fallback, "decide", lambda _view: Decision(Bid(8), "a good hand"))
+    chances: dict[Action, float] = {}
+
+    def judged(*_args: object, **_kwargs: object) -> tuple[dict[Action, float], int]:
+        return chances, 4
+
+    monkeypatch.setattr(search, "call_equities", judged)
+    chances.update({Pass(): 0.40, Bid(8): 0.50, Bid(9): 0.60, Bid(10): 0.2})
+    decision = bot.decide(view)
+    assert decision.action == Bid(9)
+    assert decision.reason.key == "reason.auction-ahead"
+    assert str(decision.reason).endswith("this call leaves 60% of the set, against 50%")
+    chances.update({Bid(9): 0.52})  # within the margin: the proposal stands
+    assert bot.decide(view).action == Bid(8)
+    chances.update({Pass(): 0.60})  # passing is clearly better
+    decision = bot.decide(view)
+    assert decision.action == Pass()
+    assert "passing keeps a better chance of the set (60% against 50%)" in decision.reason
