@@ -156,8 +156,21 @@ def test_the_search_bot_takes_the_call_that_leads_furthest_only_when_clearly_bet
     assert decision.reason.key == "reason.auction-ahead"
     assert str(decision.reason).endswith("this call leaves 60% of the set, against 50%")
     chances.update({Bid(9): 0.52})  # within the margin: the proposal stands
-    assert bot.decide(view).action == Bid(8)
+    decision = bot.decide(view)
+    assert decision.action == Bid(8)
+    assert str(decision.reason) == (
+        "a good hand; with the bidding the others should make next, over 4 layouts,"
+        " this call leaves 50% of the set"
+    )
     chances.update({Pass(): 0.60})  # passing is clearly better
     decision = bot.decide(view)
     assert decision.action == Pass()
     assert "passing keeps a better chance of the set (60% against 50%)" in decision.reason
+
+
+def test_a_model_that_calls_illegally_gets_the_first_legal_call_instead() -> None:
+    deal, view = _view(1, [])
+    # After South's 8, a 7 is illegal for every seat: each passes instead, and South,
+    # whose 7 is no trump either, names the first suit it may (clubs).
+    ending = play_out_auction(view, deal.dealt, Bid(8), lambda _v: Bid(7))
+    assert ending == Ending(Seat.SOUTH, 8, 0, 1, Seat.SOUTH)

@@ -79,7 +79,10 @@ def play_out_auction(
             break
         seat = deal.to_act
         assert seat is not None
-        deal.push(model(deal.view(seat)))
+        action = model(deal.view(seat))
+        if not deal.is_legal(action):  # a slip of the model stops no search: the first legal call
+            action = next(iter(deal.legal_actions))
+        deal.push(action)
     if deal.phase is not Phase.PLAY:
         return Ending(None)
     contract = deal.contract

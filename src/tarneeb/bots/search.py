@@ -68,10 +68,27 @@ per 100 leads against plain search's 13.0 (difference -1.33, 95% interval
 card and layout); not kept. Plain search choosing by tricks rather than the
 chance of the set gave away 11.67 on those leads too.
 
-The auction uses the same simulation over the partner's and the opponents'
-possible hands: the partnership's double-dummy tricks in each strain, layout
-by layout. The heuristic bot's valuation proposes a bid and the simulation
-checks it: the bot bids only what makes in enough of the layouts (see
+The auction follows each call to where it leads (:mod:`tarneeb.bots.rollout`):
+on each of :attr:`Limit.rollout_samples` layouts of the hidden hands that fit
+the auction, the rest of the auction as the heuristic bot would bid it for
+every seat, the contract it ends in scored by the declaring side's
+double-dummy tricks and valued as the chance of winning the set. The
+valuation's call stands unless another is better by :data:`EQUITY_MARGIN`.
+Where plain checking (below) asks only whether the proposed bid makes, this
+sees that a bid of 8 at 33-34 to 41 draws the opponents' 9, that passing
+lets partner play it, or that their overcall is coming anyway: in positions
+like the partnership suite's ``bid-to-score-03`` it bids 9 where the suite,
+judging the auction as ending at once, accepts only 8. On the same deals as
+the plain search's journal (``bench/results/``), the rollout won ROLLOUT_FIGURES.
+Under the default time limit both auctions spend the same half second a call
+(``bench/search.py``: 560 ms median against 597, ``--bot search --reference
+search:checked``).
+
+With ``checked`` (the auction before rollouts, and where DDS is missing or
+the rules have no equity table) the auction uses the same simulation over
+the partner's and the opponents' possible hands: the partnership's
+double-dummy tricks in each strain, layout by layout. The heuristic bot's
+valuation proposes a bid and the simulation checks it: the bot bids only what makes in enough of the layouts (see
 :meth:`SearchBot._auction`), and weighs bids and passes by the chance of the
 set (:mod:`tarneeb.bots.bidding`); against the opponents' contract a bid that
 rarely makes is still made when letting them play loses the set more often.
@@ -232,7 +249,8 @@ class SearchBot(Bot):
         "plain": "no inference: solve the layouts as they are drawn",
         "wide": "twice the layouts",
         "steady": "no time limit: every layout drawn is solved (the same play on a busy machine)",
-        "rollout": "judge each call by the rest of the auction the heuristic bot would bid",
+        "rollout": "judge each call by the rest of the auction it leads to (the default)",
+        "checked": "bid only the valuation's bid, checked against the layouts' tricks (no rollout)",
     }
 
     def __init__(
@@ -267,6 +285,7 @@ class SearchBot(Bot):
         self.limit = base
         self.backend = "own" if "own" in self.options else "auto"
         self.to_match = "points" not in self.options
+        self.rollout = "checked" not in self.options
         self._fallback = HeuristicBot(self.rng)
         self.model = PlayModel()
 
@@ -493,7 +512,9 @@ class SearchBot(Bot):
         ]
 
     def _auction(self, view: View) -> Decision:
-        """The bid the hand's valuation proposes, if the simulation finds it makes often enough.
+        """The call that leads to the best chance of the set (:meth:`_by_rollout`); with
+        ``checked``, the bid the hand's valuation proposes, if the simulation finds it
+        makes often enough.
 
         The heuristic bot's bidding (the seeds' valuation, partner's and the
         opponents' bids, the score) proposes; the simulation disposes: over
@@ -516,7 +537,7 @@ class SearchBot(Bot):
             and high[0].team != view.seat.team
             and Pass() in legal
         )
-        if equity is not None and "rollout" in self.options and self._tables_fast():
+        if equity is not None and self.rollout and self._tables_fast():
             return self._by_rollout(view, proposal, equity)
         if contested and isinstance(bid, Pass):
             assert equity is not None and high is not None
@@ -602,7 +623,15 @@ class SearchBot(Bot):
         if here is not None and values[best] <= here + EQUITY_MARGIN:
             best = proposal.action
         if best == proposal.action:
-            return proposal
+            return Decision(
+                best,
+                Reason(
+                    "auction-holds",
+                    reason=proposal.reason,
+                    layouts=judged,
+                    bidding=_percent(values[best]),
+                ),
+            )
         if isinstance(best, Pass) and here is not None:
             odds = {"passing": _percent(values[best]), "bidding": _percent(here)}
             return Decision(best, Reason("pass-keeps-set", reason=proposal.reason, **odds))
