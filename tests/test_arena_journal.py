@@ -124,3 +124,59 @@ def test_the_command_goes_on_with_the_journals_seed(tmp_path: Path) -> None:
     assert status == 2 and err.startswith("tarneeb: error: journal") and "seed=" in err
     status, out, err = cli(*base, "--journal", str(tmp_path / "no" / "run.jsonl"))
     assert status == 2 and "no folder" in err
+
+
+def _journal(path: Path, bots: tuple[str, str], matches: int = 6, seed: int = 11) -> list:  # type: ignore[type-arg]
+    config = ArenaConfig(bots, matches=matches, rules=QUICK, seed=seed)
+    return play_arena(config, journal=Journal.open(path, config)).outcomes
+
+
+def test_the_journals_bench_compares_two_versions_on_the_same_deals(tmp_path: Path) -> None:
+    """``bench/journals.py NEW OLD``: match i of each was dealt the same cards, so the
+    matches that changed hands and the points a deal are compared match by match."""
+    from support import run_python
+
+    new = _journal(tmp_path / "new.jsonl", ("heuristic", "random"))
+    old = _journal(tmp_path / "old.jsonl", ("easy", "random"), matches=4)  # 2 pairs in common
+    assert [o.hands for o in new[:4]] == [o.hands for o in old]  # dealt alike
+    done = run_python("bench/journals.py", str(tmp_path / "new.jsonl"), str(tmp_path / "old.jsonl"))
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert figures["matches"] == 4
+    won_new = sum(o.winner == "heuristic" for o in new[:4])
+    won_old = sum(o.winner == "easy" for o in old)
+    assert (figures["new_won"], figures["old_won"]) == (won_new, won_old)
+    changed = [
+        (o.winner == "heuristic") - (p.winner == "easy") for o, p in zip(new[:4], old, strict=True)
+    ]
+    assert figures["turned_to_wins"] == changed.count(1)
+    assert figures["turned_to_losses"] == changed.count(-1)
+
+    def per_deal(o, bot: str) -> float:  # type: ignore[no-untyped-def]
+        side = 0 if o.ns_label == bot else 1
+        return (o.points[side] - o.points[1 - side]) / o.deals
+
+    mean = (
+        sum(
+            per_deal(o, "heuristic") - per_deal(p, "easy")
+            for o, p in zip(new[:4], old, strict=True)
+        )
+        / 4
+    )
+    assert figures["difference_per_deal"] == pytest.approx(mean, abs=0.006)  # rounded to 0.01
+    assert "matches that changed hands" in done.stdout
+
+
+def test_the_journals_bench_refuses_journals_not_dealt_alike(tmp_path: Path) -> None:
+    from support import run_python
+
+    _journal(tmp_path / "a.jsonl", ("heuristic", "random"), matches=2, seed=1)
+    _journal(tmp_path / "b.jsonl", ("easy", "random"), matches=2, seed=2)
+    (tmp_path / "c.jsonl").write_text("not json\n")
+    for other, message in (
+        ("b.jsonl", "differ in their seed"),
+        ("c.jsonl", "not an arena journal"),
+    ):
+        done = run_python("bench/journals.py", str(tmp_path / "a.jsonl"), str(tmp_path / other))
+        assert done.returncode == 2
+        assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
