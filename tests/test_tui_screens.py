@@ -400,7 +400,7 @@ def test_the_turn_prompt_stays_whole_on_screen_after_the_longest_hint(lang: str)
         assert lines[-1].split()[:2] == translator(lang)("tui.keys").split()[:2]  # keys line last
         assert any(line.strip().endswith(prompt) for line in lines[-4:-1]), (lang, lines[-5:])
         assert "to its very end" in " ".join(lines[-5:-1]) or message != hint
-        assert "Tarneeb" in lines[0]
+        assert translator(lang)("web.app.name") in lines[0]  # the header still on screen
     short = seen[hint[:30]].splitlines()
     assert short[-2].strip().startswith(hint[:30].strip()) and short[-2].strip().endswith(prompt)
 
@@ -755,3 +755,5 @@ def test_the_header_names_the_preset_as_the_browser_does_in_the_player_s_languag
     assert tr("web.preset.egyptian") in header, header
     if lang != "en":
         assert "egyptian" not in header.lower(), header
+    # The game's name too, as the browser's title writes it ("Тарниб" in Russian).
+    assert header.split()[0] == tr("web.app.name"), header

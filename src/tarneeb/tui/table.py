@@ -138,7 +138,7 @@ class TableScreen(Screen[None]):
         rules = game.rules
         match = game.match
         dot = " · " if self.unicode else " | "
-        header = Text(" Tarneeb ", style="bold reverse")
+        header = Text(f" {self.tr('web.app.name')} ", style="bold reverse")
         preset = self.app.sub_title
         # the preset as the browser names it, in the player's language (not its id)
         name = self.tr(f"web.preset.{preset}") if preset in PRESETS else preset
