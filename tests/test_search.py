@@ -211,8 +211,7 @@ def _auction_view(seed: int = 3) -> tuple[SearchBot, object]:
     deal = Deal.from_seed(find_rules("classic"), dealer=0, seed=seed)
     seat = deal.to_act
     assert seat is not None
-    # The valuation's proposal checked by the layouts' tricks, not the rollout.
-    return SearchBot(random.Random(1), ["checked"], Limit(1, 4, None)), deal.view(seat)
+    return SearchBot(random.Random(1), limit=Limit(1, 4, None)), deal.view(seat)
 
 
 @pytest.mark.parametrize(
@@ -443,7 +442,7 @@ def test_against_their_contract_a_bid_that_rarely_makes_beats_a_pass_that_loses_
     # 33-34 to 41, East opened 7: made, it wins them the set.
     position = next(p for p in load_suite() if p.name == "bid-to-score-03")
     view = position.view()
-    bot = SearchBot(random.Random(1), ["checked"], Limit(1, 4, None))
+    bot = SearchBot(random.Random(1), limit=Limit(1, 4, None))
     proposal = bot._fallback.decide(view)
     assert proposal.action == Bid(8)
     # Our side takes 5 in every strain: 8 never makes, and East's 7 always does.

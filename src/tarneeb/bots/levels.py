@@ -69,7 +69,7 @@ HARD_LIMIT = Limit(samples=20)
 ``hard`` bids and names trump as ``medium`` does; it plays its cards by
 search. Its steps up from ``medium`` and to ``expert`` are then each one
 thing a player can name: the search's card play, then the search's bidding
-(each call judged by the rest of the auction it leads to, :class:`SearchBot`).
+(the simulation that checks the valuation's bids, :class:`SearchBot`).
 Layouts alone were no such step: the search bot with 40 layouts a card and
 with 20, both bidding by simulation, split their matches about evenly (43
 of 91 to the 40, 95% interval 37% to 57%; ``bench/results/``), though 40
@@ -125,8 +125,7 @@ class HardBot(SearchBot):
 
 
 class ExpertBot(SearchBot):
-    """The search bot whole (its calls judged by the auction they lead to) with
-    :data:`EXPERT_LIMIT`."""
+    """The search bot whole (its bids checked by simulation too) with :data:`EXPERT_LIMIT`."""
 
     name = "expert"
     default_limit = EXPERT_LIMIT
