@@ -19,6 +19,11 @@ chance wins, as Ben's bidding search does with its neural bidders.
 Only the endings the calls reach are solved (one position for each layout,
 trump and leader they reach, shared between calls), so a call that leads
 where another already led costs nothing more.
+
+The search bot bids this way with its ``rollout`` option (``search:rollout``).
+It is not the default: on the same 340 duplicate matches against the
+heuristic bot it won 247, the checked auction 242 (:mod:`tarneeb.bots.search`
+has the figures).
 """
 
 from __future__ import annotations
