@@ -657,7 +657,7 @@ class SearchBot(Bot):
                 "auction-ahead",
                 reason=proposal.reason,
                 bidding=_percent(values[best]),
-                other=_percent(values[proposal.action] if here is not None else 0.0),
+                other=_percent(here or 0.0),
             ),
         )
 
