@@ -13,7 +13,13 @@ from tarneeb.actions import Action, Bid, Pass
 from tarneeb.bots import Limit, SearchBot, make_bot
 from tarneeb.bots.base import Bot, Decision
 from tarneeb.bots.equity import match_equity
-from tarneeb.bots.rollout import Ending, call_equities, candidate_calls, play_out_auction
+from tarneeb.bots.rollout import (
+    Ending,
+    Outlook,
+    call_equities,
+    candidate_calls,
+    play_out_auction,
+)
 from tarneeb.presets import PRESETS
 from tarneeb.view import View
 
@@ -90,7 +96,8 @@ def test_each_call_is_worth_the_set_chance_of_the_contract_it_leads_to() -> None
     # bid 8 over it too (its first chance), so both calls end in West's 8: one solve.
     assert asked == [(3, Seat.WEST)]
     assert values[Pass()] == values[Bid(7)]
-    assert values[Pass()] > equity.value(0, 0)  # their 8 going down is good for us
+    assert values[Pass()].chance > equity.value(0, 0)  # their 8 going down is good for us
+    assert values[Pass()].ours == 0.0 and values[Pass()].makes == 1.0  # never ours to make
 
 
 def test_a_call_that_keeps_the_contract_ours_is_judged_by_our_tricks() -> None:
@@ -106,8 +113,11 @@ def test_a_call_that_keeps_the_contract_ours_is_judged_by_our_tricks() -> None:
         values, _ = call_equities(
             view, [(deal.dealt, 1.0)], [Pass(), Bid(7)], equity, model, solver(tricks)
         )
-        assert values[Pass()] == pytest.approx(equity.value(0, 0))  # thrown in: the score stands
-        assert max(values, key=lambda c: values[c]) == better
+        assert values[Pass()].chance == pytest.approx(equity.value(0, 0))  # thrown in
+        assert max(values, key=lambda c: values[c].chance) == better
+        # South's 7 is ours in the one layout; it makes (with half a trick to spare) at 11.
+        assert values[Bid(7)].ours == 1.0
+        assert values[Bid(7)].makes == (1.0 if tricks == 11 else 0.0)
 
 
 def test_no_layout_judged_leaves_every_call_at_the_score_chance() -> None:
@@ -116,7 +126,7 @@ def test_no_layout_judged_leaves_every_call_at_the_score_chance() -> None:
     assert equity is not None
     values, judged = call_equities(view, [], [Pass(), Bid(7)], equity, Scripted({}), lambda k: [])
     assert judged == 0
-    assert values == {Pass(): equity.value(0, 0), Bid(7): equity.value(0, 0)}
+    assert values == {Pass(): Outlook(equity.value(0, 0)), Bid(7): Outlook(equity.value(0, 0))}
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
@@ -146,8 +156,8 @@ def test_the_search_bot_takes_the_call_that_leads_furthest_only_when_clearly_bet
     monkeypatch.setattr(bot._fallback, "decide", lambda _view: Decision(Bid(8), "a good hand"))
     chances: dict[Action, float] = {}
 
-    def judged(*_args: object, **_kwargs: object) -> tuple[dict[Action, float], int]:
-        return chances, 4
+    def judged(*_args: object, **_kwargs: object) -> tuple[dict[Action, Outlook], int]:
+        return {call: Outlook(chance) for call, chance in chances.items()}, 4
 
     monkeypatch.setattr(search, "call_equities", judged)
     chances.update({Pass(): 0.40, Bid(8): 0.50, Bid(9): 0.60, Bid(10): 0.2})
@@ -166,6 +176,46 @@ def test_the_search_bot_takes_the_call_that_leads_furthest_only_when_clearly_bet
     decision = bot.decide(view)
     assert decision.action == Pass()
     assert "passing keeps a better chance of the set (60% against 50%)" in decision.reason
+
+
+def test_a_bid_that_rarely_makes_is_not_taken_for_its_chance_unless_passing_is_hopeless(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The rollout overbid: its 11s to 13s made 1 of 19 over 340 matches, chosen for
+    chances that a few lucky layouts gave. A bid of ours must make in
+    :data:`MAKE_AT_LEAST` of the layouts where it is ours, as the checked auction asks,
+    unless letting the others have the deal leaves under :data:`RESCUE_BELOW`."""
+    import tarneeb.bots.search as search
+
+    _deal, view = _view(1, ["7"])
+    bot = SearchBot(random.Random(1), options=["rollout"], limit=Limit(1, 4, None, 0, 4))
+    monkeypatch.setattr(bot, "_tables_fast", lambda: True)
+    monkeypatch.setattr(bot._fallback, "decide", lambda _view: Decision(Bid(8), "a good hand"))
+    outlooks: dict[Action, Outlook] = {}
+    monkeypatch.setattr(search, "call_equities", lambda *_a, **_k: (outlooks, 4))
+    outlooks.update(
+        {
+            Pass(): Outlook(0.40),
+            Bid(8): Outlook(0.50, ours=1.0, makes=0.75),
+            Bid(9): Outlook(0.55, ours=1.0, makes=0.5),
+            Bid(10): Outlook(0.70, ours=1.0, makes=0.25),  # the lucky one
+        }
+    )
+    assert search.MAKE_AT_LEAST == 0.45 and search.RESCUE_BELOW == 0.1
+    assert bot.decide(view).action == Bid(9)  # 10 makes too rarely; 9 clearly beats 8
+    outlooks[Bid(8)] = Outlook(0.50, ours=1.0, makes=0.25)  # the proposal too
+    decision = bot.decide(view)
+    assert decision.action == Bid(9)
+    assert str(decision.reason) == "a good hand, but it makes in only 25% of layouts"
+    outlooks[Bid(9)] = Outlook(0.55, ours=0.5, makes=0.25)
+    decision = bot.decide(view)
+    assert decision.action == Pass()
+    assert str(decision.reason) == "a good hand, but it makes in only 25% of layouts"
+    outlooks[Pass()] = Outlook(0.05)  # hopeless: any bid may be the way out
+    assert bot.decide(view).action == Bid(10)
+    outlooks[Bid(9)] = Outlook(0.55, ours=0.0)  # a bid the others always overcall is no risk
+    outlooks[Pass()] = Outlook(0.40)
+    assert bot.decide(view).action == Bid(9)
 
 
 def test_a_model_that_calls_illegally_gets_the_first_legal_call_instead() -> None:

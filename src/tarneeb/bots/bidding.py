@@ -34,12 +34,20 @@ from collections.abc import Sequence
 
 from tarneeb.actions import Bid, Strain
 from tarneeb.bots.equity import MatchEquity
-from tarneeb.rules import Rules
+from tarneeb.rules import Count, Rules
 from tarneeb.scoring import score_contract
 from tarneeb.seats import Seat
 from tarneeb.view import View
 
-__all__ = ["REACH", "Rows", "contract_equity", "high_bid", "kind_after", "strain_tricks"]
+__all__ = [
+    "REACH",
+    "Rows",
+    "contract_equity",
+    "high_bid",
+    "kind_after",
+    "strain_tricks",
+    "tricks_wanted",
+]
 
 Rows = Sequence[tuple[float, dict[Strain, int]]]
 """Solved layouts: each one's weight and our side's double-dummy tricks per strain."""
@@ -55,6 +63,11 @@ def high_bid(view: View) -> tuple[Seat, Bid] | None:
         if isinstance(action, Bid):
             high = (seat, action)
     return high
+
+
+def tricks_wanted(rules: Rules, level: int) -> float:
+    """The tricks a contract of ``level`` asks for (card points: their share of 13 tricks)."""
+    return level * 13 / 120 if rules.count is Count.CARD_POINTS else level
 
 
 def strain_tricks(row: dict[Strain, int], strain: Strain | None, best: bool = True) -> int:

@@ -34,14 +34,14 @@ from dataclasses import dataclass
 
 from tarneeb.actions import Action, Bid, Phase
 from tarneeb.bots.base import Bot
-from tarneeb.bots.bidding import REACH, kind_after
+from tarneeb.bots.bidding import REACH, kind_after, tricks_wanted
 from tarneeb.bots.equity import MatchEquity
 from tarneeb.deal import Deal
 from tarneeb.layouts import Layout
 from tarneeb.seats import Seat
 from tarneeb.view import View
 
-__all__ = ["Ending", "call_equities", "candidate_calls", "play_out_auction"]
+__all__ = ["Ending", "Outlook", "call_equities", "candidate_calls", "play_out_auction"]
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,20 @@ class Ending:
     trump: int | None = None
     multiplier: int = 1
     leader: Seat | None = None
+
+
+@dataclass(frozen=True)
+class Outlook:
+    """What one call leads to over the layouts judged."""
+
+    chance: float
+    """The chance of winning the set, averaged over the layouts."""
+    ours: float = 0.0
+    """The share of the layouts in which our side ends up declaring."""
+    makes: float = 1.0
+    """Of those, the share in which the declarers' double-dummy tricks, less half a
+    trick, reach the contract (as :meth:`SearchBot._auction
+    <tarneeb.bots.search.SearchBot._auction>` asks of a bid); 1 when we never declare."""
 
 
 def candidate_calls(view: View, proposal: Action) -> list[Action]:
@@ -109,9 +123,9 @@ def call_equities(
     model: Bot,
     solve: Callable[[list[tuple[Layout, int | None, Seat]]], list[int]],
     deadline: float | None = None,
-) -> tuple[dict[Action, float], int]:
-    """Each call's chance of winning the set, averaged over ``layouts``, and how many
-    layouts were judged before ``deadline`` (``time.perf_counter`` seconds).
+) -> tuple[dict[Action, Outlook], int]:
+    """What each call leads to, averaged over ``layouts`` (:class:`Outlook`), and how
+    many layouts were judged before ``deadline`` (``time.perf_counter`` seconds).
 
     ``solve`` takes (hands, trump, leader) triples and gives the leader's side's
     double-dummy tricks for each. A layout is judged whole or not at all.
@@ -119,6 +133,8 @@ def call_equities(
     me = view.seat
     before = equity.value(view.scores[me], view.scores[(me + 1) & 3])
     totals = dict.fromkeys(calls, 0.0)
+    ours = dict.fromkeys(calls, 0.0)
+    made = dict.fromkeys(calls, 0.0)
     weight_sum = 0.0
     judged = 0
 
@@ -146,17 +162,27 @@ def call_equities(
                 leaders = tricks[(hands, ending.trump, ending.leader)]
                 same = ending.leader.team == ending.declarer.team
                 declarers = leaders if same else 13 - leaders
+                declaring = ending.declarer.team == me.team
                 value = kind_after(
-                    equity,
-                    view,
-                    ending.level,
-                    declarers,
-                    ending.declarer.team == me.team,
-                    ending.multiplier,
+                    equity, view, ending.level, declarers, declaring, ending.multiplier
                 )
+                if declaring:
+                    ours[call] += weight
+                    made[call] += (
+                        weight
+                        if declarers - 0.5 >= tricks_wanted(view.rules, ending.level)
+                        else 0.0
+                    )
             totals[call] += weight * value
         weight_sum += weight
         judged += 1
     if not weight_sum:
-        return dict.fromkeys(calls, before), judged
-    return {call: total / weight_sum for call, total in totals.items()}, judged
+        return {call: Outlook(before) for call in calls}, judged
+    return {
+        call: Outlook(
+            totals[call] / weight_sum,
+            ours[call] / weight_sum,
+            made[call] / ours[call] if ours[call] else 1.0,
+        )
+        for call in calls
+    }, judged

@@ -137,9 +137,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
-from tarneeb.actions import Bid, Pass, Phase, Strain
+from tarneeb.actions import Action, Bid, Pass, Phase, Strain
 from tarneeb.bots.base import Bot, Decision
-from tarneeb.bots.bidding import REACH, contract_equity, high_bid
+from tarneeb.bots.bidding import REACH, contract_equity, high_bid, tricks_wanted
 from tarneeb.bots.equity import MatchEquity, match_equity
 from tarneeb.bots.heuristic import HeuristicBot
 from tarneeb.bots.inference import PlayModel, draw_distinct, layout_weight
@@ -560,8 +560,7 @@ class SearchBot(Bot):
             return self._rescue(view, proposal, equity, high[1])
         if not isinstance(bid, Bid) or Pass() not in legal:
             return proposal  # a pass, a redeal, a double, or a bid the rules force
-        points = view.rules.count is Count.CARD_POINTS
-        want = bid.level * 13 / 120 if points else bid.level
+        want = tricks_wanted(view.rules, bid.level)
         rows = self._layout_tricks(view)
         if not rows:
             return self._unsolved(proposal)
@@ -629,14 +628,24 @@ class SearchBot(Bot):
             positions = [Position(h, t, s, lead_trump=lead_trump) for h, t, s in keys]
             return [s.tricks for s in solve_many(positions, self.backend, values=False)]
 
-        values, judged = call_equities(
+        outlooks, judged = call_equities(
             view, layouts, calls, equity, self._fallback, solve, deadline
         )
         if judged < AUCTION_MIN_LAYOUTS:
             return self._too_few(proposal, judged)
-        best = max(calls, key=lambda c: values[c])
-        here = values.get(proposal.action)
-        if here is not None and values[best] <= here + EQUITY_MARGIN:
+        passing = outlooks.get(Pass())
+        desperate = passing is not None and passing.chance < RESCUE_BELOW
+
+        def sound(call: Action) -> bool:
+            # As in the checked auction, a bid of ours must make often enough, unless
+            # letting the others have the deal nearly loses the set anyway: the
+            # chances alone, from a few layouts, favour the lucky high bids.
+            return not isinstance(call, Bid) or desperate or outlooks[call].makes >= MAKE_AT_LEAST
+
+        choices = [c for c in calls if sound(c)] or calls
+        best = max(choices, key=lambda c: outlooks[c].chance)
+        mine = outlooks.get(proposal.action) if proposal.action in choices else None
+        if mine is not None and outlooks[best].chance <= mine.chance + EQUITY_MARGIN:
             best = proposal.action
         if best == proposal.action:
             return Decision(
@@ -645,19 +654,26 @@ class SearchBot(Bot):
                     "auction-holds",
                     reason=proposal.reason,
                     layouts=judged,
-                    bidding=_percent(values[best]),
+                    bidding=_percent(outlooks[best].chance),
                 ),
             )
-        if isinstance(best, Pass) and here is not None:
-            odds = {"passing": _percent(values[best]), "bidding": _percent(here)}
+        if proposal.action in outlooks and isinstance(proposal.action, Bid) and mine is None:
+            # the proposal rarely makes
+            made = outlooks[proposal.action].makes
+            return Decision(
+                best, Reason("bid-rarely-makes", reason=proposal.reason, percent=_percent(made))
+            )
+        if isinstance(best, Pass) and mine is not None:
+            odds = {"passing": _percent(outlooks[best].chance), "bidding": _percent(mine.chance)}
             return Decision(best, Reason("pass-keeps-set", reason=proposal.reason, **odds))
+        here = outlooks.get(proposal.action)
         return Decision(
             best,
             Reason(
                 "auction-ahead",
                 reason=proposal.reason,
-                bidding=_percent(values[best]),
-                other=_percent(here or 0.0),
+                bidding=_percent(outlooks[best].chance),
+                other=_percent(here.chance if here is not None else 0.0),
             ),
         )
 
