@@ -145,8 +145,8 @@ def test_controller_deal_lines_and_score_sheet_after_a_deal() -> None:
     assert len(deal.tricks) == 13
     assert game.deal_lines(deal, dd=False) == [
         "Contract 8 ♣ by South (you): made.",
-        "Tricks: NS 8, EW 5.",
-        "Points: NS +8, EW +5.",
+        "Tricks: N–S 8, E–W 5.",
+        "Points: N–S +8, E–W +5.",
     ]
     assert game.deal_lines(deal, unicode=False)[0] == "Contract 8 C by South (you): made."
     assert game.score_rows() == [("1", "N", "8C S made", "+8", "+5")]
@@ -267,14 +267,14 @@ def test_a_whole_deal_played_through_the_keyboard() -> None:
     summary = str(seen["summary"])
     assert "Deal 1 is over" in summary
     assert "Contract 8 ♣ by South (you): went down." in summary
-    assert "Points: NS -8, EW +7." in summary
+    assert "Points: N–S -8, E–W +7." in summary
     try:
         import tarneeb.solver  # noqa: F401
     except ImportError:
         assert "Double dummy" not in summary
     else:
-        assert "Double dummy: NS could take 10 tricks in ♣ (took 6)." in summary
-    assert "1  N       8♣ S down  -8  +7" in str(seen["scores"])
+        assert "Double dummy: N–S could take 10 tricks in ♣ (took 6)." in summary
+    assert "1  N       8♣ S down  -8   +7" in str(seen["scores"])
 
 
 class GatedBot(Bot):
@@ -500,7 +500,7 @@ def test_match_end_offers_a_rematch() -> None:
         await pilot.press("enter")
         assert app.screen.name == "match-end"
         text = screen_text(app)
-        assert "EW win the match: you lose." in text
+        assert "E–W win the match: you lose." in text
         await pilot.press("r")
         assert app.screen.name == "table"
 
@@ -607,10 +607,10 @@ def test_double_dummy_line_from_the_solver() -> None:
         else:
             game.run_bots()
     deal = game.match.deals[0]
-    line = "Double dummy: NS could take 10 tricks in C (took 8)."
+    line = "Double dummy: N-S could take 10 tricks in C (took 8)."
     assert double_dummy_line(deal) == line
     assert game.deal_lines(deal, unicode=False)[-1] == line
-    assert game.deal_lines(deal)[-1] == line.replace(" C ", " ♣ ")
+    assert game.deal_lines(deal)[-1] == line.replace(" C ", " ♣ ").replace("N-S", "N–S")
     assert double_dummy_line(game.match.deal) is None  # not played yet
 
 

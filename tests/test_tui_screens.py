@@ -347,7 +347,7 @@ def test_an_individual_match_ends_with_each_players_score_not_the_sides_sums() -
     s, e, n, w = game.match.seat_scores
     lines = game.match_over_lines()
     assert f"Final score: S {s}, N {n}; E {e}, W {w} (target 41" in lines[-1]
-    assert "NS " not in lines[-1]
+    assert "NS " not in lines[-1] and "N–S" not in lines[-1]
     winner = game.match.winner
     assert winner is not None
     best = max((s, n) if winner.name == "NS" else (e, w))
@@ -562,7 +562,7 @@ def test_tarneeb400_shows_card_points_and_says_the_solver_counts_tricks() -> Non
         else:
             game.step_bot()
     line = status_line(game.view()).plain
-    assert "points NS" in line
+    assert "points N–S" in line
     finish_deal(game)
     deal = game.match.deals[0]
     lines = game.deal_lines(deal, dd=False)
@@ -733,7 +733,7 @@ def test_individual_bids_head_the_screen_with_each_players_score() -> None:
     header = seen["screen"].splitlines()[0]
     s, e, n, w = game.match.seat_scores
     assert f"S {s}  E {e}  N {n}  W {w}" in header, header
-    assert "NS " not in header and len(header) <= 80
+    assert "NS " not in header and "N–S" not in header and len(header) <= 80
     assert "NS " not in seen["screen"] and "EW " not in seen["screen"]  # the score box too
 
 
@@ -757,3 +757,49 @@ def test_the_header_names_the_preset_as_the_browser_does_in_the_player_s_languag
         assert "egyptian" not in header.lower(), header
     # The game's name too, as the browser's title writes it ("Тарниб" in Russian).
     assert header.split()[0] == tr("web.app.name"), header
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_seats_and_sides_are_named_in_the_player_s_language_on_every_screen(lang: str) -> None:
+    """A play test in Russian at 80x24 (stop 38): the auction's columns read "S E N W",
+    the play "S → E → N → W", the header and the score "NS 0  EW 0", and the legend
+    "3в взяток", where the browser says Ю В С З and С–Ю; a Dutch player read S for
+    Zuid. Every seat letter and side name now is the catalogue's (``web.seat.*.short``,
+    ``web.side.*``), and the header still fits 80 columns (the bots' speed gives way)."""
+    tr = translator(lang)
+    letters = [tr(f"web.seat.{seat.name.lower()}.short") for seat in Seat]
+    ns, ew = tr("web.side.NS"), tr("web.side.EW")
+    game = new_game()
+    while game.phase is not Phase.PLAY or not game.view().tricks:
+        if game.human_to_act:
+            game.play(game.hint().action)
+        else:
+            game.run_bots()
+    seen: dict[str, str] = {}
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        seen["screen"] = screen_text(app)
+
+    run_app(game, script, lang=lang)
+    lines = seen["screen"].splitlines()
+    assert all(Text(line).cell_len <= 80 for line in lines), seen["screen"]
+    header = lines[0]
+    assert f"{ns} 0  {ew} 0" in header, header
+    auction = next(line.split("▏")[1] for line in lines if "▏" in line and letters[3] in line)
+    assert auction.split() == letters, auction
+    arrow = " → ".join(letters)  # the human is South: South, East, North, West
+    assert any(arrow in line for line in lines), seen["screen"]
+    status = next(line for line in lines if tr("tui.status.contract") in line)
+    assert ns in status and ew in status, status
+    if lang == "ru":
+        assert "3вз" in seen["screen"] and "3в " not in seen["screen"]
+    finish_deal(game)
+    deal = game.match.deals[0]
+    summary = "\n".join(game.deal_lines(deal, dd=False))
+    assert ns in summary and ew in summary, summary
+    rows = game.score_rows(unicode=True)
+    assert rows[0][1] == letters[int(deal.dealer)], rows  # the dealer's column
+    if lang != "en":
+        words = set(re.findall(r"\w+", seen["screen"] + summary))
+        assert not words & {"NS", "EW"}, words & {"NS", "EW"}
+        assert "S      E      N      W" not in seen["screen"]

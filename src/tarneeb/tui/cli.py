@@ -24,6 +24,7 @@ from tarneeb.i18n import DEFAULT_LANGUAGE, LANGUAGES, find_language, translator
 from tarneeb.presets import DEFAULT_PRESET, find_rules, preset_name
 from tarneeb.rules import parse_rule_changes
 from tarneeb.seats import parse_seat
+from tarneeb.tui import names
 from tarneeb.tui.controller import DEFAULT_DELAY, GameController
 from tarneeb.tui.saves import SavedMatch, latest_unfinished, list_saved, new_save_path, saves_dir
 
@@ -226,7 +227,8 @@ def _offer_resume(args: argparse.Namespace) -> SavedMatch | None:
         return None
     tr = translator(args.lang)
     ns, ew = last.scores
-    print(tr("tui.resume.found", rules=last.rules, deal=last.deals, ns=ns, ew=ew))
+    sides = names.sides(args.lang, _unicode_ok(args.ascii))
+    print(tr("tui.resume.found", rules=last.rules, deal=last.deals, ns=ns, ew=ew, **sides))
     print(f"  {last.path}")
     try:
         answer = ASK(tr("tui.resume.ask") + " ").strip().lower()

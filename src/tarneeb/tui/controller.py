@@ -33,6 +33,7 @@ from tarneeb.presets import preset_name
 from tarneeb.record import read_record, write_record
 from tarneeb.rules import Count, Rules
 from tarneeb.seats import SEATS, Seat, Team, parse_seat
+from tarneeb.tui import names
 from tarneeb.tui.saves import new_save_path, write_atomic
 from tarneeb.view import View
 
@@ -87,7 +88,7 @@ def double_dummy_line(
     tr = translator(lang)
     line = tr(
         "tui.dd.line",
-        side=_side(contract.team),
+        side=names.side_name(contract.team, lang, unicode),
         tricks=tricks,
         strain=strain.symbol if unicode else strain.letter,
         taken=taken,
@@ -314,6 +315,9 @@ class GameController:
         """The catalogue's message ``key`` in the match's language :attr:`lang`."""
         return translator(self.lang)(key, **params)
 
+    def _side(self, team: Team) -> str:
+        return names.side_name(team, self.lang, self.unicode)
+
     # -- acting -----------------------------------------------------------------------
 
     def play(self, action: Action | int | str) -> DealEnd | None:
@@ -411,8 +415,8 @@ class GameController:
                 )
             )
             sides = {
-                "side": _side(side),
-                "other": _side(side.other),
+                "side": names.side_name(side, self.lang, unicode),
+                "other": names.side_name(side.other, self.lang, unicode),
             }
             lines.append(
                 self.tr(
@@ -437,7 +441,9 @@ class GameController:
             lines.extend(self.player_lines(deal))
         else:
             ns, ew = (f"{p:+d}" for p in result.team_points)
-            lines.append(self.tr("tui.summary.points", ns=ns, ew=ew))
+            lines.append(
+                self.tr("tui.summary.points", ns=ns, ew=ew, **names.sides(self.lang, unicode))
+            )
         line = double_dummy_line(deal, unicode, self.lang) if dd else None
         if line is not None:
             lines.append(line)
@@ -483,16 +489,17 @@ class GameController:
                     strain = contract.strain
                     letter = "" if strain is None else strain.symbol if unicode else strain.letter
                     what = f"{contract.level}{letter}"
-                    what += f" {contract.declarer.letter}"
+                    what += f" {names.seat_letter(contract.declarer, self.lang)}"
                     what += " " + self.tr("tui.sheet.made" if result.made else "tui.sheet.down")
                 else:
                     what = self.tr("tui.sheet.individual")
                 ns, ew = (f"{p:+d}" for p in result.team_points)
                 if result.seat_points is not None:
                     what = " ".join(
-                        f"{s.letter}{p:+d}" for s, p in zip(SEATS, result.seat_points, strict=True)
+                        f"{names.seat_letter(s, self.lang)}{p:+d}"
+                        for s, p in zip(SEATS, result.seat_points, strict=True)
                     )
-            rows.append((str(number), deal.dealer.letter, what, ns, ew))
+            rows.append((str(number), names.seat_letter(deal.dealer, self.lang), what, ns, ew))
         return rows
 
     def match_over_lines(self) -> list[str]:
@@ -503,29 +510,51 @@ class GameController:
         else:
             won = winner == self.human.team
             you = self.tr("tui.end.you-win" if won else "tui.end.you-lose")
-            head = self.tr("tui.end.winner", side=_side(winner), you=you)
+            head = self.tr("tui.end.winner", side=self._side(winner), you=you)
         lines = [head]
         if len(match.sets) > 1:
             ns, ew = match.match_points
-            lines.append(self.tr("tui.end.sets", sets=len(match.sets), ns=ns, ew=ew))
+            lines.append(
+                self.tr(
+                    "tui.end.sets",
+                    sets=len(match.sets),
+                    ns=ns,
+                    ew=ew,
+                    **names.sides(self.lang, self.unicode),
+                )
+            )
         target = match.rules.target
         if match.rules.is_individual:
             # Each player's own score decides (one at the target, partner above zero): the
             # sides' sums would read as the wrong side winning (NS 49 beating EW 71).
             s, e, n, w = match.sets[-1].seat_scores if match.sets else match.seat_scores
-            lines.append(self.tr("tui.end.final-seats", s=s, e=e, n=n, w=w, target=target))
+            lines.append(
+                self.tr(
+                    "tui.end.final-seats",
+                    s=s,
+                    e=e,
+                    n=n,
+                    w=w,
+                    target=target,
+                    **names.seat_letters(self.lang),
+                )
+            )
         else:
             final = match.sets[-1].team_scores if match.sets else match.team_scores
-            lines.append(self.tr("tui.end.final", ns=final[0], ew=final[1], target=target))
+            lines.append(
+                self.tr(
+                    "tui.end.final",
+                    ns=final[0],
+                    ew=final[1],
+                    target=target,
+                    **names.sides(self.lang, self.unicode),
+                )
+            )
         return lines
 
     @property
     def phase(self) -> Phase:
         return self.match.deal.phase
-
-
-def _side(team: Team) -> str:
-    return "NS" if team == Team.NS else "EW"
 
 
 def _bot_rng(seed: int | None, salt: str) -> random.Random | None:

@@ -21,7 +21,8 @@ from tarneeb.cards import Card, Suit
 from tarneeb.deal import Trick
 from tarneeb.i18n import DEFAULT_LANGUAGE, Translator, translator
 from tarneeb.rules import Bidding, Count, Doubling, Rules
-from tarneeb.seats import SEATS, Seat
+from tarneeb.seats import SEATS, Seat, Team
+from tarneeb.tui import names
 from tarneeb.view import View
 
 __all__ = [
@@ -77,6 +78,22 @@ class Look:
     def tr(self, key: str, /, **params: object) -> str:
         """The catalogue's message ``key`` in the look's language, placeholders filled."""
         return _translator(self.lang)(key, **params)
+
+    def seat_letter(self, seat: Seat) -> str:
+        """The seat's short name in the look's language (:func:`~tarneeb.tui.names.seat_letter`)."""
+        return names.seat_letter(seat, self.lang)
+
+    def side(self, team: Team) -> str:
+        """A side's name in the look's language (:func:`~tarneeb.tui.names.side_name`)."""
+        return names.side_name(team, self.lang, self.unicode)
+
+    def sides(self) -> dict[str, str]:
+        """Both sides' names, as the catalogue's ``{ns_side}`` and ``{ew_side}``."""
+        return names.sides(self.lang, self.unicode)
+
+    def seat_letters(self) -> dict[str, str]:
+        """Every seat's short name, as the catalogue's ``{seat_s}`` to ``{seat_w}``."""
+        return names.seat_letters(self.lang)
 
     @property
     def turn(self) -> str:
@@ -268,7 +285,7 @@ def table_text(
             )
         )
     else:
-        arrow = look.arrow.join(s.letter for s in (me, right, across, left))
+        arrow = look.arrow.join(look.seat_letter(s) for s in (me, right, across, left))
         lines.append(_centre(Text(look.tr("tui.table.play-goes", order=arrow), style="dim"), width))
     lines.append(status_line(view, look))
     return Text("\n").join(lines)
@@ -297,11 +314,11 @@ def status_line(view: View, look: Look = PLAIN) -> Text:
     if view.phase is Phase.PLAY:
         if rules.count is Count.CARD_POINTS:  # what the bid counts; tricks are by the seats
             ns, ew = card_points_taken(view)
-            text.append("  " + look.tr("tui.status.points", ns=ns, ew=ew))
+            text.append("  " + look.tr("tui.status.points", ns=ns, ew=ew, **look.sides()))
         elif not rules.is_individual:  # alone, each player's tricks are by their seat
             taken = view.tricks_taken
             ns, ew = taken[0] + taken[2], taken[1] + taken[3]
-            text.append("  " + look.tr("tui.status.tricks", ns=ns, ew=ew))
+            text.append("  " + look.tr("tui.status.tricks", ns=ns, ew=ew, **look.sides()))
     return text
 
 
@@ -313,7 +330,9 @@ def auction_text(view: View, unicode: bool = True, look: Look | None = None) -> 
     every call stands under the seat that made it.
     """
     look = look if look is not None else Look(unicode)
-    head = Text(" ".join(f"{s.letter:<{CELL}}" for s in SEATS).rstrip(), style="bold underline")
+    head = Text(
+        " ".join(f"{look.seat_letter(s):<{CELL}}" for s in SEATS).rstrip(), style="bold underline"
+    )
     entries = [(seat, a) for seat, a in view.history if not isinstance(a, Card)]
     if not entries:
         return Text("\n").join([head, Text(look.tr("tui.auction.none"), style="dim")])

@@ -90,19 +90,22 @@ def review_text(
     else:
         costs = {}
         text.append("\n" + tr("tui.review.play") + "\n", style="dim")
+    letter = max(len(look.seat_letter(s)) for s in SEATS)  # the columns line up
     for index, trick in enumerate(deal.tricks, 1):
         text.append(f"  {index:>2}. ")
         for position, (seat, card) in enumerate(trick.plays):
             if position:
                 text.append("   ")
-            text.append(f"{seat.letter} ")
+            text.append(f"{look.seat_letter(seat):<{letter}} ")
             text.append_text(look.card(card))
             seen = costs.get((index, seat))
             if seen is not None:
                 text.append("*" if seen.cost else " ", style="bold")
                 text.append(f"{seen.ns_after:>3}")
         if trick.winner is not None:
-            text.append("   " + tr("tui.review.won-by", seat=trick.winner.letter), style="dim")
+            text.append(
+                "   " + tr("tui.review.won-by", seat=look.seat_letter(trick.winner)), style="dim"
+            )
         text.append("\n")
     for seen in costs.values():
         if not seen.cost:

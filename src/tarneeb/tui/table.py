@@ -22,7 +22,7 @@ from tarneeb.deal import Deal
 from tarneeb.errors import TarneebError
 from tarneeb.match import Match
 from tarneeb.presets import PRESETS
-from tarneeb.seats import SEATS, Seat
+from tarneeb.seats import SEATS, Seat, Team
 from tarneeb.tui.controller import DEFAULT_DELAY, DealEnd, GameController, double_dummy_line
 from tarneeb.tui.render import (
     Look,
@@ -148,13 +148,22 @@ class TableScreen(Screen[None]):
             header.append(dot + self.tr("tui.header.set", set=match.set_number, sets=rules.sets))
         if rules.is_individual:  # each plays for their own: the sides' sums decide nothing
             s, e, n, w = match.seat_scores
-            header.append(f"{dot}S {s}  E {e}  N {n}  W {w}", style="bold")
+            letter = self.look.seat_letter
+            header.append(
+                f"{dot}{letter(Seat.SOUTH)} {s}  {letter(Seat.EAST)} {e}  "
+                f"{letter(Seat.NORTH)} {n}  {letter(Seat.WEST)} {w}",
+                style="bold",
+            )
         else:
             ns, ew = match.team_scores
-            header.append(f"{dot}NS {ns}  EW {ew}", style="bold")
+            header.append(
+                f"{dot}{self.look.side(Team.NS)} {ns}  {self.look.side(Team.EW)} {ew}", style="bold"
+            )
         header.append(dot + self.tr("tui.header.deal", deal=len(match.deals)))
-        if game.bot_delay == 0:
-            header.append(dot + self.tr("tui.header.instant"), style="dim")
+        instant = dot + self.tr("tui.header.instant")
+        # the bots' speed is said last, and only where it fits (Arabic's longer names)
+        if game.bot_delay == 0 and header.cell_len + Text(instant).cell_len <= self.app.size[0]:
+            header.append(instant, style="dim")
         self.query_one("#header", Static).update(header)
         table = self.query_one("#table", Static)
         room = table.content_size.width or TABLE_WIDTH
@@ -186,7 +195,7 @@ class TableScreen(Screen[None]):
             for seat in SEATS:
                 bid = view.bids[seat]
                 text.append(
-                    f"\n{seat.letter}  {'-' if bid is None else bid:>3} "
+                    f"\n{self.look.seat_letter(seat)}  {'-' if bid is None else bid:>3} "
                     f"{view.tricks_taken[seat]:>4} {match.seat_scores[seat]:>5}"
                 )
             total = sum(b for b in view.bids if b is not None)
@@ -194,7 +203,9 @@ class TableScreen(Screen[None]):
             text.append("\n" + self.tr("tui.score.bids", total=total, least=least))
         else:
             ns, ew = match.team_scores
-            text.append(f"\nNS {ns:>4}   EW {ew:>4}   {target}")
+            text.append(
+                f"\n{self.look.side(Team.NS)} {ns:>4}   {self.look.side(Team.EW)} {ew:>4}   {target}"
+            )
         rows = game.score_rows(self.unicode)
         if rows:
             number, _dealer, what, pns, pew = rows[-1]
@@ -389,7 +400,14 @@ class TableScreen(Screen[None]):
                 body.append("\n")
         ns, ew = self.game.match.team_scores
         body.append(
-            "\n" + self.tr("tui.deal-end.score", ns=ns, ew=ew, target=self.game.rules.target)
+            "\n"
+            + self.tr(
+                "tui.deal-end.score",
+                ns=ns,
+                ew=ew,
+                target=self.game.rules.target,
+                **self.look.sides(),
+            )
         )
         contract = deal.contract
         solve = (
@@ -650,7 +668,13 @@ class TableScreen(Screen[None]):
         )
 
     def show_scores(self) -> None:
-        head = ("#", self.tr("tui.sheet.dealer"), self.tr("tui.sheet.contract"), "NS", "EW")
+        head = (
+            "#",
+            self.tr("tui.sheet.dealer"),
+            self.tr("tui.sheet.contract"),
+            self.look.side(Team.NS),
+            self.look.side(Team.EW),
+        )
         rows = [head, *self.game.score_rows(self.unicode)]
         widths = [max(len(r[i]) for r in rows) for i in range(5)]
         lines = [
@@ -659,7 +683,15 @@ class TableScreen(Screen[None]):
         match = self.game.match
         ns, ew = match.team_scores
         lines.append("")
-        lines.append(self.tr("tui.sheet.running", ns=ns, ew=ew, target=self.game.rules.target))
+        lines.append(
+            self.tr(
+                "tui.sheet.running",
+                ns=ns,
+                ew=ew,
+                target=self.game.rules.target,
+                **self.look.sides(),
+            )
+        )
         for result in match.sets:
             score = f"{result.team_scores[0]}-{result.team_scores[1]}"
             lines.append(

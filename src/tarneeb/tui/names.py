@@ -1,0 +1,45 @@
+"""Seats' and sides' short names in the player's language, as the browser shows them.
+
+The terminal once wrote ``S E N W`` and ``NS``/``EW`` in every language; a
+Dutch player reads ``Z`` for Zuid, a Russian ``Ю`` for Юг. The names are the
+catalogue's ``web.seat.*.short`` and ``web.side.*``, the browser's own. No
+Rich here: the controller and the command line load on the core install.
+
+>>> seat_letter(Seat.SOUTH, "nl"), seat_letter(Seat.WEST, "es")
+('Z', 'O')
+>>> side_name(Team.NS, "ru"), side_name(Team.EW, "en", unicode=False)
+('С–Ю', 'E-W')
+>>> sides("en")
+{'ns_side': 'N–S', 'ew_side': 'E–W'}
+"""
+
+from __future__ import annotations
+
+from tarneeb.i18n import DEFAULT_LANGUAGE, translator
+from tarneeb.seats import SEATS, Seat, Team
+
+__all__ = ["seat_letter", "seat_letters", "side_name", "sides"]
+
+
+def seat_letter(seat: Seat, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The seat's short name: ``S``, ``Ю`` (Юг), ``Z`` (Zuid)."""
+    return translator(lang)(f"web.seat.{seat.name.lower()}.short")
+
+
+def side_name(team: Team, lang: str = DEFAULT_LANGUAGE, unicode: bool = True) -> str:
+    """A side's name: ``N–S``, ``С–Ю`` (with a hyphen for ``N-S`` in ASCII)."""
+    name = translator(lang)(f"web.side.{'NS' if team == Team.NS else 'EW'}")
+    return name if unicode else name.replace("–", "-")
+
+
+def sides(lang: str = DEFAULT_LANGUAGE, unicode: bool = True) -> dict[str, str]:
+    """Both sides' names, as the catalogue's ``{ns_side}`` and ``{ew_side}``."""
+    return {
+        "ns_side": side_name(Team.NS, lang, unicode),
+        "ew_side": side_name(Team.EW, lang, unicode),
+    }
+
+
+def seat_letters(lang: str = DEFAULT_LANGUAGE) -> dict[str, str]:
+    """Every seat's short name, as the catalogue's ``{seat_s}`` to ``{seat_w}``."""
+    return {f"seat_{s.letter.lower()}": seat_letter(s, lang) for s in SEATS}
