@@ -803,3 +803,24 @@ def test_seats_and_sides_are_named_in_the_player_s_language_on_every_screen(lang
         words = set(re.findall(r"\w+", seen["screen"] + summary))
         assert not words & {"NS", "EW"}, words & {"NS", "EW"}
         assert "S      E      N      W" not in seen["screen"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_score_sheet_names_the_winner_of_each_set_in_the_player_s_language(lang: str) -> None:
+    """The sheet's set lines were given the side itself (``Team.NS``): "Set 1: NS won"
+    in every language, beside the Russian sheet's С–Ю columns."""
+    tr = translator(lang)
+    game = new_game("levant-sets", target=11)
+    while not game.match.sets:
+        finish_deal(game)
+    seen: dict[str, str] = {}
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        await pilot.press("s")
+        seen["sheet"] = screen_text(app)
+
+    run_app(game, script, preset="levant-sets", lang=lang)
+    winner = game.match.sets[0].winner
+    side = tr(f"web.side.{winner.name}")
+    assert tr("tui.sheet.set", number=1, winner=side, score="")[:-1] in seen["sheet"], seen
+    assert tr("tui.sheet.set", number=1, winner=winner.name, score="")[:-1] not in seen["sheet"]

@@ -695,7 +695,12 @@ class TableScreen(Screen[None]):
         for result in match.sets:
             score = f"{result.team_scores[0]}-{result.team_scores[1]}"
             lines.append(
-                self.tr("tui.sheet.set", number=result.number, winner=result.winner, score=score)
+                self.tr(
+                    "tui.sheet.set",
+                    number=result.number,
+                    winner=self.look.side(result.winner),
+                    score=score,
+                )
             )
         screen = TextScreen(
             self.tr("tui.sheet.title"), "\n".join(lines), name="scores", lang=self.look.lang
