@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import sys
 from pathlib import Path
@@ -31,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from tarneeb.arena.journal import outcome_from_json
 from tarneeb.arena.run import ArenaError, MatchOutcome
+from tarneeb.arena.stats import mean_ci, sign_test
 
 
 def read(path: Path) -> tuple[dict[str, Any], dict[int, MatchOutcome]]:
@@ -64,22 +64,6 @@ def _per_deal(outcome: MatchOutcome, bot: str) -> float:
     return (outcome.points[side] - outcome.points[1 - side]) / max(1, outcome.deals)
 
 
-def _sign_test(wins: int, losses: int) -> float:
-    """Two-sided exact binomial test of ``wins`` against ``losses`` at one half."""
-    n = wins + losses
-    if not n:
-        return 1.0
-    k = min(wins, losses)
-    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
-    return min(1.0, 2 * tail)
-
-
-def _interval(values: list[float]) -> tuple[float, float, float]:
-    mean = statistics.fmean(values)
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
-    return mean, mean - half, mean + half
-
-
 def compare(new_path: Path, old_path: Path) -> dict[str, Any]:
     """The figures of NEW against OLD (see the module).
 
@@ -106,7 +90,8 @@ def compare(new_path: Path, old_path: Path) -> dict[str, Any]:
     lost = sum(1 for a, b in zip(new_won, old_won, strict=True) if a < b)
     new_points = [_per_deal(new[i], new_bot) for i in both]
     old_points = [_per_deal(old[i], old_bot) for i in both]
-    difference = _interval([a - b for a, b in zip(new_points, old_points, strict=True)])
+    mean, ci = mean_ci([a - b for a, b in zip(new_points, old_points, strict=True)])
+    assert ci is not None  # a duplicate pair is two matches
 
     def tricks_lost(matches: dict[int, MatchOutcome], bot: str) -> float | None:
         deals = sum(matches[i].dd_deals for i in both)
@@ -133,11 +118,11 @@ def compare(new_path: Path, old_path: Path) -> dict[str, Any]:
         "old_won": sum(old_won),
         "turned_to_wins": gained,
         "turned_to_losses": lost,
-        "sign_test_p": round(_sign_test(gained, lost), 4),
+        "sign_test_p": round(sign_test(gained, lost), 4),
         "new_points_per_deal": round(statistics.fmean(new_points), 2),
         "old_points_per_deal": round(statistics.fmean(old_points), 2),
-        "difference_per_deal": round(difference[0], 2),
-        "difference_95": [round(difference[1], 2), round(difference[2], 2)],
+        "difference_per_deal": round(mean, 2),
+        "difference_95": [round(ci[0], 2), round(ci[1], 2)],
         "new_tricks_lost_per_deal": tricks_lost(new, new_bot),
         "old_tricks_lost_per_deal": tricks_lost(old, old_bot),
         "new_contracts": contracts(new, new_bot),

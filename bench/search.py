@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import platform
 import statistics
@@ -50,6 +49,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from tarneeb import Card, Deal, Phase, Rules, Seat, find_rules
+from tarneeb.arena.stats import mean_ci
 from tarneeb.bots import Bot, make_bot
 from tarneeb.bots.equity import match_equity
 from tarneeb.solver import backend_name
@@ -120,9 +120,7 @@ def accuracy(bot: Bot, reference: Bot, rules: Rules, positions: int) -> dict[str
                     kinds.append((len(trick.cards), deal.contract.team == seat.team))
             deal.push(players[seat].act(view))
     n = len(lost)
-    diffs = [a - b for a, b in lost]
-    mean = statistics.fmean(diffs)
-    half = 1.96 * statistics.stdev(diffs) / math.sqrt(n) if n > 1 else float("inf")
+    mean, ci = mean_ci([a - b for a, b in lost])
 
     def where(keep: Callable[[tuple[int, bool]], bool]) -> dict[str, object]:
         picked = [pair for pair, kind in zip(lost, kinds, strict=True) if keep(kind)]
@@ -149,7 +147,7 @@ def accuracy(bot: Bot, reference: Bot, rules: Rules, positions: int) -> dict[str
         "lost_per_100": round(100 * statistics.fmean(a for a, _ in lost), 2),
         "reference_lost_per_100": round(100 * statistics.fmean(b for _, b in lost), 2),
         "difference_per_100": round(100 * mean, 2),
-        "difference_95": [round(100 * (mean - half), 2), round(100 * (mean + half), 2)],
+        "difference_95": None if ci is None else [round(100 * x, 2) for x in ci],
         "median_ms": round(statistics.median(t for t, _ in times), 1),
         "reference_median_ms": round(statistics.median(t for _, t in times), 1),
         "p95_ms": round(_percentile([t for t, _ in times], 0.95), 1),
@@ -215,11 +213,9 @@ def trump_choice(rules: Rules, deals: int) -> dict[str, object]:
     for name, values in lost.items():
         figures[f"{name}_lost"] = round(statistics.fmean(values), 3)
         if name != "count":
-            diffs = [a - b for a, b in zip(values, lost["count"], strict=True)]
-            mean = statistics.fmean(diffs)
-            half = 1.96 * statistics.stdev(diffs) / math.sqrt(n) if n > 1 else float("inf")
+            mean, ci = mean_ci([a - b for a, b in zip(values, lost["count"], strict=True)])
             figures[f"{name}_minus_count"] = round(mean, 3)
-            figures[f"{name}_minus_count_95"] = [round(mean - half, 3), round(mean + half, 3)]
+            figures[f"{name}_minus_count_95"] = None if ci is None else [round(x, 3) for x in ci]
     return figures
 
 

@@ -14,7 +14,7 @@ import itertools
 import math
 from collections.abc import Sequence
 
-__all__ = ["Z95", "mean_ci", "t_quantile95", "wilson_interval"]
+__all__ = ["Z95", "mean_ci", "sign_test", "t_quantile95", "wilson_interval"]
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
@@ -83,3 +83,20 @@ def mean_ci(values: Sequence[float]) -> tuple[float, tuple[float, float] | None]
     variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     half = t_quantile95(n - 1) * math.sqrt(variance / n)
     return (mean, (mean - half, mean + half))
+
+
+def sign_test(wins: int, losses: int) -> float:
+    """The two-sided exact sign test: the chance of a split at least as uneven as
+    ``wins`` to ``losses`` if each were equally likely (ties left out beforehand).
+
+    >>> sign_test(31, 19) > 0.1, round(sign_test(10, 0), 4), sign_test(0, 0)
+    (True, 0.002, 1.0)
+    """
+    if wins < 0 or losses < 0:
+        raise ValueError(f"wins={wins} and losses={losses} must not be negative")
+    n = wins + losses
+    if not n:
+        return 1.0
+    k = min(wins, losses)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
+    return min(1.0, 2 * tail)
