@@ -824,3 +824,22 @@ def test_the_score_sheet_names_the_winner_of_each_set_in_the_player_s_language(l
     side = tr(f"web.side.{winner.name}")
     assert tr("tui.sheet.set", number=1, winner=side, score="")[:-1] in seen["sheet"], seen
     assert tr("tui.sheet.set", number=1, winner=winner.name, score="")[:-1] not in seen["sheet"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_players_score_box_lines_up_whatever_the_seats_names(lang: str) -> None:
+    """Syrian 400 in Arabic: the score box's rows began with جنوب, شرق, شمال, غرب, and
+    the bids, tricks and scores after them stood in ragged columns."""
+    tr = translator(lang)
+    letters = [tr(f"web.seat.{seat.name.lower()}.short") for seat in Seat]
+    seen: dict[str, str] = {}
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        seen["screen"] = screen_text(app)
+
+    run_app(new_game("syrian400"), script, preset="syrian400", lang=lang)
+    box = [line.split("▏")[1] for line in seen["screen"].splitlines() if "▏" in line]
+    scores = [r for r in box if len(r.split()) == 4 and r.split()[-1].lstrip("-").isdigit()]
+    rows = [next(r for r in scores if r.split()[0] == letter) for letter in letters]
+    ends = {tuple(m.end() for m in re.finditer(r"\S+", row))[1:] for row in rows}
+    assert len(ends) == 1, rows  # the bid, tricks and score columns end in the same place

@@ -191,11 +191,12 @@ class TableScreen(Screen[None]):
         target = self.tr("tui.score.to", target=game.rules.target)
         if game.rules.is_individual:  # each player's own score, below; not the sides' sums
             text.append(f"\n{target}")
-            text.append("\n    " + self.tr("tui.score.columns"), style="dim")
+            wide = max(len(self.look.seat_letter(seat)) for seat in SEATS)  # جنوب, شرق
+            text.append("\n" + " " * (wide + 3) + self.tr("tui.score.columns"), style="dim")
             for seat in SEATS:
                 bid = view.bids[seat]
                 text.append(
-                    f"\n{self.look.seat_letter(seat)}  {'-' if bid is None else bid:>3} "
+                    f"\n{self.look.seat_letter(seat):<{wide}}  {'-' if bid is None else bid:>3} "
                     f"{view.tricks_taken[seat]:>4} {match.seat_scores[seat]:>5}"
                 )
             total = sum(b for b in view.bids if b is not None)
