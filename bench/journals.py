@@ -13,7 +13,8 @@ It prints the matches each version won; how many matches changed hands
 them; the points a deal each version scored over the opponent, and the
 difference match by match with its 95% interval; the tricks its cards gave
 away a deal against double-dummy play (where both runs measured it); and the
-contracts each side bid and made. The last line is one JSON object with the
+contracts each side bid and made, the bot's by level too (a version that bids
+higher shows there: its 11s made 1 of 19). The last line is one JSON object with the
 figures.
 """
 
@@ -99,14 +100,18 @@ def compare(new_path: Path, old_path: Path) -> dict[str, Any]:
             return None
         return round(sum(matches[i].dd_lost[_side(matches[i], bot)] for i in both) / deals, 2)
 
-    def contracts(matches: dict[int, MatchOutcome], bot: str) -> dict[str, list[int]]:
-        out = {"bot": [0, 0], "opponent": [0, 0]}
+    def contracts(matches: dict[int, MatchOutcome], bot: str) -> dict[str, Any]:
+        out: dict[str, Any] = {"bot": [0, 0], "opponent": [0, 0], "bot_by_level": {}}
         for i in both:
             side = _side(matches[i], bot)
-            for declarers, _level, made in matches[i].contracts:
-                row = out["bot" if declarers == side else "opponent"]
-                row[0] += 1
-                row[1] += int(made)
+            for declarers, level, made in matches[i].contracts:
+                rows = [out["bot" if declarers == side else "opponent"]]
+                if declarers == side:
+                    rows.append(out["bot_by_level"].setdefault(str(level), [0, 0]))
+                for row in rows:
+                    row[0] += 1
+                    row[1] += int(made)
+        out["bot_by_level"] = dict(sorted(out["bot_by_level"].items(), key=lambda kv: int(kv[0])))
         return out
 
     return {
@@ -167,6 +172,8 @@ def main() -> int:
             f"  contracts with {who}: its side bid {c['bot'][0]}, made {c['bot'][1]};"
             f" {f['opponent']} bid {c['opponent'][0]}, made {c['opponent'][1]}"
         )
+        levels = ", ".join(f"{lv}s {m} of {b}" for lv, (b, m) in c["bot_by_level"].items())
+        print(f"    its side's contracts made, by level: {levels}")
     print(json.dumps({"bench": "journals", **f}))
     return 0
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tarneeb import Rules
+from tarneeb import Deal, Phase, Rules, Seat
 from tarneeb.arena import ArenaConfig, ArenaError, play_arena, summarize
 from tarneeb.arena.journal import Journal, outcome_from_json, outcome_to_json
 from test_arena import cli
@@ -102,6 +102,31 @@ def test_outcomes_round_trip_with_their_double_dummy_figures() -> None:
         outcome_from_json({**outcome_to_json(outcome), "extra": 1})
 
 
+def test_each_deal_s_calls_are_kept_and_replay_to_its_contract() -> None:
+    """The journals said how each contract ended (side, level, made) but not how the
+    auction went, so two versions of a bot could not be told apart call by call; each
+    deal's calls are kept now, and journals written before load without them."""
+    outcomes = play_arena(_config(4)).outcomes
+    for outcome in outcomes:
+        assert len(outcome.auctions) == len(outcome.hands) == outcome.deals
+        contracts = iter(outcome.contracts)
+        for hands, dealer, calls in zip(
+            outcome.hands, outcome.dealers, outcome.auctions, strict=True
+        ):
+            deal = Deal(QUICK, Seat(dealer), hands)
+            for call in calls.split():
+                deal.push(call)
+            assert deal.phase in (Phase.PLAY, Phase.THROWN_IN), (calls, deal.phase)
+            if deal.contract is not None:
+                side, level, _made = next(contracts)
+                assert (int(deal.contract.team), deal.contract.level) == (side, level)
+        assert next(contracts, None) is None
+        again = outcome_from_json(json.loads(json.dumps(outcome_to_json(outcome))))
+        assert again == outcome
+        before = {k: v for k, v in outcome_to_json(outcome).items() if k != "auctions"}
+        assert outcome_from_json(before).auctions == ()
+
+
 def test_the_command_goes_on_with_the_journals_seed(tmp_path: Path) -> None:
     path = tmp_path / "run.jsonl"
     base = ("--bots", "heuristic,random", "-o", "target=11", "--workers", "1", "--no-progress")
@@ -164,6 +189,17 @@ def test_the_journals_bench_compares_two_versions_on_the_same_deals(tmp_path: Pa
         / 4
     )
     assert figures["difference_per_deal"] == pytest.approx(mean, abs=0.006)  # rounded to 0.01
+    for who, journal, bot in (("new", new[:4], "heuristic"), ("old", old, "easy")):
+        levels: dict[str, list[int]] = {}
+        for o in journal:
+            side = 0 if o.ns_label == bot else 1
+            for declarers, level, made in o.contracts:
+                if declarers == side:
+                    row = levels.setdefault(str(level), [0, 0])
+                    row[0] += 1
+                    row[1] += made
+        assert figures[f"{who}_contracts"]["bot_by_level"] == levels
+        assert sum(b for b, _m in levels.values()) == figures[f"{who}_contracts"]["bot"][0]
     assert "matches that changed hands" in done.stdout
 
 

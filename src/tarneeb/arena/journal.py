@@ -81,7 +81,15 @@ def outcome_from_json(data: dict[str, Any]) -> MatchOutcome:
         if unknown:
             raise ArenaError(f"unknown fields {sorted(unknown)}")
         values = {**data, "dd_play": plays}
-        for name in ("points", "final_scores", "sets_won", "decisions", "seconds", "dd_lost"):
+        for name in (
+            "points",
+            "final_scores",
+            "sets_won",
+            "decisions",
+            "seconds",
+            "dd_lost",
+            "auctions",
+        ):
             if name in values:
                 values[name] = tuple(values[name])
         for name in ("contracts", "hands", "dealers"):

@@ -38,8 +38,11 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from tarneeb.actions import format_action
 from tarneeb.arena.accuracy import DealPlay, deal_plays
 from tarneeb.bots import make_bot
+from tarneeb.cards import Card
+from tarneeb.deal import Deal
 from tarneeb.errors import IllegalActionError, InvalidActionError, TarneebError
 from tarneeb.match import Match
 from tarneeb.presets import DEFAULT_PRESET, PRESETS, preset_name
@@ -261,6 +264,10 @@ class MatchOutcome:
     """Played deals analyzed double dummy (0 unless the run asked for it)."""
     dd_play: tuple[DealPlay, ...] = ()
     """Those deals' double-dummy figures, side by side (:mod:`tarneeb.arena.accuracy`)."""
+    auctions: tuple[str, ...] = ()
+    """Each deal's calls in order, as :func:`~tarneeb.actions.format_action` writes them
+    (``"pass 7 8 pass pass pass S"``: the bids, then the trump named), one for each of
+    :attr:`hands`; empty in journals written before they were kept."""
 
     def side_of(self, label: str) -> int:
         """0 when ``label`` held North-South in this match, 1 for East-West."""
@@ -352,7 +359,14 @@ def play_task(task: MatchTask) -> MatchOutcome:
         dd_lost=(sum(p.lost[0] for p in dd_play), sum(p.lost[1] for p in dd_play)),
         dd_deals=len(dd_play),
         dd_play=dd_play,
+        auctions=tuple(_calls(d) for d in match.deals if d.is_over()),
     )
+
+
+def _calls(deal: Deal) -> str:
+    """The deal's calls in order, the play left out."""
+    history = deal.view(deal.dealer).history
+    return " ".join(format_action(a) for _seat, a in history if not isinstance(a, Card))
 
 
 # -- where the tasks run ------------------------------------------------------------
