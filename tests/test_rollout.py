@@ -224,3 +224,29 @@ def test_a_model_that_calls_illegally_gets_the_first_legal_call_instead() -> Non
     # whose 7 is no trump either, names the first suit it may (clubs).
     ending = play_out_auction(view, deal.dealt, Bid(8), lambda _v: Bid(7))
     assert ending == Ending(Seat.SOUTH, 8, 0, 1, Seat.SOUTH)
+
+
+def test_no_layout_is_begun_that_would_end_past_the_deadline(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As with the card search's batches: the deadline was checked before each layout
+    only, so the one begun just before it ran on past it."""
+    import tarneeb.bots.rollout as rollout
+
+    deal, view = _view(1, [])
+    equity = match_equity(CLASSIC)
+    assert equity is not None
+    clock = [0.0]
+
+    def solve(keys: list[Key]) -> list[int]:
+        clock[0] += 0.1  # each layout's endings take 100 ms to solve
+        return [7] * len(keys)
+
+    monkeypatch.setattr(rollout.time, "perf_counter", lambda: clock[0])
+    layouts = [(deal.dealt, 1.0)] * 10
+    calls = [Pass(), Bid(7)]
+    _values, judged = call_equities(view, layouts, calls, equity, Scripted({}), solve, 0.35)
+    assert judged == 3 and clock[0] <= 0.35  # a fourth would have ended at 0.4
+    clock[0] = 0.0
+    _values, judged = call_equities(view, layouts, calls, equity, Scripted({}), solve, 0.05)
+    assert judged == 1  # the first layout is always judged

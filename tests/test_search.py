@@ -455,3 +455,39 @@ def test_against_their_contract_a_bid_that_rarely_makes_beats_a_pass_that_loses_
     monkeypatch.setattr(bot, "_layout_tricks", lambda _view: rows[:2])
     decision = bot.decide(view)
     assert decision.action == Bid(8) and "too few" in decision.reason
+
+
+def test_no_batch_is_begun_that_would_end_past_the_time_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Cards took 610 ms at the 95th percentile under a 500 ms limit
+    (``bench/search.py``, stop 37): the limit was checked only after each batch of
+    four layouts, so the batch under way when it passed ran on. A batch is begun now
+    only if, taking as long as the last, it ends within the limit."""
+    import tarneeb.bots.search as search
+    import tarneeb.solver as solver
+
+    clock = [0.0]
+    batches: list[int] = []
+
+    def solve_many(positions: list[object], backend: str, values: bool) -> list[object]:
+        clock[0] += 0.15  # every batch of four takes 150 ms
+        batches.append(len(positions))
+        return [object()] * len(positions)
+
+    monkeypatch.setattr(solver, "solve_many", solve_many)
+    monkeypatch.setattr(solver, "backend_name", lambda _backend: "dds")
+    monkeypatch.setattr(search.time, "perf_counter", lambda: clock[0])
+    bot = SearchBot(random.Random(1), limit=Limit(samples=40, time=0.5))
+    out = bot._solve([object()] * 40, values=True)  # type: ignore[list-item]
+    assert batches == [4, 4, 4] and len(out) == 12  # a fourth would end at 600 ms
+    assert clock[0] <= 0.5
+    clock[0] = 0.0
+    batches.clear()
+    slow = SearchBot(random.Random(1), limit=Limit(samples=40, time=0.1))
+    assert len(slow._solve([object()] * 40, values=True)) == 4  # type: ignore[list-item]
+    assert batches == [4]  # the first batch is always solved
+    clock[0] = 0.0
+    batches.clear()
+    steady = SearchBot(random.Random(1), limit=Limit(samples=40, time=None))
+    assert len(steady._solve([object()] * 40, values=True)) == 40  # type: ignore[list-item]

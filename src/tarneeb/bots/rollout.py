@@ -125,7 +125,8 @@ def call_equities(
     deadline: float | None = None,
 ) -> tuple[dict[Action, Outlook], int]:
     """What each call leads to, averaged over ``layouts`` (:class:`Outlook`), and how
-    many layouts were judged before ``deadline`` (``time.perf_counter`` seconds).
+    many layouts were judged before ``deadline`` (``time.perf_counter`` seconds; a
+    layout is not begun that, taking as long as the last, would end past it).
 
     ``solve`` takes (hands, trump, leader) triples and gives the leader's side's
     double-dummy tricks for each. A layout is judged whole or not at all.
@@ -141,8 +142,10 @@ def call_equities(
     def decide(v: View) -> Action:
         return model.decide(v).action
 
+    last = 0.0  # how long the last layout took: one is not begun that would end past the deadline
     for hands_now, weight in layouts:
-        if deadline is not None and judged and time.perf_counter() > deadline:
+        begun = time.perf_counter()
+        if deadline is not None and judged and begun + last > deadline:
             break
         hands = view.dealt(hands_now)
         endings = {call: play_out_auction(view, hands, call, decide) for call in calls}
@@ -176,6 +179,7 @@ def call_equities(
             totals[call] += weight * value
         weight_sum += weight
         judged += 1
+        last = time.perf_counter() - begun
     if not weight_sum:
         return {call: Outlook(before) for call in calls}, judged
     return {
