@@ -14,7 +14,9 @@ them; the points a deal each version scored over the opponent, and the
 difference match by match with its 95% interval; the tricks its cards gave
 away a deal against double-dummy play (where both runs measured it); and the
 contracts each side bid and made, the bot's by level too (a version that bids
-higher shows there: its 11s made 1 of 19). The last line is one JSON object with the
+higher shows there: its 11s made 1 of 19); and, where both journals kept the
+calls, how many first deals (the same cards at 0-0 in both) were bid
+differently, with a few of them. The last line is one JSON object with the
 figures.
 """
 
@@ -94,6 +96,11 @@ def compare(new_path: Path, old_path: Path) -> dict[str, Any]:
     mean, ci = mean_ci([a - b for a, b in zip(new_points, old_points, strict=True)])
     assert ci is not None  # a duplicate pair is two matches
 
+    # Each match's first deal is dealt alike at 0-0 in both: a call that differs there
+    # is the versions' own difference (journals from before the calls were kept: none).
+    firsts = [i for i in both if new[i].auctions and old[i].auctions]
+    differ = [i for i in firsts if new[i].auctions[0] != old[i].auctions[0]]
+
     def tricks_lost(matches: dict[int, MatchOutcome], bot: str) -> float | None:
         deals = sum(matches[i].dd_deals for i in both)
         if not deals:
@@ -130,6 +137,11 @@ def compare(new_path: Path, old_path: Path) -> dict[str, Any]:
         "difference_95": [round(ci[0], 2), round(ci[1], 2)],
         "new_tricks_lost_per_deal": tricks_lost(new, new_bot),
         "old_tricks_lost_per_deal": tricks_lost(old, old_bot),
+        "first_deals_compared": len(firsts),
+        "first_deals_differ": len(differ),
+        "first_deals_examples": [
+            {"match": i, "new": new[i].auctions[0], "old": old[i].auctions[0]} for i in differ[:3]
+        ],
         "new_contracts": contracts(new, new_bot),
         "old_contracts": contracts(old, old_bot),
     }
@@ -174,6 +186,13 @@ def main() -> int:
         )
         levels = ", ".join(f"{lv}s {m} of {b}" for lv, (b, m) in c["bot_by_level"].items())
         print(f"    its side's contracts made, by level: {levels}")
+    if f["first_deals_compared"]:
+        print(
+            f"  first deals (the same cards at 0-0) whose calls differ:"
+            f" {f['first_deals_differ']} of {f['first_deals_compared']}"
+        )
+        for example in f["first_deals_examples"]:
+            print(f"    match {example['match']}: new {example['new']!r}, old {example['old']!r}")
     print(json.dumps({"bench": "journals", **f}))
     return 0
 

@@ -200,6 +200,11 @@ def test_the_journals_bench_compares_two_versions_on_the_same_deals(tmp_path: Pa
                     row[1] += made
         assert figures[f"{who}_contracts"]["bot_by_level"] == levels
         assert sum(b for b, _m in levels.values()) == figures[f"{who}_contracts"]["bot"][0]
+    firsts = [(o.auctions[0], p.auctions[0]) for o, p in zip(new[:4], old, strict=True)]
+    assert figures["first_deals_compared"] == 4
+    assert figures["first_deals_differ"] == sum(a != b for a, b in firsts)
+    shown = [(e["new"], e["old"]) for e in figures["first_deals_examples"]]
+    assert shown == [(a, b) for a, b in firsts if a != b][:3]
     assert "matches that changed hands" in done.stdout
 
 
