@@ -641,12 +641,25 @@ class SearchBot(Bot):
             return self._too_few(proposal, judged)
         passing = outlooks.get(Pass())
         desperate = passing is not None and passing.chance < RESCUE_BELOW
+        high = high_bid(view)
+        contested = passing is not None and high is not None and high[0].team != view.seat.team
+        bids = [c for c in calls if isinstance(c, Bid)]
+        cheapest = min(bids, key=lambda b: b.level) if bids else None
 
         def sound(call: Action) -> bool:
-            # As in the checked auction, a bid of ours must make often enough, unless
-            # letting the others have the deal nearly loses the set anyway: the
-            # chances alone, from a few layouts, favour the lucky high bids.
-            return not isinstance(call, Bid) or desperate or outlooks[call].makes >= MAKE_AT_LEAST
+            # As in the checked auction, a bid of ours must make often enough: the
+            # chances alone, from a few layouts, favour the lucky high bids. Unless
+            # letting the others have the deal nearly loses the set anyway, or, against
+            # their contract, the cheapest outbid leaves a clearly better chance than
+            # letting them play it ("bid higher when only that can win").
+            if not isinstance(call, Bid) or desperate or outlooks[call].makes >= MAKE_AT_LEAST:
+                return True
+            return (
+                contested
+                and call == cheapest
+                and passing is not None
+                and outlooks[call].chance > passing.chance + EQUITY_MARGIN
+            )
 
         choices = [c for c in calls if sound(c)] or calls
         best = max(choices, key=lambda c: outlooks[c].chance)
