@@ -114,19 +114,21 @@ layouts that fit the auction, the rest of the auction as the heuristic bot
 would bid it for every seat, the contract it ends in scored by the declaring
 side's double-dummy tricks and valued as the chance of winning the set; the
 valuation's call stands unless another is better by :data:`EQUITY_MARGIN`.
-It sees that a bid of 8 at 33-34 to 41 draws the opponents' 9 (in the
-partnership suite's ``bid-to-score-03`` it bids 9 where the suite, judging
-the auction as ending at once, accepts 8). It is not the default, as it has
-not shown that it wins. Against the heuristic bot on the same deals as the
-checked auction's journals (``python bench/journals.py``, ``bench/results/``):
-on the first 182 matches it won 137 against 125 (31 matches went over to it,
-19 the other way; +0.58 points a deal, 95% interval +0.11 to +1.04), but on
-340 against the 7f7db0e journal 247 against 242 (46 to 41; +0.30 points a
-deal, -0.06 to +0.66). It bids high where the checked auction does not, and
-makes little of it (its 10s made 10 of 28, its 11s to 13s 1 of 19). Under
-the default time limit both auctions take the same half second a call
-(``bench/search.py --bot search:rollout --reference search``: 560 ms median
-against 597).
+It sees that a bid of 8 at 33-34 to 41 draws the opponents' 9. A bid of ours must make with half a
+trick to spare in :data:`MAKE_AT_LEAST` of the layouts where it leaves us
+declaring, as the checked auction asks, unless passing leaves under
+:data:`RESCUE_BELOW` of the set or, against their contract, it is the cheapest
+outbid and clearly better than letting them play. It is not the default, as it
+has not shown that it wins. Against the heuristic bot on the same deals as the
+checked auction's 7f7db0e journal (``python bench/journals.py``,
+``bench/results/``): without the make test, on 340 matches, 247 against 242
+(46 matches went over to it, 41 the other way; +0.30 points a deal, 95%
+interval -0.06 to +0.66), bidding high and making little of it (its 10s made
+10 of 28, its 11s to 13s 1 of 19); with it, on 400, 288 against 291 (48 to 51;
++0.22 points a deal, -0.10 to +0.54), its 10s making 7 of 13 and its 11s to
+13s 1 of 5. Under the default time limit both auctions take the same half
+second a call (``bench/search.py --bot search:rollout --reference search``: 560
+ms median against 597).
 """
 
 from __future__ import annotations
