@@ -562,7 +562,7 @@ class SearchBot(Bot):
             and Pass() in legal
         )
         if equity is not None and self.rollout and self._tables_fast():
-            return self._by_rollout(view, proposal, equity)
+            return self._by_rollout(view, proposal, equity, contested)
         if contested and isinstance(bid, Pass):
             assert equity is not None and high is not None
             return self._rescue(view, proposal, equity, high[1])
@@ -618,7 +618,9 @@ class SearchBot(Bot):
 
         return backend_name(self.backend) == "dds"
 
-    def _by_rollout(self, view: View, proposal: Decision, equity: MatchEquity) -> Decision:
+    def _by_rollout(
+        self, view: View, proposal: Decision, equity: MatchEquity, contested: bool
+    ) -> Decision:
         """The call whose rest of the auction leads to the best chance of the set
         (:mod:`tarneeb.bots.rollout`); the valuation's proposal unless another call
         is clearly better."""
@@ -643,8 +645,6 @@ class SearchBot(Bot):
             return self._too_few(proposal, judged)
         passing = outlooks.get(Pass())
         desperate = passing is not None and passing.chance < RESCUE_BELOW
-        high = high_bid(view)
-        contested = passing is not None and high is not None and high[0].team != view.seat.team
         bids = [c for c in calls if isinstance(c, Bid)]
         cheapest = min(bids, key=lambda b: b.level) if bids else None
 

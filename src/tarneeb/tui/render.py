@@ -91,10 +91,6 @@ class Look:
         """Both sides' names, as the catalogue's ``{ns_side}`` and ``{ew_side}``."""
         return names.sides(self.lang, self.unicode)
 
-    def seat_letters(self) -> dict[str, str]:
-        """Every seat's short name, as the catalogue's ``{seat_s}`` to ``{seat_w}``."""
-        return names.seat_letters(self.lang)
-
     @property
     def turn(self) -> str:
         """The mark of the seat to act."""
