@@ -34,6 +34,7 @@ __all__ = [
     "auction_text",
     "card_points_taken",
     "card_text",
+    "fit_pieces",
     "hand_order",
     "help_text",
     "legend",
@@ -282,18 +283,25 @@ def table_text(
         )
     else:
         arrow = look.arrow.join(look.seat_letter(s) for s in (me, right, across, left))
-        lines.append(_centre(Text(look.tr("tui.table.play-goes", order=arrow), style="dim"), width))
-    lines.append(status_line(view, look))
+        goes = look.tr("tui.table.play-goes", order=arrow)
+        if Text(goes).cell_len > width:  # Arabic's seats are words: the way is the arrows'
+            goes = look.tr("tui.table.play-goes.short", order=arrow)
+        lines.append(_centre(Text(goes, style="dim"), width))
+    lines.append(status_line(view, look, width))
     return Text("\n").join(lines)
 
 
-def status_line(view: View, look: Look = PLAIN) -> Text:
-    """The contract (or the bids), the trump and how the sides stand in the play."""
-    text = Text()
+def status_line(view: View, look: Look = PLAIN, width: int | None = None) -> Text:
+    """The contract (or the bids), the trump and how the sides stand in the play.
+
+    Each of the three stays whole: where they do not fit ``width`` together (Arabic's
+    sides are words), the next goes on a line of its own (:func:`fit_pieces`).
+    """
     contract = view.contract
     rules = view.rules
+    pieces: list[Text] = []
     if contract is not None:
-        text.append(look.tr("tui.status.contract") + " ")
+        text = Text(look.tr("tui.status.contract") + " ")
         text.append(str(contract.level), style="bold")
         if contract.strain is not None:
             text.append(" ")
@@ -301,21 +309,46 @@ def status_line(view: View, look: Look = PLAIN) -> Text:
         if contract.multiplier != 1:
             text.append(f" x{contract.multiplier}")
         text.append(" " + look.tr("tui.status.by", seat=seat_name(contract.declarer, look)))
+        pieces.append(text)
     elif rules.is_individual and view.phase is not Phase.AUCTION:
         total = sum(b for b in view.bids if b is not None)
-        text.append(look.tr("tui.status.bids-total", total=total))
+        pieces.append(Text(look.tr("tui.status.bids-total", total=total)))
     if view.trump is not None and (contract is None or contract.strain is None):
-        text.append("  " + look.tr("tui.status.trump") + " ")
-        text.append_text(look.trump(view.trump))
+        pieces.append(Text(look.tr("tui.status.trump") + " ") + look.trump(view.trump))
     if view.phase is Phase.PLAY:
         if rules.count is Count.CARD_POINTS:  # what the bid counts; tricks are by the seats
             ns, ew = card_points_taken(view)
-            text.append("  " + look.tr("tui.status.points", ns=ns, ew=ew, **look.sides()))
+            pieces.append(Text(look.tr("tui.status.points", ns=ns, ew=ew, **look.sides())))
         elif not rules.is_individual:  # alone, each player's tricks are by their seat
             taken = view.tricks_taken
             ns, ew = taken[0] + taken[2], taken[1] + taken[3]
-            text.append("  " + look.tr("tui.status.tricks", ns=ns, ew=ew, **look.sides()))
-    return text
+            pieces.append(Text(look.tr("tui.status.tricks", ns=ns, ew=ew, **look.sides())))
+    return fit_pieces(pieces, width)
+
+
+def fit_pieces(pieces: Sequence[Text | str], width: int | None, sep: str = "  ") -> Text:
+    """``pieces`` on one line, ``sep`` apart, where they fit in ``width`` cells; else on as
+    many lines as they need, each piece whole.
+
+    A narrow pane (the table, the score box) left to wrap its own text breaks it at any
+    space: a label parted from its figure ("شرق–غرب" at a line's end, its "0" below).
+    Only a piece wider than the pane alone is left to wrap.
+
+    >>> fit_pieces(["N-S 7", "E-W 12", "to 41"], 14, " ").plain
+    'N-S 7 E-W 12\\nto 41'
+    >>> fit_pieces(["N-S 7", "E-W 12"], None).plain
+    'N-S 7  E-W 12'
+    """
+    lines: list[Text] = []
+    for piece in pieces:
+        text = Text(piece) if isinstance(piece, str) else piece
+        if not text:
+            continue
+        if lines and (width is None or lines[-1].cell_len + len(sep) + text.cell_len <= width):
+            lines[-1] = Text.assemble(lines[-1], sep, text)
+        else:
+            lines.append(text)
+    return Text("\n").join(lines)
 
 
 def auction_text(view: View, unicode: bool = True, look: Look | None = None) -> Text:

@@ -28,6 +28,7 @@ from tarneeb.tui.render import (
     Look,
     action_label,
     auction_text,
+    fit_pieces,
     hand_order,
     help_text,
     legend,
@@ -43,6 +44,8 @@ from tarneeb.view import View
 __all__ = ["MIN_SIZE", "TableScreen"]
 
 TABLE_WIDTH = 46
+SCOREBOX_WIDTH = 29
+"""The score box's width at 80 columns (the side pane's 32, less its border and padding)."""
 MIN_SIZE = (80, 24)
 """The smallest terminal the table fits in; below it the app asks to enlarge it."""
 RANKS = set("23456789tjqka")
@@ -185,7 +188,10 @@ class TableScreen(Screen[None]):
         self._draw_status(view)
 
     def _scorebox(self, view: View) -> Text:
+        """The match's score and the last deal's, each line fitted to the box (29 cells at
+        80 columns): a side's name and its score, or a deal's points, never parted."""
         game = self.game
+        width = self.query_one("#scorebox", Static).content_size.width or SCOREBOX_WIDTH
         text = Text(self.tr("tui.score.title"), style="bold")
         match = game.match
         target = self.tr("tui.score.to", target=game.rules.target)
@@ -204,14 +210,19 @@ class TableScreen(Screen[None]):
             text.append("\n" + self.tr("tui.score.bids", total=total, least=least))
         else:
             ns, ew = match.team_scores
-            text.append(
-                f"\n{self.look.side(Team.NS)} {ns:>4}   {self.look.side(Team.EW)} {ew:>4}   {target}"
-            )
+            sides = [f"{self.look.side(Team.NS)} {ns:>4}", f"{self.look.side(Team.EW)} {ew:>4}"]
+            text.append("\n")
+            text.append_text(fit_pieces([*sides, target], width, "   "))
         rows = game.score_rows(self.unicode)
         if rows:
             number, _dealer, what, pns, pew = rows[-1]
-            last = self.tr("tui.score.last", number=number, what=what)
-            text.append(f"\n{last} {pns or '-'}/{pew or '-'}", style="dim")
+            # each seat's points alone, where each player scores (S-3 E-12 N-2 W+12)
+            whats = what.split(" ") if game.rules.is_individual else [what]
+            last = [self.tr("tui.score.last", number=number, what="").rstrip(), *whats]
+            fitted = fit_pieces([*last, f"{pns or '-'}/{pew or '-'}"], width, " ")
+            fitted.stylize("dim")
+            text.append("\n")
+            text.append_text(fitted)
         return text
 
     def _draw_hand(self, view: View) -> None:
