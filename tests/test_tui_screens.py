@@ -24,8 +24,9 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 import tarneeb.tui.cli as play_cli
-from tarneeb import Phase, Seat, find_rules
+from tarneeb import Match, Phase, Seat, find_rules
 from tarneeb.actions import Card, ChooseTrump, Stand
+from tarneeb.bots import make_bot
 from tarneeb.i18n import LANGUAGES, translator
 from tarneeb.presets import PRESETS
 from tarneeb.tui import review
@@ -335,9 +336,6 @@ def test_an_individual_match_ends_with_each_players_score_not_the_sides_sums() -
     """A syrian400 match played in tmux ended "NS win the match: you win. Final score: NS
     49, EW 71": North had reached 41 (EW's 71 was 38 and 33), but the sides' sums said
     the other side was ahead. The end names each player's score."""
-    from tarneeb import Match
-    from tarneeb.bots import make_bot
-
     game = new_game("syrian400", seed=3)
     game.match = Match(game.rules, seed=3, scores=(36, 38, 30, 33))
     bots = [make_bot("heuristic", seed=s) for s in range(4)]
@@ -353,6 +351,78 @@ def test_an_individual_match_ends_with_each_players_score_not_the_sides_sums() -
     assert winner is not None
     best = max((s, n) if winner.name == "NS" else (e, w))
     assert best >= 41, (lines, game.match.seat_scores)
+
+
+def test_an_individual_score_sheet_has_each_player_s_points_not_the_sides_sums() -> None:
+    """The same bug as the match's end, on the score sheet (s) of a Syrian 400 match:
+    its columns were N–S and E–W (-5, +0 for S-3 E-12 N-2 W+12) and it said "Running
+    score: N–S 8, E–W -12; target 41", though no side counts to 41 there: "each player
+    scores alone ... a team wins when one partner reaches 41 while the other's score is
+    positive" (RULES.md, the 400 that apps play). The score box's last line had the sums
+    too ("last: #1 S-3 E-12 N-2 W+12 -5/+0")."""
+    game = new_game("syrian400")
+    for _ in range(2):
+        finish_deal(game)
+    seen: dict[str, str] = {}
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        seen["box"] = screen_text(app)
+        await pilot.press("s")
+        seen["sheet"] = screen_text(app)
+
+    run_app(game, script, preset="syrian400")
+    sheet = [line.strip("│ ") for line in seen["sheet"].splitlines() if "│" in line]
+    head = next(line for line in sheet if line.startswith("#"))
+    assert head.split() == ["#", "dealer", "S", "E", "N", "W"], sheet
+    for number, deal in enumerate(game.match.deals[:2], 1):
+        assert deal.result is not None and deal.result.seat_points is not None
+        row = next(line for line in sheet if line.startswith(f"{number} "))
+        assert row.split()[2:] == [f"{p:+d}" for p in deal.result.seat_points], row
+    s, e, n, w = game.match.seat_scores
+    assert f"Running score: S {s}, N {n}; E {e}, W {w}; target 41." in sheet, sheet
+    assert not any("N–S" in line or "E–W" in line for line in sheet), sheet
+    last = next(line.split("▏")[1] for line in seen["box"].splitlines() if "last: #2" in line)
+    assert "/" not in last, last  # no sides' sums after each player's points
+
+
+def test_an_individual_match_where_partner_may_be_at_zero_says_so_at_its_end() -> None:
+    """The end's line said "(target 41, with partner above zero)" whatever the option:
+    with ``partner_zero_ok`` a side wins with partner at zero ("some tables accept zero:
+    make it an option", RULES.md)."""
+    zero = new_game("syrian400", partner_zero_ok=True)
+    plain = new_game("syrian400")
+    for game in (zero, plain):
+        game.match = Match(game.rules, seed=3, scores=(40, 38, 30, 33))
+        bots = [make_bot("heuristic", seed=s) for s in range(4)]
+        while not game.match.is_over():
+            seat = game.match.to_act
+            assert seat is not None
+            game.match.push(bots[seat].act(game.match.view(seat)))
+    assert "with partner at zero or more)" in zero.match_over_lines()[-1]
+    assert "with partner above zero)" in plain.match_over_lines()[-1]
+
+
+@pytest.mark.parametrize("preset", ["classic", "syrian400"])
+def test_the_score_sheet_s_columns_line_up_on_screen_in_arabic(preset: str) -> None:
+    """The sheet padded its columns by characters: Arabic's "الموزّع" (dealer) has a mark
+    above a letter that takes no cell, so every column after it in the head stood one
+    cell left of the rows'."""
+    game = new_game(preset)
+    finish_deal(game)
+    seen: dict[str, str] = {}
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        await pilot.press("s")
+        seen["sheet"] = screen_text(app)
+
+    run_app(game, script, preset=preset, lang="ar")
+    lines = [line for line in seen["sheet"].splitlines() if "│" in line]
+    head = next(i for i, line in enumerate(lines) if line.strip("│ ").startswith("#"))
+    starts = [
+        [Text(line[: m.start()]).cell_len for m in re.finditer(r"(?<=  )\S", line)]
+        for line in lines[head : head + 2]
+    ]
+    assert starts[0][:3] == starts[1][:3], lines[head : head + 2]
 
 
 def test_a_long_hint_takes_a_second_line_at_80x24_and_nothing_is_cut() -> None:

@@ -474,32 +474,39 @@ class GameController:
         return lines
 
     def score_rows(self, unicode: bool = False) -> list[tuple[str, ...]]:
-        """The score sheet: one row a finished deal (number, dealer, contract, points)."""
+        """The score sheet: one row a finished deal. With partnership contracts, its
+        number, dealer, contract and the sides' points; where each player bids and
+        scores alone, its number, dealer and each player's points (South, East, North,
+        West), as their own scores decide the match, not the sides' sums."""
         rows: list[tuple[str, ...]] = []
+        alone = self.rules.is_individual
         for number, deal in enumerate(self.match.deals, 1):
             if not deal.is_over():
                 continue
             result = deal.result
             contract = deal.contract
+            dealer = names.seat_letter(deal.dealer, self.lang)
             if deal.thrown_in is not None or result is None:
-                what = self.tr("tui.sheet.thrown-in")
-                ns = ew = ""
+                thrown = self.tr("tui.sheet.thrown-in")
+                rows.append(
+                    (str(number), dealer, thrown, "", "", "")
+                    if alone
+                    else (str(number), dealer, thrown, "", "")
+                )
+                continue
+            if result.seat_points is not None:
+                rows.append((str(number), dealer, *(f"{p:+d}" for p in result.seat_points)))
+                continue
+            if contract is not None:
+                strain = contract.strain
+                letter = "" if strain is None else strain.symbol if unicode else strain.letter
+                what = f"{contract.level}{letter}"
+                what += f" {names.seat_letter(contract.declarer, self.lang)}"
+                what += " " + self.tr("tui.sheet.made" if result.made else "tui.sheet.down")
             else:
-                if contract is not None:
-                    strain = contract.strain
-                    letter = "" if strain is None else strain.symbol if unicode else strain.letter
-                    what = f"{contract.level}{letter}"
-                    what += f" {names.seat_letter(contract.declarer, self.lang)}"
-                    what += " " + self.tr("tui.sheet.made" if result.made else "tui.sheet.down")
-                else:
-                    what = self.tr("tui.sheet.individual")
-                ns, ew = (f"{p:+d}" for p in result.team_points)
-                if result.seat_points is not None:
-                    what = " ".join(
-                        f"{names.seat_letter(s, self.lang)}{p:+d}"
-                        for s, p in zip(SEATS, result.seat_points, strict=True)
-                    )
-            rows.append((str(number), names.seat_letter(deal.dealer, self.lang), what, ns, ew))
+                what = self.tr("tui.sheet.individual")
+            ns, ew = (f"{p:+d}" for p in result.team_points)
+            rows.append((str(number), dealer, what, ns, ew))
         return rows
 
     def match_over_lines(self) -> list[str]:
@@ -530,7 +537,9 @@ class GameController:
             s, e, n, w = match.sets[-1].seat_scores if match.sets else match.seat_scores
             lines.append(
                 self.tr(
-                    "tui.end.final-seats",
+                    "tui.end.final-seats.zero"
+                    if match.rules.partner_zero_ok
+                    else "tui.end.final-seats",
                     s=s,
                     e=e,
                     n=n,

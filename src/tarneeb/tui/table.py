@@ -7,6 +7,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 from textual import events
@@ -215,11 +216,18 @@ class TableScreen(Screen[None]):
             text.append_text(fit_pieces([*sides, target], width, "   "))
         rows = game.score_rows(self.unicode)
         if rows:
-            number, _dealer, what, pns, pew = rows[-1]
-            # each seat's points alone, where each player scores (S-3 E-12 N-2 W+12)
-            whats = what.split(" ") if game.rules.is_individual else [what]
-            last = [self.tr("tui.score.last", number=number, what="").rstrip(), *whats]
-            fitted = fit_pieces([*last, f"{pns or '-'}/{pew or '-'}"], width, " ")
+            number, _dealer, *cells = rows[-1]
+            label = self.tr("tui.score.last", number=number, what="").rstrip()
+            if game.rules.is_individual and any(cells[1:]):  # each player's: S-3 E-12 N-2 W+12
+                pieces = [
+                    f"{self.look.seat_letter(s)}{p}" for s, p in zip(SEATS, cells, strict=True)
+                ]
+            elif game.rules.is_individual:  # redealt
+                pieces = [cells[0]]
+            else:
+                what, pns, pew = cells
+                pieces = [what, f"{pns or '-'}/{pew or '-'}"]
+            fitted = fit_pieces([label, *pieces], width, " ")
             fitted.stylize("dim")
             text.append("\n")
             text.append_text(fitted)
@@ -680,30 +688,41 @@ class TableScreen(Screen[None]):
         )
 
     def show_scores(self) -> None:
-        head = (
-            "#",
-            self.tr("tui.sheet.dealer"),
-            self.tr("tui.sheet.contract"),
-            self.look.side(Team.NS),
-            self.look.side(Team.EW),
-        )
+        """The score sheet: a row a deal, the running score, each set's winner. Where each
+        player scores alone (Syrian 400), a column and a running score for each player:
+        the sides' sums decide nothing there."""
+        alone = self.game.rules.is_individual
+        head: tuple[str, ...] = ("#", self.tr("tui.sheet.dealer"))
+        if alone:
+            head += tuple(self.look.seat_letter(seat) for seat in SEATS)
+        else:
+            head += (
+                self.tr("tui.sheet.contract"),
+                self.look.side(Team.NS),
+                self.look.side(Team.EW),
+            )
         rows = [head, *self.game.score_rows(self.unicode)]
-        widths = [max(len(r[i]) for r in rows) for i in range(5)]
+        # by the cells each takes on screen: Arabic's الموزّع has a mark above a letter
+        widths = [max(cell_len(r[i]) for r in rows) for i in range(len(head))]
         lines = [
-            "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)) for row in rows
+            "  ".join(
+                c + " " * (w - cell_len(c)) for c, w in zip(row, widths, strict=True)
+            ).rstrip()
+            for row in rows
         ]
         match = self.game.match
-        ns, ew = match.team_scores
+        target = self.game.rules.target
         lines.append("")
-        lines.append(
-            self.tr(
-                "tui.sheet.running",
-                ns=ns,
-                ew=ew,
-                target=self.game.rules.target,
-                **self.look.sides(),
+        if alone:
+            s, e, n, w = match.seat_scores
+            letters = {f"seat_{seat.letter.lower()}": self.look.seat_letter(seat) for seat in SEATS}
+            running = self.tr(
+                "tui.sheet.running-seats", s=s, e=e, n=n, w=w, target=target, **letters
             )
-        )
+        else:
+            ns, ew = match.team_scores
+            running = self.tr("tui.sheet.running", ns=ns, ew=ew, target=target, **self.look.sides())
+        lines.append(running)
         for result in match.sets:
             score = f"{result.team_scores[0]}-{result.team_scores[1]}"
             lines.append(
