@@ -65,6 +65,16 @@ def finish_deal(game: GameController) -> None:
             game.run_bots()
 
 
+def play_to_the_end(game: GameController, scores: tuple[int, ...]) -> None:
+    """A match from ``scores`` played out by four heuristic bots, in place of ``game``'s."""
+    game.match = Match(game.rules, seed=3, scores=scores)
+    bots = [make_bot("heuristic", seed=s) for s in range(4)]
+    while not game.match.is_over():
+        seat = game.match.to_act
+        assert seat is not None
+        game.match.push(bots[seat].act(game.match.view(seat)))
+
+
 def run_app(
     game: GameController,
     script: Callable[[TarneebApp, Pilot[int]], Awaitable[None]],
@@ -337,12 +347,7 @@ def test_an_individual_match_ends_with_each_players_score_not_the_sides_sums() -
     49, EW 71": North had reached 41 (EW's 71 was 38 and 33), but the sides' sums said
     the other side was ahead. The end names each player's score."""
     game = new_game("syrian400", seed=3)
-    game.match = Match(game.rules, seed=3, scores=(36, 38, 30, 33))
-    bots = [make_bot("heuristic", seed=s) for s in range(4)]
-    while not game.match.is_over():
-        seat = game.match.to_act
-        assert seat is not None
-        game.match.push(bots[seat].act(game.match.view(seat)))
+    play_to_the_end(game, (36, 38, 30, 33))
     s, e, n, w = game.match.seat_scores
     lines = game.match_over_lines()
     assert f"Final score: S {s}, N {n}; E {e}, W {w} (target 41" in lines[-1]
@@ -392,12 +397,7 @@ def test_an_individual_match_where_partner_may_be_at_zero_says_so_at_its_end() -
     zero = new_game("syrian400", partner_zero_ok=True)
     plain = new_game("syrian400")
     for game in (zero, plain):
-        game.match = Match(game.rules, seed=3, scores=(40, 38, 30, 33))
-        bots = [make_bot("heuristic", seed=s) for s in range(4)]
-        while not game.match.is_over():
-            seat = game.match.to_act
-            assert seat is not None
-            game.match.push(bots[seat].act(game.match.view(seat)))
+        play_to_the_end(game, (40, 38, 30, 33))
     assert "with partner at zero or more)" in zero.match_over_lines()[-1]
     assert "with partner above zero)" in plain.match_over_lines()[-1]
 
