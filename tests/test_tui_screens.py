@@ -32,7 +32,7 @@ from tarneeb.presets import PRESETS
 from tarneeb.tui import review
 from tarneeb.tui.app import TarneebApp, screen_text
 from tarneeb.tui.cli import add_play_parser, run_play
-from tarneeb.tui.controller import GameController
+from tarneeb.tui.controller import DealEnd, GameController
 from tarneeb.tui.render import HELP_WIDTH, Look, auction_text, help_text, status_line
 from tarneeb.tui.review import review_text
 from tarneeb.tui.saves import list_saved, saves_dir
@@ -364,29 +364,40 @@ def test_an_individual_score_sheet_has_each_player_s_points_not_the_sides_sums()
     score: N–S 8, E–W -12; target 41", though no side counts to 41 there: "each player
     scores alone ... a team wins when one partner reaches 41 while the other's score is
     positive" (RULES.md, the 400 that apps play). The score box's last line had the sums
-    too ("last: #1 S-3 E-12 N-2 W+12 -5/+0")."""
-    game = new_game("syrian400")
-    for _ in range(2):
+    too ("last: #1 S-3 E-12 N-2 W+12 -5/+0"), and a deal's end "Score now: N–S 0, E–W
+    25 (target 41)". A redealt deal's "thrown in" widened the South column."""
+    game = new_game("syrian400", seed=5)
+    for _ in range(3):
         finish_deal(game)
+    deals = game.match.deals[:3]
+    assert [d.thrown_in is not None for d in deals] == [False, False, True]
     seen: dict[str, str] = {}
 
     async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
         seen["box"] = screen_text(app)
         await pilot.press("s")
         seen["sheet"] = screen_text(app)
+        await pilot.press("escape")
+        app.screen.show_deal_end(DealEnd(deals[2], 3, False))  # type: ignore[attr-defined]
+        await pilot.pause()
+        seen["end"] = screen_text(app)
 
     run_app(game, script, preset="syrian400")
     sheet = [line.strip("│ ") for line in seen["sheet"].splitlines() if "│" in line]
     head = next(line for line in sheet if line.startswith("#"))
     assert head.split() == ["#", "dealer", "S", "E", "N", "W"], sheet
-    for number, deal in enumerate(game.match.deals[:2], 1):
+    for number, deal in enumerate(deals[:2], 1):
         assert deal.result is not None and deal.result.seat_points is not None
         row = next(line for line in sheet if line.startswith(f"{number} "))
         assert row.split()[2:] == [f"{p:+d}" for p in deal.result.seat_points], row
+        assert row.index(row.split()[3]) == head.index(" E ") + 1, (head, row)  # E's column
+    assert next(line for line in sheet if line.startswith("3 ")).endswith("thrown in"), sheet
     s, e, n, w = game.match.seat_scores
     assert f"Running score: S {s}, N {n}; E {e}, W {w}; target 41." in sheet, sheet
-    assert not any("N–S" in line or "E–W" in line for line in sheet), sheet
-    last = next(line.split("▏")[1] for line in seen["box"].splitlines() if "last: #2" in line)
+    assert f"Score now: S {s}, N {n}; E {e}, W {w} (target 41)." in seen["end"], seen["end"]
+    for text in (seen["sheet"], seen["end"]):
+        assert "N–S" not in text and "E–W" not in text, text
+    last = next(line.split("▏")[1] for line in seen["box"].splitlines() if "last: #" in line)
     assert "/" not in last, last  # no sides' sums after each player's points
 
 

@@ -418,17 +418,7 @@ class TableScreen(Screen[None]):
                     body.append_text(self.look.card(card))
                     body.append(" ")
                 body.append("\n")
-        ns, ew = self.game.match.team_scores
-        body.append(
-            "\n"
-            + self.tr(
-                "tui.deal-end.score",
-                ns=ns,
-                ew=ew,
-                target=self.game.rules.target,
-                **self.look.sides(),
-            )
-        )
+        body.append("\n" + self._score_now("tui.deal-end.score"))
         contract = deal.contract
         solve = (
             self.game.analyse
@@ -687,6 +677,18 @@ class TableScreen(Screen[None]):
             )
         )
 
+    def _score_now(self, key: str) -> str:
+        """The match's score by ``key``: the sides', or where each player scores alone each
+        player's (by ``key``'s ``-seats`` message), as their own scores decide."""
+        target = self.game.rules.target
+        match = self.game.match
+        if self.game.rules.is_individual:
+            s, e, n, w = match.seat_scores
+            letters = {f"seat_{seat.letter.lower()}": self.look.seat_letter(seat) for seat in SEATS}
+            return self.tr(f"{key}-seats", s=s, e=e, n=n, w=w, target=target, **letters)
+        ns, ew = match.team_scores
+        return self.tr(key, ns=ns, ew=ew, target=target, **self.look.sides())
+
     def show_scores(self) -> None:
         """The score sheet: a row a deal, the running score, each set's winner. Where each
         player scores alone (Syrian 400), a column and a running score for each player:
@@ -702,8 +704,12 @@ class TableScreen(Screen[None]):
                 self.look.side(Team.EW),
             )
         rows = [head, *self.game.score_rows(self.unicode)]
-        # by the cells each takes on screen: Arabic's الموزّع has a mark above a letter
-        widths = [max(cell_len(r[i]) for r in rows) for i in range(len(head))]
+        # by the cells each takes on screen: Arabic's الموزّع has a mark above a letter; a
+        # thrown-in deal's words run on over the players' columns, widening none of them
+        spans = [r for r in rows if len(r) > 3 and not any(r[3:])]
+        widths = [
+            max(cell_len(r[i]) for r in rows if i < 2 or r not in spans) for i in range(len(head))
+        ]
         lines = [
             "  ".join(
                 c + " " * (w - cell_len(c)) for c, w in zip(row, widths, strict=True)
@@ -711,18 +717,8 @@ class TableScreen(Screen[None]):
             for row in rows
         ]
         match = self.game.match
-        target = self.game.rules.target
         lines.append("")
-        if alone:
-            s, e, n, w = match.seat_scores
-            letters = {f"seat_{seat.letter.lower()}": self.look.seat_letter(seat) for seat in SEATS}
-            running = self.tr(
-                "tui.sheet.running-seats", s=s, e=e, n=n, w=w, target=target, **letters
-            )
-        else:
-            ns, ew = match.team_scores
-            running = self.tr("tui.sheet.running", ns=ns, ew=ew, target=target, **self.look.sides())
-        lines.append(running)
+        lines.append(self._score_now("tui.sheet.running"))
         for result in match.sets:
             score = f"{result.team_scores[0]}-{result.team_scores[1]}"
             lines.append(
