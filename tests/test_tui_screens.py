@@ -294,6 +294,30 @@ def test_tarneeb_play_offers_to_resume_the_last_unfinished_match(
     assert len(list_saved()) == 2
 
 
+def test_the_saved_list_and_the_resume_offer_name_the_preset_and_the_score_as_the_table_does(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``tarneeb play --list`` wrote "classic ... NS 0 EW 0" in every language, and for a
+    Syrian 400 match the sides' sums, which decide nothing there; the offer to resume
+    said "An unfinished syrian400 match (deal 2, N–S -5 E–W 0)". Both now name the
+    preset and the score as the table's header does."""
+    monkeypatch.setattr(play_cli, "check_terminal", lambda: None)
+    games: list[GameController] = []
+    monkeypatch.setattr(TarneebApp, "run", lambda self: games.append(self.game) or 0)
+    assert run_play(parse("--seed", "5", "--rules", "syrian400")) == 0
+    finish_deal(games[0])
+    games[0].save()
+    s, e, n, w = games[0].match.seat_scores
+    assert run_play(parse("--list", "--lang", "ru")) == 0
+    listed = capsys.readouterr().out
+    assert f"Сирийский 400 сдача 2   Ю {s}  В {e}  С {n}  З {w}  не окончена" in listed, listed
+    assert "NS" not in listed and "С–Ю" not in listed, listed
+    monkeypatch.setattr(play_cli, "ASK", lambda prompt: "n")
+    assert run_play(parse("--lang", "nl")) == 0
+    offer = capsys.readouterr().out
+    assert f"(spel 2, Z {s}  O {e}  N {n}  W {w})" in offer and "Syrisch 400" in offer, offer
+
+
 def test_resume_with_new_match_options_and_a_negative_delay_are_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -220,5 +220,7 @@ def test_the_resume_question_is_asked_and_answered_in_the_language(
     capsys.readouterr()
     assert play_cli.run_play(_parse("--lang", "RU")) == 0  # "да" = yes: the same match
     assert prompts == ["Продолжить её? [Y/n] "]
-    assert capsys.readouterr().out.startswith("Неоконченная партия classic (сдача 1, С–Ю 0 В–З 0)")
+    assert capsys.readouterr().out.startswith(
+        "Неоконченная партия Классика (сдача 1, С–Ю 0  В–З 0)"
+    )
     assert games[1].save_path == games[0].save_path and langs == ["en", "ru"]

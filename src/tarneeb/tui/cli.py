@@ -202,7 +202,7 @@ def _fail(message: str) -> int:
     return 2
 
 
-def _print_list(lang: str = DEFAULT_LANGUAGE) -> int:
+def _print_list(lang: str = DEFAULT_LANGUAGE, unicode: bool = True) -> int:
     tr = translator(lang)
     saved = list_saved()
     if not saved:
@@ -210,7 +210,7 @@ def _print_list(lang: str = DEFAULT_LANGUAGE) -> int:
         return 0
     print(tr("tui.list.head", folder=saves_dir()))
     for number, match in enumerate(saved, 1):
-        print(f"{number:>3}. {match.line(lang)}")
+        print(f"{number:>3}. {match.line(lang, unicode)}")
     print(tr("tui.list.foot"))
     return 0
 
@@ -226,9 +226,10 @@ def _offer_resume(args: argparse.Namespace) -> SavedMatch | None:
     if last is None:
         return None
     tr = translator(args.lang)
-    ns, ew = last.scores
-    sides = names.sides(args.lang, _unicode_ok(args.ascii))
-    print(tr("tui.resume.found", rules=last.rules, deal=last.deals, ns=ns, ew=ew, **sides))
+    unicode = _unicode_ok(args.ascii)
+    score = names.score_text(last.scores, args.lang, unicode)
+    rules = names.preset_name(last.rules, args.lang)
+    print(tr("tui.resume.found", rules=rules, deal=last.deals, score=score))
     print(f"  {last.path}")
     try:
         answer = ASK(tr("tui.resume.ask") + " ").strip().lower()
@@ -250,7 +251,7 @@ def run_play(args: argparse.Namespace) -> int:
     except TarneebError as exc:
         return _fail(str(exc))
     if args.list:
-        return _print_list(args.lang)
+        return _print_list(args.lang, _unicode_ok(args.ascii))
     try:
         try:
             from tarneeb.tui.app import TarneebApp

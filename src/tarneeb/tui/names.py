@@ -11,14 +11,21 @@ Rich here: the controller and the command line load on the core install.
 ('С–Ю', 'E-W')
 >>> sides("en")
 {'ns_side': 'N–S', 'ew_side': 'E–W'}
+>>> score_text((12, 8), "ru"), score_text((1, -12, 7, 0), "nl")
+('С–Ю 12  В–З 8', 'Z 1  O -12  N 7  W 0')
+>>> preset_name("syrian400", "en"), preset_name("mine", "en")
+('Syrian 400', 'mine')
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tarneeb.i18n import DEFAULT_LANGUAGE, translator
+from tarneeb.presets import PRESETS
 from tarneeb.seats import SEATS, Seat, Team
 
-__all__ = ["seat_letter", "seat_letters", "side_name", "sides"]
+__all__ = ["preset_name", "score_text", "seat_letter", "seat_letters", "side_name", "sides"]
 
 
 def seat_letter(seat: Seat, lang: str = DEFAULT_LANGUAGE) -> str:
@@ -43,3 +50,18 @@ def sides(lang: str = DEFAULT_LANGUAGE, unicode: bool = True) -> dict[str, str]:
 def seat_letters(lang: str = DEFAULT_LANGUAGE) -> dict[str, str]:
     """Every seat's short name, as the catalogue's ``{seat_s}`` to ``{seat_w}``."""
     return {f"seat_{s.letter.lower()}": seat_letter(s, lang) for s in SEATS}
+
+
+def score_text(scores: Sequence[int], lang: str = DEFAULT_LANGUAGE, unicode: bool = True) -> str:
+    """A match's score: the sides' two (``N–S 12  E–W 8``), or where each player scores
+    alone, the four players' (``S 1  E -12  N 7  W 0``, South first, as play goes)."""
+    if len(scores) == 4:
+        return "  ".join(f"{seat_letter(s, lang)} {p}" for s, p in zip(SEATS, scores, strict=True))
+    ns, ew = scores
+    return f"{side_name(Team.NS, lang, unicode)} {ns}  {side_name(Team.EW, lang, unicode)} {ew}"
+
+
+def preset_name(preset: str, lang: str = DEFAULT_LANGUAGE) -> str:
+    """A preset as the browser names it in ``lang`` (``web.preset.*``); any other name as
+    it is."""
+    return translator(lang)(f"web.preset.{preset}") if preset in PRESETS else preset

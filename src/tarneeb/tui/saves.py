@@ -32,6 +32,7 @@ from pathlib import Path
 from tarneeb.errors import TarneebError
 from tarneeb.i18n import DEFAULT_LANGUAGE, translator
 from tarneeb.record import read_record
+from tarneeb.tui import names
 
 __all__ = [
     "SavedMatch",
@@ -99,21 +100,24 @@ class SavedMatch:
     modified: float
     rules: str
     deals: int
-    scores: tuple[int, int]
+    scores: tuple[int, ...]
+    """The sides' two scores, or the four players' where each scores alone (South first)."""
     over: bool
     problem: str | None = None
     """Why the file cannot be resumed (not a record), or ``None``."""
 
-    def line(self, lang: str = DEFAULT_LANGUAGE) -> str:
-        """``2026-12-02 04:55  classic  deal 3  NS 12 EW 8  unfinished  PATH``."""
+    def line(self, lang: str = DEFAULT_LANGUAGE, unicode: bool = True) -> str:
+        """``2026-12-02 04:55  Classic  deal 3  N–S 12  E–W 8  unfinished  PATH``, in the
+        player's language (a Syrian 400 match: each player's score)."""
         tr = translator(lang)
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.modified))
         if self.problem is not None:
             return f"{when}  " + tr("tui.list.unreadable", why=self.problem) + f"  {self.path}"
         state = tr("tui.list.over" if self.over else "tui.list.unfinished")
         deal = tr("tui.list.deal", deal=f"{self.deals:<3}")
-        ns, ew = self.scores
-        return f"{when}  {self.rules:<11} {deal} NS {ns:>3} EW {ew:>3}  {state:<10}  {self.path}"
+        preset = names.preset_name(self.rules, lang)
+        score = names.score_text(self.scores, lang, unicode)
+        return f"{when}  {preset:<11} {deal} {score}  {state:<10}  {self.path}"
 
 
 def _read(path: Path) -> SavedMatch:
@@ -131,7 +135,7 @@ def _read(path: Path) -> SavedMatch:
         modified,
         str(name or "custom"),
         len(match.deals),
-        match.team_scores,
+        match.seat_scores if match.rules.is_individual else match.team_scores,
         match.is_over(),
     )
 

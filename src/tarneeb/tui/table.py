@@ -22,9 +22,9 @@ from tarneeb.cards import Card
 from tarneeb.deal import Deal
 from tarneeb.errors import TarneebError
 from tarneeb.match import Match
-from tarneeb.presets import PRESETS
 from tarneeb.seats import SEATS, Seat, Team
 from tarneeb.tui.controller import DEFAULT_DELAY, DealEnd, GameController, double_dummy_line
+from tarneeb.tui.names import preset_name
 from tarneeb.tui.render import (
     Look,
     action_label,
@@ -145,8 +145,7 @@ class TableScreen(Screen[None]):
         header = Text(f" {self.tr('web.app.name')} ", style="bold reverse")
         preset = self.app.sub_title
         # the preset as the browser names it, in the player's language (not its id)
-        name = self.tr(f"web.preset.{preset}") if preset in PRESETS else preset
-        name = name or self.tr("tui.header.custom")
+        name = preset_name(preset, self.look.lang) or self.tr("tui.header.custom")
         header.append(f" {name}{dot}" + self.tr("tui.header.target", target=rules.target))
         if rules.sets > 1:
             header.append(dot + self.tr("tui.header.set", set=match.set_number, sets=rules.sets))
@@ -418,7 +417,7 @@ class TableScreen(Screen[None]):
                     body.append_text(self.look.card(card))
                     body.append(" ")
                 body.append("\n")
-        body.append("\n" + self._score_now("tui.deal-end.score"))
+        body.append("\n" + self._score_now("tui.deal-end.score", "tui.deal-end.score-seats"))
         contract = deal.contract
         solve = (
             self.game.analyse
@@ -677,15 +676,15 @@ class TableScreen(Screen[None]):
             )
         )
 
-    def _score_now(self, key: str) -> str:
+    def _score_now(self, key: str, seats_key: str) -> str:
         """The match's score by ``key``: the sides', or where each player scores alone each
-        player's (by ``key``'s ``-seats`` message), as their own scores decide."""
+        player's (by ``seats_key``), as their own scores decide."""
         target = self.game.rules.target
         match = self.game.match
         if self.game.rules.is_individual:
             s, e, n, w = match.seat_scores
             letters = {f"seat_{seat.letter.lower()}": self.look.seat_letter(seat) for seat in SEATS}
-            return self.tr(f"{key}-seats", s=s, e=e, n=n, w=w, target=target, **letters)
+            return self.tr(seats_key, s=s, e=e, n=n, w=w, target=target, **letters)
         ns, ew = match.team_scores
         return self.tr(key, ns=ns, ew=ew, target=target, **self.look.sides())
 
@@ -718,7 +717,7 @@ class TableScreen(Screen[None]):
         ]
         match = self.game.match
         lines.append("")
-        lines.append(self._score_now("tui.sheet.running"))
+        lines.append(self._score_now("tui.sheet.running", "tui.sheet.running-seats"))
         for result in match.sets:
             score = f"{result.team_scores[0]}-{result.team_scores[1]}"
             lines.append(
