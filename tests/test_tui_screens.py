@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import json
 import re
+import shutil
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -29,6 +30,7 @@ from tarneeb.actions import Card, ChooseTrump, Stand
 from tarneeb.bots import make_bot
 from tarneeb.i18n import LANGUAGES, translator
 from tarneeb.presets import PRESETS
+from tarneeb.record import read_record
 from tarneeb.tui import review
 from tarneeb.tui.app import TarneebApp, screen_text
 from tarneeb.tui.cli import add_play_parser, run_play
@@ -316,6 +318,63 @@ def test_the_saved_list_and_the_resume_offer_name_the_preset_and_the_score_as_th
     assert run_play(parse("--lang", "nl")) == 0
     offer = capsys.readouterr().out
     assert f"(spel 2, Z {s}  O {e}  N {n}  W {w})" in offer and "Syrisch 400" in offer, offer
+
+
+def test_a_failed_save_stops_no_match_and_the_next_save_keeps_every_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The saves' folder replaced by a file mid-match (a full disk acts alike): the next
+    move crashed the app with a traceback (``FileExistsError`` from ``write_atomic``)
+    and the moves since the last save were lost. "No single ... failed disk write can
+    stop a table; an acknowledged action is never lost." Now play goes on, the status
+    says the match is not saved, and the next save writes every move."""
+    folder = tmp_path / "matches"
+    game = GameController.new(
+        find_rules("classic"), seed=45, save_path=folder / "m.json", bot_delay=0
+    )
+    game.analyse = False
+    game.save()
+    seen: dict[str, str] = {}
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        shutil.rmtree(folder)
+        folder.write_text("a file where the folder was")
+        for key in ["p", "enter"] * 3:
+            await pilot.press(key)
+            await pilot.pause()
+        seen["failing"] = screen_text(app)
+        folder.unlink()  # room again: the next move saves them all
+        await pilot.press("p", "enter")
+        await pilot.pause()
+        seen["saved"] = screen_text(app)
+
+    run_app(game, script)
+    assert "Not saved (File exists): play goes on" in seen["failing"], seen["failing"]
+    assert "Not saved" not in seen["saved"] and game.save_error is None
+    assert read_record((folder / "m.json").read_text(encoding="utf-8")) == game.match
+    assert len(game.match.deal.history) > 4
+
+
+def test_a_match_left_unsaved_says_so_on_leaving_and_a_folder_never_written_stops_the_start(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setattr(play_cli, "check_terminal", lambda: None)
+
+    def leave_with_the_folder_gone(self: TarneebApp) -> int:
+        assert self.game.save_path is not None
+        shutil.rmtree(self.game.save_path.parent)
+        self.game.save_path.parent.write_text("no folder")
+        self.game.run_bots()
+        return 0
+
+    monkeypatch.setattr(TarneebApp, "run", leave_with_the_folder_gone)
+    assert run_play(parse("--seed", "7", "--lang", "es")) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("tarneeb: no se pudo guardar la partida (File exists)"), err
+    assert err.count("\n") == 1, err
+    assert run_play(parse("--new")) == 2  # the folder is a file: nothing to play into
+    err = capsys.readouterr().err
+    assert err.startswith("tarneeb: error: cannot save the match in ") and err.count("\n") == 1
 
 
 def test_resume_with_new_match_options_and_a_negative_delay_are_refused(

@@ -270,16 +270,23 @@ def run_play(args: argparse.Namespace) -> int:
                 args.resume = str(resume.path)
             game, preset = build_game(args)
             game.save()
+            if game.save_error is not None:  # before any move: nothing is lost yet
+                return _fail(f"cannot save the match in {game.save_path}: {game.save_error}")
         if args.review:
             check_terminal()
     except TarneebError as exc:
         return _fail(str(exc))
-    except OSError as exc:
-        return _fail(f"cannot save the match: {exc}")
     app = TarneebApp(
         game, preset, unicode=_unicode_ok(args.ascii), review=bool(args.review), lang=args.lang
     )
     result = app.run()
+    game.save()  # a last try, where a write failed during the match
+    if game.save_error is not None:
+        print(
+            translator(args.lang)("tui.unsaved", why=game.save_error, path=game.save_path),
+            file=sys.stderr,
+        )
+        return 1
     if game.save_path is not None and not game.match.is_over():
         print(translator(args.lang)("tui.saved", path=game.save_path))
     return result if isinstance(result, int) else 0

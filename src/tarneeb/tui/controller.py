@@ -172,6 +172,9 @@ class GameController:
         self.human = human
         self.hint_bot = hint_bot if hint_bot is not None else make_bot(specs[0], seed=0)
         self.save_path = save_path
+        self.save_error: str | None = None
+        """Why the last save failed (a full disk, the folder gone), or ``None``: the match
+        goes on in memory, and every action tries to save it again."""
         self.bot_delay = bot_delay
         self.specs = specs
         self.analyse = True
@@ -380,10 +383,20 @@ class GameController:
         return None
 
     def save(self) -> None:
-        """Write the record to the save file (atomically), if there is one."""
+        """Write the record to the save file (atomically), if there is one.
+
+        A failed write stops no match: the file keeps the last record written whole, the
+        reason is kept in :attr:`save_error` for the screen to show, and the next save
+        (after the next action) writes the whole record again.
+        """
         if self.save_path is None:
             return
-        write_atomic(self.save_path, write_record(self.match, self.players))
+        try:
+            write_atomic(self.save_path, write_record(self.match, self.players))
+        except OSError as exc:
+            self.save_error = exc.strerror or type(exc).__name__
+        else:
+            self.save_error = None
 
     # -- summaries --------------------------------------------------------------------
 

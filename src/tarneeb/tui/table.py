@@ -278,7 +278,10 @@ class TableScreen(Screen[None]):
     def _draw_status(self, view: View) -> None:
         lead = Text()
         sep = "  "
+        if self.game.save_error is not None:  # until a save succeeds again
+            lead.append(self.tr("tui.status.unsaved", why=self.game.save_error), style="bold red")
         if self.typed:
+            lead.append("  " if lead else "")
             lead.append(self.tr("tui.status.typed", typed=self.typed), style="bold cyan")
         if self.message:
             lead.append(("  " if lead else "") + self.message)
