@@ -23,7 +23,7 @@ import pytest
 from tarneeb.bots import HeuristicBot
 from tarneeb.bots.base import Decision
 from tarneeb.bots.registry import BOTS
-from tarneeb.cards import CardSet
+from tarneeb.cards import Card, CardSet
 from tarneeb.match import Match
 from tarneeb.presets import find_rules
 from tarneeb.record import format_deal, read_record
@@ -39,6 +39,7 @@ from ws_support import (
     choose,
     connect,
     open_peer,
+    play_until,
     server,
 )
 
@@ -72,6 +73,16 @@ def make_table(client: TestClient, **body: Any) -> tuple[str, dict[str, str]]:
 
 
 @contextlib.contextmanager
+@contextlib.contextmanager
+def south_against(client: TestClient, spec: str) -> Iterator[Peer]:
+    """South at a new classic table whose three other seats are the bot ``spec``."""
+    bots = dict.fromkeys(("east", "north", "west"), f"bot:{spec}")
+    table, tokens = make_table(client, rules="classic", seats=bots)
+    with connect(client, table, "south") as south:
+        south.hello(tokens["south"])
+        yield south
+
+
 def seated(client: TestClient, table: str, tokens: dict[str, str]) -> Iterator[dict[str, Peer]]:
     """A connected, welcomed peer for each token."""
     with contextlib.ExitStack() as stack:
@@ -445,18 +456,45 @@ def test_a_slow_bot_decides_off_the_event_loop(
     monkeypatch.setitem(BOTS, "loopwatch", LoopWatchingBot)
     monkeypatch.setattr(LoopWatchingBot, "on_a_loop", [])
     rng = random.Random(3)
-    with server(tmp_path) as client:
-        bots = dict.fromkeys(("east", "north", "west"), "bot:loopwatch")
-        table, tokens = make_table(client, rules="classic", seats=bots)
-        with connect(client, table, "south") as south:
-            south.hello(tokens["south"])
-            for _ in range(3):  # three of South's turns, each after the bots' own
-                while not south.my_turn():
-                    south.next()
-                version = south.version
-                south.act(choose(south.match, rng))
-                south.until_version(version + 1)  # not again on the state before its own action
+    with server(tmp_path) as client, south_against(client, "loopwatch") as south:
+        for _ in range(3):  # three of South's turns, each after the bots' own
+            while not south.my_turn():
+                south.next()
+            version = south.version
+            south.act(choose(south.match, rng))
+            south.until_version(version + 1)  # not again on the state before its own action
     assert LoopWatchingBot.on_a_loop and not any(LoopWatchingBot.on_a_loop)
+
+
+class BrokenBot(HeuristicBot):
+    """A bot that fails: it raises on its turns in the auction (a solver gone away, a bug)
+    and chooses a card the rules refuse in the play."""
+
+    name = "broken"
+    slow = True
+
+    def decide(self, view: View) -> Decision:
+        if view.phase.name == "PLAY":
+            refused = next(c for c in map(Card, range(52)) if c not in view.legal_actions)
+            return Decision(refused)
+        raise RuntimeError("the solver went away")
+
+
+@pytest.mark.parametrize("slow", [True, False])
+def test_a_failing_bot_stops_no_table_a_stand_in_decides_and_the_log_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, slow: bool
+) -> None:
+    """A bot that raised left its task dead ("Task exception was never retrieved") and
+    the table waiting for it forever: "no single client, request or failed disk write
+    can stop a table". Now the heuristic bot decides for it, and the failure is logged."""
+    monkeypatch.setitem(BOTS, "broken", BrokenBot)
+    monkeypatch.setattr(BrokenBot, "slow", slow)
+    rng = random.Random(5)
+    with server(tmp_path) as client, south_against(client, "broken") as south:
+        play_until(south, rng, lambda peer: len(peer.match["tricks"]) >= 2)
+    failed = [r.getMessage() for r in caplog.records if r.name == "tarneeb.bots"]
+    assert any("the broken bot failed" in m for m in failed), failed
+    assert any("which the rules refuse" in m for m in failed), failed
 
 
 # -- the turn timer ---------------------------------------------------------------------------

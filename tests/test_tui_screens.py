@@ -27,7 +27,7 @@ from textual.widgets import Static
 import tarneeb.tui.cli as play_cli
 from tarneeb import Match, Phase, Seat, find_rules
 from tarneeb.actions import Card, ChooseTrump, Stand
-from tarneeb.bots import make_bot
+from tarneeb.bots import Decision, HeuristicBot, make_bot
 from tarneeb.i18n import LANGUAGES, translator
 from tarneeb.presets import PRESETS
 from tarneeb.record import read_record
@@ -39,6 +39,7 @@ from tarneeb.tui.render import HELP_WIDTH, Look, auction_text, help_text, status
 from tarneeb.tui.review import review_text
 from tarneeb.tui.saves import list_saved, saves_dir
 from tarneeb.tui.screens import rules_markdown
+from tarneeb.view import View
 
 COLUMNS = {seat: 7 * int(seat) for seat in Seat}
 """Where each seat's column of the auction grid starts (S E N W, six wide, one apart)."""
@@ -375,6 +376,46 @@ def test_a_match_left_unsaved_says_so_on_leaving_and_a_folder_never_written_stop
     assert run_play(parse("--new")) == 2  # the folder is a file: nothing to play into
     err = capsys.readouterr().err
     assert err.startswith("tarneeb: error: cannot save the match in ") and err.count("\n") == 1
+
+
+class _Broken(HeuristicBot):
+    """A bot that raises on each of its turns (a solver gone away, a bug)."""
+
+    slow = True
+
+    def decide(self, view: View) -> Decision:
+        raise RuntimeError("the solver went away")
+
+
+@pytest.mark.parametrize("slow", [True, False])
+def test_a_failing_bot_stops_no_match_in_the_terminal(
+    slow: bool, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A bot that raised ended the app with a traceback (the worker thread's error, for a
+    slow bot), and resuming met the same bot at the same turn. Now the heuristic bot
+    decides in its place and the failure goes to the log."""
+    monkeypatch.setattr(_Broken, "slow", slow)
+    game = new_game()
+    for seat in (Seat.EAST, Seat.WEST):
+        game.bots[seat] = _Broken()
+    seen: dict[str, str] = {}
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        for _ in range(40):
+            await pilot.pause(0.05)
+            if game.view().tricks:
+                break
+            if game.human_to_act:
+                game.play(game.hint().action)
+                app.screen.refresh_all()  # type: ignore[attr-defined]
+                app.screen.after_action(None)  # type: ignore[attr-defined]
+        seen["screen"] = screen_text(app)
+
+    app = run_app(game, script)
+    assert app.return_code in (None, 0)
+    assert game.view().tricks, seen["screen"]
+    failed = [r.getMessage() for r in caplog.records if r.name == "tarneeb.bots"]
+    assert any("failed in" in m for m in failed), failed
 
 
 def test_resume_with_new_match_options_and_a_negative_delay_are_refused(

@@ -22,7 +22,15 @@ from tarneeb.bots.knowledge import Knowledge
 from tarneeb.bots.levels import LEVELS
 from tarneeb.bots.randombot import RandomBot
 from tarneeb.bots.reasons import Reason
-from tarneeb.bots.registry import BOTS, find_bot, make_bot, play_deal, play_match, register_bot
+from tarneeb.bots.registry import (
+    BOTS,
+    decide_safely,
+    find_bot,
+    make_bot,
+    play_deal,
+    play_match,
+    register_bot,
+)
 from tarneeb.bots.search import Limit, SearchBot, sample_layouts
 
 __all__ = [
@@ -37,6 +45,7 @@ __all__ = [
     "RandomBot",
     "Reason",
     "SearchBot",
+    "decide_safely",
     "find_bot",
     "hand_tricks",
     "make_bot",

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Mapping, Sequence
 
-from tarneeb.bots.base import Bot, BotError
+from tarneeb.bots.base import Bot, BotError, Decision
 from tarneeb.bots.heuristic import HeuristicBot
 from tarneeb.bots.levels import EasyBot, ExpertBot, HardBot, MediumBot
 from tarneeb.bots.randombot import RandomBot
@@ -13,8 +14,19 @@ from tarneeb.bots.search import SearchBot
 from tarneeb.deal import Deal
 from tarneeb.match import Match
 from tarneeb.seats import Seat
+from tarneeb.view import View
 
-__all__ = ["BOTS", "find_bot", "make_bot", "play_deal", "play_match", "register_bot"]
+__all__ = [
+    "BOTS",
+    "decide_safely",
+    "find_bot",
+    "make_bot",
+    "play_deal",
+    "play_match",
+    "register_bot",
+]
+
+_log = logging.getLogger("tarneeb.bots")
 
 BOTS: dict[str, type[Bot]] = {}
 
@@ -54,6 +66,48 @@ def make_bot(spec: str, rng: random.Random | None = None, seed: int | str | None
     if rng is None and seed is not None:
         rng = random.Random(seed)
     return cls(rng, [o for o in options if o])
+
+
+def decide_safely(bot: Bot, view: View) -> Decision:
+    """``bot``'s decision; where it fails, a stand-in's, so that no bot stops a table.
+
+    A bot fails when it raises (a bug, a solver that went away) or chooses an action
+    the rules refuse. Then the heuristic bot decides (and should it fail too, the
+    first legal action is taken), and the failure is logged with its traceback on the
+    ``tarneeb.bots`` logger. The server and the terminal app play their bots through
+    this; the arena does not, as a measurement should stop on a failure, not hide it.
+
+    >>> from tarneeb import Deal, Seat, find_rules
+    >>> class Broken(HeuristicBot):
+    ...     def decide(self, view):
+    ...         raise RuntimeError("the solver went away")
+    >>> deal = Deal.from_seed(find_rules("classic"), Seat.WEST, 3)
+    >>> view = deal.view(deal.to_act)
+    >>> decide_safely(Broken(), view) == HeuristicBot(random.Random(0)).decide(view)
+    True
+    """
+    try:
+        decision = bot.decide(view)
+    except Exception:
+        _log.exception(
+            "the %s bot failed in %s's turn: the heuristic bot decides", bot.spec, view.seat
+        )
+    else:
+        if decision.action in view.legal_actions:
+            return decision
+        _log.error(
+            "the %s bot chose %s, which the rules refuse in %s's turn: the heuristic bot decides",
+            bot.spec,
+            decision.action,
+            view.seat,
+        )
+    try:
+        return HeuristicBot(random.Random(0)).decide(view)
+    except Exception:
+        _log.exception(
+            "the heuristic bot failed too in %s's turn: the first legal action", view.seat
+        )
+        return Decision(next(iter(view.legal_actions)))
 
 
 def _seats(bots: Mapping[Seat, Bot] | Sequence[Bot]) -> list[Bot]:

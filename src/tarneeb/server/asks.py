@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from tarneeb.bots.base import Bot
-from tarneeb.bots.registry import make_bot
+from tarneeb.bots.registry import decide_safely, make_bot
 from tarneeb.seats import Seat
 from tarneeb.server.connection import dumps
 from tarneeb.server.limits import Buckets
@@ -122,7 +122,10 @@ class Asks:
         version = table.version
         view = match.view(seat)
         bot = self._hint_bot(live)
-        decision = await asyncio.to_thread(bot.decide, view) if bot.slow else bot.decide(view)
+        if bot.slow:
+            decision = await asyncio.to_thread(decide_safely, bot, view)
+        else:
+            decision = decide_safely(bot, view)
         return hint_frame(version, decision)
 
     def _hint_bot(self, live: _Live) -> Bot:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from tarneeb.actions import Action, Pass, format_action
 from tarneeb.bots.base import Bot
-from tarneeb.bots.registry import make_bot
+from tarneeb.bots.registry import decide_safely, make_bot
 from tarneeb.seats import Seat
 from tarneeb.server.commits import DatabaseHealth
 from tarneeb.server.settings import Settings
@@ -198,9 +198,9 @@ class Clockwork:
         if by == "timer":
             action = _safe_action(view, bot)
         elif bot.slow:
-            action = await asyncio.to_thread(bot.act, view)
+            action = (await asyncio.to_thread(decide_safely, bot, view)).action
         else:
-            action = bot.act(view)
+            action = decide_safely(bot, view).action
         ref = f"{by}-{version}"
 
         def act(t: Table) -> int:
@@ -213,4 +213,4 @@ class Clockwork:
 
 def _safe_action(view: View, bot: Bot) -> Action:
     """What the turn timer plays: a pass where one is legal, else the bot's choice."""
-    return Pass() if Pass() in view.legal_actions else bot.act(view)
+    return Pass() if Pass() in view.legal_actions else decide_safely(bot, view).action

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tarneeb.actions import Action, Phase, action_from_id, parse_action
-from tarneeb.bots import Bot, Decision, make_bot
+from tarneeb.bots import Bot, Decision, decide_safely, make_bot
 from tarneeb.cards import Card, Suit
 from tarneeb.deal import Deal, Trick
 from tarneeb.errors import IllegalActionError, RecordError, TarneebError
@@ -303,7 +303,7 @@ class GameController:
         view = self.view()
         if not view.is_my_turn:
             raise IllegalActionError(self.tr("tui.refuse.no-hint"))
-        return self.hint_bot.decide(view)
+        return decide_safely(self.hint_bot, view)
 
     def describe(self, seat: Seat) -> str:
         """``South (you)``, ``North (partner)``, ``East``."""
@@ -351,7 +351,7 @@ class GameController:
         seat = self.bot_to_act
         if seat is None:
             raise IllegalActionError("no bot is to act")
-        decision = self.bots[seat].decide(self.match.view(seat))
+        decision = decide_safely(self.bots[seat], self.match.view(seat))
         return seat, decision, self.push_bot(seat, decision)
 
     def push_bot(self, seat: Seat, decision: Decision) -> DealEnd | None:

@@ -17,7 +17,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from tarneeb.actions import Action, Pass, Phase, Stand, action_id, parse_action
-from tarneeb.bots import Bot, Decision
+from tarneeb.bots import Bot, Decision, decide_safely
 from tarneeb.cards import Card
 from tarneeb.deal import Deal
 from tarneeb.errors import TarneebError
@@ -383,11 +383,11 @@ class TableScreen(Screen[None]):
             self._draw_status(game.view())
             self.run_worker(partial(self._think, bot, view), thread=True, group="bots")
             return
-        self._decided(seat, bot.decide(view))
+        self._decided(seat, decide_safely(bot, view))
 
     def _think(self, bot: Bot, view: View) -> None:
         """In a worker thread: the decision, handed back to the screen's thread."""
-        decision = bot.decide(view)
+        decision = decide_safely(bot, view)
         self.app.call_from_thread(self._thought, view.seat, decision)
 
     def _thought(self, seat: Seat, decision: Decision) -> None:
