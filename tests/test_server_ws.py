@@ -73,7 +73,6 @@ def make_table(client: TestClient, **body: Any) -> tuple[str, dict[str, str]]:
 
 
 @contextlib.contextmanager
-@contextlib.contextmanager
 def south_against(client: TestClient, spec: str) -> Iterator[Peer]:
     """South at a new classic table whose three other seats are the bot ``spec``."""
     bots = dict.fromkeys(("east", "north", "west"), f"bot:{spec}")
@@ -83,6 +82,7 @@ def south_against(client: TestClient, spec: str) -> Iterator[Peer]:
         yield south
 
 
+@contextlib.contextmanager
 def seated(client: TestClient, table: str, tokens: dict[str, str]) -> Iterator[dict[str, Peer]]:
     """A connected, welcomed peer for each token."""
     with contextlib.ExitStack() as stack:
