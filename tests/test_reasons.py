@@ -18,9 +18,11 @@ from pathlib import Path
 import pytest
 
 from support import ROOT
-from tarneeb import Card, Match, Suit, find_rules
+from tarneeb import Card, Deal, Match, Seat, Suit, find_rules
 from tarneeb.bots import Decision, HeuristicBot, RandomBot, Reason
+from tarneeb.bots.knowledge import Knowledge
 from tarneeb.bots.reasons import NO_REASON, PARTS, reason_names
+from tarneeb.cards import SUIT_MASKS
 from tarneeb.i18n import LANGUAGES, core_catalogue, placeholders
 
 BOTS = ROOT / "src" / "tarneeb" / "bots"
@@ -75,7 +77,7 @@ def test_a_reason_is_its_english_text_and_keeps_its_arguments() -> None:
     why = Reason("draw-trumps", count=2)
     assert why == "draw trumps: 2 still out" == str(why) == why.text()
     assert why.key == "reason.draw-trumps" and why.params == {"count": 2}
-    assert why.text("ru") == "тянуть козыри: у соперников их ещё 2"
+    assert why.text("ru") == "тянуть козыри: ещё не вышло 2"
     assert pickle.loads(pickle.dumps(why)).text("es") == why.text("es")
     assert repr(why) == "Reason('draw-trumps', count=2)"
 
@@ -307,3 +309,24 @@ def test_counts_of_layouts_take_the_languages_plural_forms() -> None:
         for key, text in core_catalogue(lang).items():
             for count in ("layouts", "solved"):
                 assert "{" + count + "}" not in text, (lang, key, text)
+
+
+def test_draw_trumps_says_how_many_are_unseen_not_that_the_opponents_hold_them() -> None:
+    """The hint read "тянуть козыри: у соперников их ещё 9" (the opponents still have 9),
+    "a los rivales les quedan triunfos (9)", "بقي 9 مع الخصوم", while the count is every
+    trump not yet seen, partner's too (:meth:`Knowledge.trumps_out`). A hint says what
+    the bot knows, in every language."""
+    deal = Deal.from_seed(find_rules("classic"), Seat.WEST, 3)
+    for action in ["7", "pass", "pass", "pass", "S"]:
+        deal.push(action)
+    view = deal.view(deal.to_act)
+    spades = SUIT_MASKS[Suit.SPADES]
+    partners = (deal.dealt[view.seat.partner] & spades).bit_count()
+    mine = (view.hand.mask & spades).bit_count()
+    assert partners and Knowledge.of(view).trumps_out() == 13 - mine  # partner's among them
+    opponents = {"en": "opponent", "ar": "الخصوم", "es": "rival", "nl": "tegenstander"}
+    opponents["ru"] = "соперник"
+    for lang, word in opponents.items():
+        for key in ("draw-trumps", "draw-trumps-master"):
+            text = Reason(key, count=9, card=Card.parse("AS")).text(lang)
+            assert word not in text.lower(), (lang, text)

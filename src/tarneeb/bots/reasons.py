@@ -15,7 +15,7 @@ so code that logs, joins or compares reasons keeps working::
     >>> print(why.text("es"))
     el rey de corazones del compañero gana esta baza: juega bajo
     >>> print(Reason("draw-trumps", count=2).text("ru"))
-    тянуть козыри: у соперников их ещё 2
+    тянуть козыри: ещё не вышло 2
     >>> why.key, why.params["card"]
     ('reason.partner-wins', Card('KH'))
 
