@@ -418,6 +418,19 @@ def test_a_failing_bot_stops_no_match_in_the_terminal(
     assert any("failed in" in m for m in failed), failed
 
 
+def test_the_review_of_an_individual_deal_gives_each_player_s_bid_and_tricks() -> None:
+    """The review (v) of a Syrian 400 deal ended "North-South took 5 tricks, East-West
+    8.": each player bids and scores alone there, and the sides' tricks decide nothing.
+    It ends as the deal's end does, player by player."""
+    game = new_game("syrian400", seed=5)
+    finish_deal(game)
+    deal = game.match.deals[0]
+    text = review_text(deal, 1, game.describe, Look(True)).plain
+    assert "North-South took" not in text, text
+    assert "\n".join(game.player_lines(deal)) in text, text
+    assert f"bid {deal.bids[Seat.WEST]:>2}, took {deal.tricks_taken[Seat.WEST]:>2}" in text
+
+
 def test_resume_with_new_match_options_and_a_negative_delay_are_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

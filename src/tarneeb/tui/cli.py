@@ -228,7 +228,7 @@ def _offer_resume(args: argparse.Namespace) -> SavedMatch | None:
     tr = translator(args.lang)
     unicode = _unicode_ok(args.ascii)
     score = names.score_text(last.scores, args.lang, unicode)
-    rules = names.preset_name(last.rules, args.lang)
+    rules = names.preset_label(last.rules, args.lang)
     print(tr("tui.resume.found", rules=rules, deal=last.deals, score=score))
     print(f"  {last.path}")
     try:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,7 +27,7 @@ from tarneeb.bots import Bot, Decision, decide_safely, make_bot
 from tarneeb.cards import Card, Suit
 from tarneeb.deal import Deal, Trick
 from tarneeb.errors import IllegalActionError, RecordError, TarneebError
-from tarneeb.i18n import DEFAULT_LANGUAGE, translator
+from tarneeb.i18n import DEFAULT_LANGUAGE, Translator, translator
 from tarneeb.match import Match
 from tarneeb.presets import preset_name
 from tarneeb.record import read_record, write_record
@@ -464,27 +464,8 @@ class GameController:
 
     def player_lines(self, deal: Deal) -> list[str]:
         """Individual play (Syrian 400): each player's bid, tricks and points, and the bids'
-        total against the minimum the scores asked for."""
-        result = deal.result
-        rules = deal.rules
-        lines = []
-        for seat in SEATS:
-            bid = deal.bids[seat]
-            points = (
-                ""
-                if result is None or result.seat_points is None
-                else (f", {result.seat_points[seat]:+d}")
-            )
-            said = self.tr(
-                "tui.summary.player",
-                bid=f"{'-' if bid is None else bid:>2}",
-                taken=f"{deal.tricks_taken[seat]:>2}",
-            )
-            lines.append(f"  {self.describe(seat):<17} {said}{points}")
-        total = sum(b for b in deal.bids if b is not None)
-        least = rules.total_minimum(max(deal.scores))
-        lines.append(self.tr("tui.summary.bids-total", total=total, least=least))
-        return lines
+        total against the minimum the scores asked for (:func:`player_lines`)."""
+        return player_lines(deal, self.describe, self.tr)
 
     def score_rows(self, unicode: bool = False) -> list[tuple[str, ...]]:
         """The score sheet: one row a finished deal. With partnership contracts, its
@@ -577,6 +558,31 @@ class GameController:
     @property
     def phase(self) -> Phase:
         return self.match.deal.phase
+
+
+def player_lines(deal: Deal, describe: Callable[[Seat], str], tr: Translator) -> list[str]:
+    """A deal of individual play (Syrian 400) player by player: each one's bid, tricks
+    and points (once scored), and the bids' total against the minimum the scores asked
+    for. The deal's end and the review both say it so: each player scores alone."""
+    result = deal.result
+    lines = []
+    for seat in SEATS:
+        bid = deal.bids[seat]
+        points = (
+            ""
+            if result is None or result.seat_points is None
+            else f", {result.seat_points[seat]:+d}"
+        )
+        said = tr(
+            "tui.summary.player",
+            bid=f"{'-' if bid is None else bid:>2}",
+            taken=f"{deal.tricks_taken[seat]:>2}",
+        )
+        lines.append(f"  {describe(seat):<17} {said}{points}")
+    total = sum(b for b in deal.bids if b is not None)
+    least = deal.rules.total_minimum(max(deal.scores))
+    lines.append(tr("tui.summary.bids-total", total=total, least=least))
+    return lines
 
 
 def _bot_rng(seed: int | None, salt: str) -> random.Random | None:

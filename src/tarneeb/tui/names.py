@@ -13,7 +13,7 @@ Rich here: the controller and the command line load on the core install.
 {'ns_side': 'N–S', 'ew_side': 'E–W'}
 >>> score_text((12, 8), "ru"), score_text((1, -12, 7, 0), "nl")
 ('С–Ю 12  В–З 8', 'Z 1  O -12  N 7  W 0')
->>> preset_name("syrian400", "en"), preset_name("mine", "en")
+>>> preset_label("syrian400", "en"), preset_label("mine", "en")
 ('Syrian 400', 'mine')
 """
 
@@ -25,7 +25,7 @@ from tarneeb.i18n import DEFAULT_LANGUAGE, translator
 from tarneeb.presets import PRESETS
 from tarneeb.seats import SEATS, Seat, Team
 
-__all__ = ["preset_name", "score_text", "seat_letter", "seat_letters", "side_name", "sides"]
+__all__ = ["preset_label", "score_text", "seat_letter", "seat_letters", "side_name", "sides"]
 
 
 def seat_letter(seat: Seat, lang: str = DEFAULT_LANGUAGE) -> str:
@@ -61,7 +61,7 @@ def score_text(scores: Sequence[int], lang: str = DEFAULT_LANGUAGE, unicode: boo
     return f"{side_name(Team.NS, lang, unicode)} {ns}  {side_name(Team.EW, lang, unicode)} {ew}"
 
 
-def preset_name(preset: str, lang: str = DEFAULT_LANGUAGE) -> str:
+def preset_label(preset: str, lang: str = DEFAULT_LANGUAGE) -> str:
     """A preset as the browser names it in ``lang`` (``web.preset.*``); any other name as
     it is."""
     return translator(lang)(f"web.preset.{preset}") if preset in PRESETS else preset

@@ -24,6 +24,7 @@ from tarneeb.cards import CardSet
 from tarneeb.deal import Deal
 from tarneeb.errors import TarneebError
 from tarneeb.seats import SEATS, Seat
+from tarneeb.tui.controller import player_lines
 from tarneeb.tui.render import Look, seat_name
 from tarneeb.tui.screens import _Page
 
@@ -128,6 +129,9 @@ def review_text(
                 text.append(" ")
             text.append_text(look.card(best))
         text.append(")\n")
+    if deal.rules.is_individual:  # each player's bid and tricks: the sides' sum decides nothing
+        text.append("\n" + "\n".join(player_lines(deal, names, tr)) + "\n")
+        return text
     taken = deal.team_tricks(0)
     text.append("\n" + tr("tui.review.took", ns=taken, ew=13 - taken) + "\n")
     return text

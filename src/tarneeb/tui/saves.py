@@ -115,7 +115,7 @@ class SavedMatch:
             return f"{when}  " + tr("tui.list.unreadable", why=self.problem) + f"  {self.path}"
         state = tr("tui.list.over" if self.over else "tui.list.unfinished")
         deal = tr("tui.list.deal", deal=f"{self.deals:<3}")
-        preset = names.preset_name(self.rules, lang)
+        preset = names.preset_label(self.rules, lang)
         score = names.score_text(self.scores, lang, unicode)
         return f"{when}  {preset:<11} {deal} {score}  {state:<10}  {self.path}"
 

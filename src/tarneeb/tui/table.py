@@ -24,7 +24,7 @@ from tarneeb.errors import TarneebError
 from tarneeb.match import Match
 from tarneeb.seats import SEATS, Seat, Team
 from tarneeb.tui.controller import DEFAULT_DELAY, DealEnd, GameController, double_dummy_line
-from tarneeb.tui.names import preset_name
+from tarneeb.tui.names import preset_label
 from tarneeb.tui.render import (
     Look,
     action_label,
@@ -145,7 +145,7 @@ class TableScreen(Screen[None]):
         header = Text(f" {self.tr('web.app.name')} ", style="bold reverse")
         preset = self.app.sub_title
         # the preset as the browser names it, in the player's language (not its id)
-        name = preset_name(preset, self.look.lang) or self.tr("tui.header.custom")
+        name = preset_label(preset, self.look.lang) or self.tr("tui.header.custom")
         header.append(f" {name}{dot}" + self.tr("tui.header.target", target=rules.target))
         if rules.sets > 1:
             header.append(dot + self.tr("tui.header.set", set=match.set_number, sets=rules.sets))
