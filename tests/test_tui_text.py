@@ -224,3 +224,18 @@ def test_the_resume_question_is_asked_and_answered_in_the_language(
         "Неоконченная партия Классика (сдача 1, С–Ю 0  В–З 0)"
     )
     assert games[1].save_path == games[0].save_path and langs == ["en", "ru"]
+
+
+def test_play_s_help_offers_the_levels_and_the_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 21: "levels people choose: easy, medium, hard, expert as bot names the terminal
+    app and the browser offer"; ``tarneeb play --help`` said only "--opponents BOT
+    the opponents (default: heuristic)", and no screen named a level."""
+    from tarneeb.bots import BOTS, LEVELS
+
+    with pytest.raises(SystemExit):
+        _parse("--help")
+    text = " ".join(capsys.readouterr().out.split())
+    for option in ("--partner BOT your partner:", "--opponents BOT the opponents:"):
+        assert option in text, text
+    assert f"a level ({', '.join(LEVELS)})" in text, text
+    assert all(name in text for name in BOTS), text

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from tarneeb.bots import BOTS, LEVELS
 from tarneeb.cliargs import add_option_flag
 from tarneeb.errors import TarneebError
 from tarneeb.i18n import DEFAULT_LANGUAGE, LANGUAGES, find_language, translator
@@ -75,8 +76,18 @@ def add_play_parser(subparsers: Any) -> argparse.ArgumentParser:
     play.add_argument("--rules", metavar="NAME", help=f"the preset (default: {DEFAULT_PRESET})")
     add_option_flag(play)
     play.add_argument("--seed", type=int, help="a seed for reproducible deals and bots")
-    play.add_argument("--partner", metavar="BOT", help="your partner (default: heuristic)")
-    play.add_argument("--opponents", metavar="BOT", help="the opponents (default: heuristic)")
+    levels, others = ", ".join(LEVELS), ", ".join(n for n in BOTS if n not in LEVELS)
+    play.add_argument(
+        "--partner",
+        metavar="BOT",
+        help=f"your partner: a level ({levels}) or a bot ({others}), with options as "
+        "hard:steady (default: heuristic, as medium)",
+    )
+    play.add_argument(
+        "--opponents",
+        metavar="BOT",
+        help=f"the opponents: a level ({levels}) or a bot ({others}) (default: heuristic)",
+    )
     play.add_argument("--seat", metavar="SEAT", help="your seat (default: S)")
     play.add_argument(
         "--resume", metavar="FILE|N", help="continue a saved match (a file, or a number of --list)"
