@@ -350,7 +350,7 @@ def test_a_failed_save_stops_no_match_and_the_next_save_keeps_every_move(
         seen["saved"] = screen_text(app)
 
     run_app(game, script)
-    assert "Not saved (File exists): play goes on" in seen["failing"], seen["failing"]
+    assert "Not saved (Not a directory): play goes on" in seen["failing"], seen["failing"]
     assert "Not saved" not in seen["saved"] and game.save_error is None
     assert read_record((folder / "m.json").read_text(encoding="utf-8")) == game.match
     assert len(game.match.deal.history) > 4
@@ -371,7 +371,7 @@ def test_a_match_left_unsaved_says_so_on_leaving_and_a_folder_never_written_stop
     monkeypatch.setattr(TarneebApp, "run", leave_with_the_folder_gone)
     assert run_play(parse("--seed", "7", "--lang", "es")) == 1
     err = capsys.readouterr().err
-    assert err.startswith("tarneeb: no se pudo guardar la partida (File exists)"), err
+    assert err.startswith("tarneeb: no se pudo guardar la partida (Not a directory)"), err
     assert err.count("\n") == 1, err
     assert run_play(parse("--new")) == 2  # the folder is a file: nothing to play into
     err = capsys.readouterr().err

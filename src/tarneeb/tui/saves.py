@@ -21,6 +21,7 @@ starts a new file. Writes are atomic (a temporary file, then
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -81,8 +82,17 @@ def new_save_path(rules_name: str, folder: Path | None = None, stamp: str | None
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and :func:`os.replace`."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write ``text`` to ``path`` through a temporary file and :func:`os.replace`.
+
+    :raises OSError: when it cannot; where a file stands in place of the folder,
+        ``NotADirectoryError`` (not ``mkdir``'s "File exists").
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise NotADirectoryError(
+            errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(path.parent)
+        ) from None
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         tmp.write_text(text, encoding="utf-8")
