@@ -216,7 +216,7 @@ class TableScreen(Screen[None]):
         rows = game.score_rows(self.unicode)
         if rows:
             number, _dealer, *cells = rows[-1]
-            label = self.tr("tui.score.last", number=number, what="").rstrip()
+            label = self.tr("tui.score.last", number=number)
             if game.rules.is_individual and any(cells[1:]):  # each player's: S-3 E-12 N-2 W+12
                 pieces = [
                     f"{self.look.seat_letter(s)}{p}" for s, p in zip(SEATS, cells, strict=True)
