@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+import tarneeb.arena.cli as arena_cli
 from support import run_python
 from tarneeb import Card, KingOfTheTable, Match, Rules, Team, find_rules, read_record
 from tarneeb.arena import (
@@ -520,6 +521,27 @@ def test_bad_input_is_one_line_and_status_2(argv: list[str], expected: str) -> N
     assert err.count("\n") == 1
     assert err.startswith("tarneeb: error: ")
     assert expected in err
+
+
+def test_an_output_that_cannot_be_written_is_refused_before_any_match(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--json /proc/x.json`` (or a folder) passed the check (its folder is there), the
+    arena played every match, and only then failed: "tarneeb: error: [Errno 2] No such
+    file or directory: '/proc/x.json'", hours of play without their records."""
+
+    def no_play(*args: object, **kwargs: object) -> None:
+        raise AssertionError("played before the outputs were checked")
+
+    monkeypatch.setattr(arena_cli, "play_arena", no_play)
+    for flag in ("--json", "--plot"):
+        status, out, err = cli("--bots", "heuristic,random", flag, str(tmp_path))
+        assert (status, out) == (2, "")
+        assert err == f"tarneeb: error: {flag} {tmp_path}: cannot write it (Is a directory)\n"
+    fresh = tmp_path / "results.json"
+    monkeypatch.undo()
+    cli("--bots", "random,random", "--matches", "2", "--json", str(fresh), "--workers", "1")
+    assert fresh.is_file() and fresh.stat().st_size > 0
 
 
 def test_unknown_option_lists_every_option() -> None:

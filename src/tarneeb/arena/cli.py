@@ -198,11 +198,23 @@ def arena_config(args: argparse.Namespace) -> ArenaConfig:
 
 
 def _check_output(path: str | None, flag: str) -> None:
+    """Refuse, before hours of play, a file the run could not write at its end (no folder,
+    a folder in its place, a read-only or virtual file system): it is opened for
+    appending, and removed again when it was not there before."""
     if path is None:
         return
-    parent = Path(path).parent
+    target = Path(path)
+    parent = target.parent
     if not parent.is_dir():
         raise ArenaError(f"{flag} {path}: no folder {str(parent)!r}")
+    existed = target.exists()
+    try:
+        with target.open("a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise ArenaError(f"{flag} {path}: cannot write it ({exc.strerror or exc})") from None
+    if not existed:
+        target.unlink(missing_ok=True)
 
 
 def _fail(message: str) -> int:
@@ -241,8 +253,9 @@ def run_arena(args: argparse.Namespace) -> int:
         if plot is not None:
             save_plot(result, plot)
             print(f"plot written to {plot}")
-    except OSError as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
+    except OSError as exc:  # checked before the run; the disk may have filled since
+        where = exc.filename or args.json or args.plot
+        print(f"{PROG}: error: cannot write {where}: {exc.strerror or exc}", file=sys.stderr)
         return 1
     return 0
 
