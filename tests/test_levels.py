@@ -10,7 +10,7 @@ import pytest
 from tarneeb import Deal, Match, Phase, Seat, find_rules
 from tarneeb.arena.report import summarize
 from tarneeb.arena.run import ArenaConfig, play_arena
-from tarneeb.bots import LEVELS, HeuristicBot, Knowledge, make_bot, play_match
+from tarneeb.bots import LEVELS, BotError, HeuristicBot, Knowledge, make_bot, play_match
 from tarneeb.bots.levels import (
     EASY_BID_SLIP,
     EASY_CARD_SLIP,
@@ -74,7 +74,7 @@ def test_hard_bids_as_medium_and_plays_cards_by_search() -> None:
             assert (hard.action, hard.reason) == (medium.action, medium.reason)
             bids += 1
             if not simulated and len(view.legal_actions) > 1 and deal.phase is Phase.AUCTION:
-                expert = make_bot("expert:steady", seed=n).decide(view)
+                expert = make_bot("expert:steady:checked", seed=n).decide(view)
                 simulated |= "layouts" in str(expert.reason)
         elif len(view.legal_actions) > 1 and len(view.played) % 3 == 0:
             hard = make_bot("hard:steady", seed=n).decide(view)
@@ -84,6 +84,24 @@ def test_hard_bids_as_medium_and_plays_cards_by_search() -> None:
         deal.push(medium.action)
     assert bids > 12 and cards > 12
     assert simulated  # expert's bids are checked by the simulation, hard's are not
+
+
+def test_expert_bids_by_rollout_and_checked_as_the_search_bot() -> None:
+    """Expert's one step up from hard that a 400-match arena shows is its auction by
+    rollout (each call followed to its contract, :mod:`tarneeb.bots.rollout`): head to
+    head with ``hard`` it won clearly where the search bot's checked auction had not
+    (:data:`EXPERT_LIMIT`). ``expert:checked`` bids as the search bot does."""
+    assert make_bot("expert").rollout and not make_bot("expert:checked").rollout  # type: ignore[attr-defined]
+    with pytest.raises(BotError, match="'rollout' or 'checked'"):
+        make_bot("expert:rollout:checked")
+    for n, deal, view in _turns(1, 905):
+        if deal.phase is Phase.AUCTION and len(view.legal_actions) > 1:
+            expert = make_bot("expert:steady", seed=n).decide(view)
+            rollout = SearchBot(random.Random(n), ["steady", "rollout"], limit=EXPERT_LIMIT)
+            assert expert == rollout.decide(view)
+            return
+        deal.push(make_bot("medium", seed=n).decide(view).action)
+    raise AssertionError("no auction decision in the deal")
 
 
 def _winning(view_trick_cards: list[Card], know: Knowledge) -> tuple[Card, int]:

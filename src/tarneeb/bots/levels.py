@@ -6,7 +6,7 @@ level      what plays                                                  slow
 easy       the heuristic bot, making a plausible mistake now and then  no
 medium     the heuristic bot                                           no
 hard       medium's bids, the search bot's cards (half its layouts)    yes
-expert     the search bot whole (bids too), with three times the time  yes
+expert     the search's cards (40 layouts), bids by rollout            yes
 =========  ==========================================================  ======
 
 The easy bot's mistakes are the ones a beginner makes, never absurd ones. In
@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from tarneeb.actions import Bid, Pass, Phase
-from tarneeb.bots.base import Bot, Decision
+from tarneeb.bots.base import Bot, BotError, Decision
 from tarneeb.bots.heuristic import HeuristicBot, tricks_needed
 from tarneeb.bots.knowledge import Knowledge
 from tarneeb.bots.search import Limit, SearchBot
@@ -93,15 +93,20 @@ time), where going from 20 to 40 does: 2.17 fewer tricks given away per 100
 card decisions (95% interval 0.75 to 3.59). The levels were once 40 and 96
 layouts, a difference no player could feel.
 
-Against the same heuristic opponents on the same 400 duplicate matches
-(seed 2026, ``bench/results/``), the search bot as ``expert`` plays it won
-293 and ``hard`` 268; of the matches only one of the two won, 61 were the
-search bot's and 36 hard's (two-sided sign test p = 0.014). Head to head
-(``tarneeb arena --bots expert:steady,hard:steady --matches 400 --seed
-2026``, ``bench/results/arena-expert-hard.jsonl``) ``expert`` won 207 of 400
-(51.7%, 95% interval 46.9 to 56.6) and +0.30 points a deal (+0.02 to +0.57):
-ahead in points, bidding less often and making more (its 10s 9 of 13,
-hard's 23 of 60), but not a step in matches that an arena of 400 can show."""
+Its bids are what a player feels of expert over hard. Bidding as the search
+bot does (the valuation's proposals checked by simulation, ``expert:checked``),
+expert was no step: head to head with hard at 70d3501 (``tarneeb arena --bots
+expert:steady,hard:steady --matches 400 --seed 2026``,
+``bench/results/arena-expert-hard.jsonl``) it won 207 of 400 (51.7%, 95%
+interval 46.9 to 56.6), +0.30 points a deal (that hard bid as the heuristic bot
+did before e7dd74d; ``expert:checked`` against today's hard has not been run).
+Bidding by rollout (each call
+followed to the contract it leads to, the others bidding as hard does), it
+is: ``tarneeb arena --bots expert:steady:rollout,hard:steady --matches 400
+--seed 2026`` (07c8f08, ``bench/results/arena-expert-rollout-hard-07c8f08.jsonl``)
+won 172 of its first 286 matches (60.1%, 95% interval 54.4 to 65.6),
++0.91 points a deal (+0.61 to +1.22); its contracts of 7 and 8 made 665 of 756,
+hard's 707 of 853."""
 
 
 class MediumBot(HeuristicBot):
@@ -125,10 +130,31 @@ class HardBot(SearchBot):
 
 
 class ExpertBot(SearchBot):
-    """The search bot whole (its bids checked by simulation too) with :data:`EXPERT_LIMIT`."""
+    """The search bot's card play with :data:`EXPERT_LIMIT`, bidding by rollout: each call
+    it could make followed to the contract it leads to (:mod:`tarneeb.bots.rollout`).
+
+    With ``checked`` it bids as the search bot does, the valuation's proposals checked
+    by simulation (the expert of 70d3501 to 586eda8).
+    """
 
     name = "expert"
     default_limit = EXPERT_LIMIT
+    option_docs: ClassVar[Mapping[str, str]] = {
+        **SearchBot.option_docs,
+        "rollout": "judge each call by the rest of the auction it leads to (expert's own way)",
+        "checked": "bid as the search bot does: the valuation's proposals checked by simulation",
+    }
+
+    def __init__(
+        self,
+        rng: random.Random | None = None,
+        options: Sequence[str] = (),
+        limit: Limit | None = None,
+    ) -> None:
+        super().__init__(rng, options, limit)
+        if "checked" in self.options and "rollout" in self.options:
+            raise BotError("expert takes 'rollout' or 'checked', not both")
+        self.rollout = "checked" not in self.options
 
 
 class EasyBot(Bot):

@@ -25,10 +25,14 @@ to makes, so that the search bot can refuse the bids whose chance only a few
 lucky layouts gave (:meth:`SearchBot._by_rollout
 <tarneeb.bots.search.SearchBot._by_rollout>`).
 
-The search bot bids this way with its ``rollout`` option (``search:rollout``).
-It is not the default: on the same 400 duplicate matches against the
-heuristic bot it won 288, the checked auction 291 (:mod:`tarneeb.bots.search`
-has the figures).
+``expert`` bids this way (:class:`~tarneeb.bots.levels.ExpertBot`), and the
+search bot with its ``rollout`` option (``search:rollout``). Against ``hard``,
+whose bids are the model's own, it is expert's step up: 172 of its first
+286 matches head to head (60.1%, 95% interval 54.4 to 65.6), where
+the checked auction had won 207 of 400. Against the heuristic bot it is no
+better than the checked auction, which stays the search bot's default: on
+the same 400 duplicate matches it won 288, the checked auction 291
+(:mod:`tarneeb.bots.search` has the figures).
 """
 
 from __future__ import annotations

@@ -118,8 +118,11 @@ It sees that a bid of 8 at 33-34 to 41 draws the opponents' 9. A bid of ours mus
 trick to spare in :data:`MAKE_AT_LEAST` of the layouts where it leaves us
 declaring, as the checked auction asks, unless passing leaves under
 :data:`RESCUE_BELOW` of the set or, against their contract, it is the cheapest
-outbid and clearly better than letting them play. It is not the default, as it
-has not shown that it wins. Against the heuristic bot on the same deals as the
+outbid and clearly better than letting them play. ``expert`` bids this way,
+as against ``hard`` (whose bids are the model's) it wins clearly
+(:data:`~tarneeb.bots.levels.EXPERT_LIMIT`); it is not the search bot's
+default, as against the heuristic bot it has not shown that it wins. Against
+the heuristic bot on the same deals as the
 checked auction's 7f7db0e journal (``python bench/journals.py``,
 ``bench/results/``): without the make test, on 340 matches, 247 against 242
 (46 matches went over to it, 41 the other way; +0.30 points a deal, 95%
