@@ -92,7 +92,7 @@ def test_expert_bids_by_rollout_and_checked_as_the_search_bot() -> None:
     head with ``hard`` it won clearly where the search bot's checked auction had not
     (:data:`EXPERT_LIMIT`). ``expert:checked`` bids as the search bot does."""
     assert make_bot("expert").rollout and not make_bot("expert:checked").rollout  # type: ignore[attr-defined]
-    with pytest.raises(BotError, match="'rollout' or 'checked'"):
+    with pytest.raises(BotError, match="takes 'rollout' or 'checked', not both"):
         make_bot("expert:rollout:checked")
     for n, deal, view in _turns(1, 905):
         if deal.phase is Phase.AUCTION and len(view.legal_actions) > 1:

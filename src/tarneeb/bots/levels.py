@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from tarneeb.actions import Bid, Pass, Phase
-from tarneeb.bots.base import Bot, BotError, Decision
+from tarneeb.bots.base import Bot, Decision
 from tarneeb.bots.heuristic import HeuristicBot, tricks_needed
 from tarneeb.bots.knowledge import Knowledge
 from tarneeb.bots.search import Limit, SearchBot
@@ -139,22 +139,7 @@ class ExpertBot(SearchBot):
 
     name = "expert"
     default_limit = EXPERT_LIMIT
-    option_docs: ClassVar[Mapping[str, str]] = {
-        **SearchBot.option_docs,
-        "rollout": "judge each call by the rest of the auction it leads to (expert's own way)",
-        "checked": "bid as the search bot does: the valuation's proposals checked by simulation",
-    }
-
-    def __init__(
-        self,
-        rng: random.Random | None = None,
-        options: Sequence[str] = (),
-        limit: Limit | None = None,
-    ) -> None:
-        super().__init__(rng, options, limit)
-        if "checked" in self.options and "rollout" in self.options:
-            raise BotError("expert takes 'rollout' or 'checked', not both")
-        self.rollout = "checked" not in self.options
+    bids_by_rollout = True
 
 
 class EasyBot(Bot):

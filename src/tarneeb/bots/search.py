@@ -143,7 +143,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
 from tarneeb.actions import Action, Bid, Pass, Phase, Strain
-from tarneeb.bots.base import Bot, Decision
+from tarneeb.bots.base import Bot, BotError, Decision
 from tarneeb.bots.bidding import REACH, contract_equity, high_bid, tricks_wanted
 from tarneeb.bots.equity import MatchEquity, match_equity
 from tarneeb.bots.heuristic import HeuristicBot
@@ -263,6 +263,9 @@ class SearchBot(Bot):
     slow = True
     default_limit: ClassVar[Limit] = Limit()
     """What a decision may spend when no ``limit`` is given."""
+    bids_by_rollout: ClassVar[bool] = False
+    """Whether the auction is by rollout without the ``rollout`` option (``checked``
+    turns it off): ``expert``'s is."""
     option_docs: ClassVar[Mapping[str, str]] = {
         "own": "use our own solver even where DDS is installed",
         "fast": "a quarter of the samples",
@@ -272,6 +275,7 @@ class SearchBot(Bot):
         "wide": "twice the layouts",
         "steady": "no time limit: every layout drawn is solved (the same play on a busy machine)",
         "rollout": "judge each call by the rest of the auction it leads to",
+        "checked": "check the valuation's proposals by simulation (where rollout is the default)",
     }
 
     def __init__(
@@ -306,7 +310,11 @@ class SearchBot(Bot):
         self.limit = base
         self.backend = "own" if "own" in self.options else "auto"
         self.to_match = "points" not in self.options
-        self.rollout = "rollout" in self.options
+        if "rollout" in self.options and "checked" in self.options:
+            raise BotError(f"{self.name} takes 'rollout' or 'checked', not both")
+        self.rollout = "rollout" in self.options or (
+            self.bids_by_rollout and "checked" not in self.options
+        )
         self._fallback = HeuristicBot(self.rng)
         self.model = PlayModel()
 
