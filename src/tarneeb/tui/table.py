@@ -24,7 +24,7 @@ from tarneeb.errors import TarneebError
 from tarneeb.match import Match
 from tarneeb.seats import SEATS, Seat, Team
 from tarneeb.tui.controller import DEFAULT_DELAY, DealEnd, GameController, double_dummy_line
-from tarneeb.tui.names import preset_label
+from tarneeb.tui.names import preset_label, score_text
 from tarneeb.tui.render import (
     Look,
     action_label,
@@ -149,19 +149,9 @@ class TableScreen(Screen[None]):
         header.append(f" {name}{dot}" + self.tr("tui.header.target", target=rules.target))
         if rules.sets > 1:
             header.append(dot + self.tr("tui.header.set", set=match.set_number, sets=rules.sets))
-        if rules.is_individual:  # each plays for their own: the sides' sums decide nothing
-            s, e, n, w = match.seat_scores
-            letter = self.look.seat_letter
-            header.append(
-                f"{dot}{letter(Seat.SOUTH)} {s}  {letter(Seat.EAST)} {e}  "
-                f"{letter(Seat.NORTH)} {n}  {letter(Seat.WEST)} {w}",
-                style="bold",
-            )
-        else:
-            ns, ew = match.team_scores
-            header.append(
-                f"{dot}{self.look.side(Team.NS)} {ns}  {self.look.side(Team.EW)} {ew}", style="bold"
-            )
+        # each plays for their own where bids are individual: the sides' sums decide nothing
+        scores = match.seat_scores if rules.is_individual else match.team_scores
+        header.append(dot + score_text(scores, self.look.lang, self.unicode), style="bold")
         header.append(dot + self.tr("tui.header.deal", deal=len(match.deals)))
         instant = dot + self.tr("tui.header.instant")
         # the bots' speed is said last, and only where it fits (Arabic's longer names)
