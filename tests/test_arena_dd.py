@@ -1,4 +1,6 @@
-"""``tarneeb arena --double-dummy``: card-play accuracy by bot, role and strain (issue 21, item 2).
+"""``tarneeb arena --double-dummy``: card-play accuracy by bot, role and strain (issue 21, item 2),
+and how often a bot takes a trick from its partner's winning card ("a bot partner that
+sabotages: overtrumps partner's winner", issue 21).
 
 The figures are checked twice: the adding up on three deals whose figures are
 written out by hand, and the whole path (arena, analysis, summary) against a
@@ -10,20 +12,23 @@ from __future__ import annotations
 import json
 import math
 import random
+from dataclasses import astuple
 
 import pytest
 
 from tarneeb import Card, Deal, Phase, find_rules, read_record
 from tarneeb.arena import ArenaConfig, format_report, play_arena, result_to_json, summarize
 from tarneeb.arena.accuracy import GROUPS, Accuracy, DealPlay, deal_plays
+from tarneeb.play import Trick, trick_winner
 from tarneeb.solver import Position, solve
 
 SMALL = find_rules("sol").replace(target=11)  # no-trump contracts can happen too
 
 # Three deals, by hand: (North-South, East-West) pairs.
 HAND_MADE = (
-    # NS declared a suit; South led a best card.
-    DealPlay(0, False, (20, 18), (2, 3), (1, 2), leader=0, lead_best=True),
+    # NS declared a suit; South led a best card. NS had 6 chances to stay under
+    # partner's winning card, took 2 of those tricks from partner, 1 for a trick lost.
+    DealPlay(0, False, (20, 18), (2, 3), (1, 2), 0, True, (6, 4), (2, 0), (1, 0)),
     # EW declared no-trump; East's lead gave a trick away.
     DealPlay(1, True, (19, 21), (0, 4), (0, 3), leader=1, lead_best=False),
     # Players bid alone (no partnership contract); South's lead was forced.
@@ -60,6 +65,10 @@ def test_the_figures_add_up_as_by_hand() -> None:
         3,
     )
     assert got["no_trump"]["deals"] == 1
+    assert (everything["partner_winning"], everything["over_partner"]) == (6, 2)
+    assert everything["over_partner_rate"] == pytest.approx(2 / 6)
+    assert everything["over_partner_costly_rate"] == pytest.approx(1 / 6)
+    assert got["defenders"]["over_partner_rate"] is None  # no chance: no share
 
     ew = Accuracy()
     ew.add(HAND_MADE, 1)
@@ -70,17 +79,22 @@ def test_the_figures_add_up_as_by_hand() -> None:
     assert other["declarers"]["error_rate"] == pytest.approx(4 / 21)
     assert other["all"]["lead_accuracy_ci95"][0] == 0.0  # 0 of 1, Wilson
     assert other["defenders"]["tricks_lost"] == 2
+    assert (other["all"]["partner_winning"], other["all"]["over_partner_rate"]) == (4, 0.0)
 
 
 def recompute(deal: Deal) -> DealPlay:
     """One deal's figures straight from the solver, card by card."""
     replay = Deal(deal.rules, deal.dealer, deal.dealt, deal.scores)
     decisions, errors, lost = [0, 0], [0, 0], [0, 0]
+    chances, over, costly = [0, 0], [0, 0], [0, 0]
+    seen: set[int] = set()  # the cards played so far
+    voids: list[set[int]] = [set() for _ in range(4)]  # the suits each seat showed out of
     first: tuple[int, bool | None] | None = None
     for action in deal.action_ids:
         if replay.phase is Phase.PLAY and action < 52:
             solution = solve(Position.from_deal(replay))
-            side = replay.to_act & 1
+            seat = replay.to_act
+            side = seat & 1
             cost = solution.tricks - solution.values[Card(action)]
             legal = len(solution.values)
             decisions[side] += legal > 1
@@ -88,6 +102,38 @@ def recompute(deal: Deal) -> DealPlay:
             lost[side] += cost
             if first is None:
                 first = (side, None if legal < 2 else cost == 0)
+            trick = replay.current_trick
+            assert trick is not None
+            trump = -1 if replay.trump is None else int(replay.trump)
+
+            def wins(card: int, trick: Trick = trick, trump: int = trump) -> int:
+                # who would win the trick so far with ``card`` added
+                return trick_winner(trick.leader, (*trick.cards, card), trump)
+
+            partner = seat ^ 2
+            if len(trick.cards) >= 2 and any(wins(c) == partner for c in solution.values):
+                best = trick.cards[-2]
+                # Sure for all the player can tell: none higher of its suit is out, and
+                # the last opponent has not shown out of the suit led with trumps left.
+                mine = replay.hand(seat).mask
+                out = [c for c in range(52) if not mine >> c & 1 and c not in seen]
+                higher = any(c // 13 == best // 13 and c > best for c in out)
+                led = trick.cards[0] // 13
+                last = (seat + 1) & 3
+                ruff = (
+                    trump >= 0
+                    and best // 13 != trump
+                    and led in voids[last]
+                    and trump not in voids[last]
+                    and any(c // 13 == trump for c in out)
+                )
+                if len(trick.cards) == 3 or not (higher or ruff):
+                    chances[side] += 1
+                    over[side] += wins(action) == seat
+                    costly[side] += wins(action) == seat and cost > 0
+            if trick.cards and action // 13 != trick.cards[0] // 13:
+                voids[seat].add(trick.cards[0] // 13)
+            seen.add(action)
         replay.push_unchecked(action)
     assert first is not None
     contract = deal.contract
@@ -98,6 +144,9 @@ def recompute(deal: Deal) -> DealPlay:
         (errors[0], errors[1]),
         (lost[0], lost[1]),
         *first,
+        (chances[0], chances[1]),
+        (over[0], over[1]),
+        (costly[0], costly[1]),
     )
 
 
@@ -109,7 +158,8 @@ def test_an_arena_run_reports_what_the_solver_says_card_by_card() -> None:
         assert outcome.record is not None
         played = [d for d in read_record(outcome.record).deals if d.played]
         plays = tuple(recompute(deal) for deal in played)
-        assert outcome.dd_play == plays
+        # By value: the module's doctest may import a second copy of DealPlay's class.
+        assert list(map(astuple, outcome.dd_play)) == list(map(astuple, plays))
         assert outcome.dd_deals == len(plays)
         assert outcome.dd_lost == (sum(p.lost[0] for p in plays), sum(p.lost[1] for p in plays))
         for side, label in enumerate((outcome.ns_label, outcome.ew_label)):
@@ -149,6 +199,13 @@ def test_the_json_summary_and_the_report_carry_the_figures() -> None:
         "best_leads",
         "lead_accuracy",
         "lead_accuracy_ci95",
+        "partner_winning",
+        "over_partner",
+        "over_partner_rate",
+        "over_partner_rate_ci95",
+        "over_partner_costly",
+        "over_partner_costly_rate",
+        "over_partner_costly_rate_ci95",
     }
     for rows in figures.values():
         assert set(rows) == set(GROUPS)
@@ -163,6 +220,10 @@ def test_the_json_summary_and_the_report_carry_the_figures() -> None:
         row = figures[label]["all"]
         assert f"{100 * row['error_rate']:.1f}%" in line
         assert f"{row['tricks_lost_per_deal']:.2f}" in line
+    partner = report[report.index("over partner's sure winner") :].splitlines()
+    for label in ("heuristic", "random"):
+        line = next(x for x in partner if x.split()[:1] == [label])
+        assert line.split()[1] == str(figures[label]["all"]["partner_winning"])
     without = play_arena(ArenaConfig(("heuristic", "random"), matches=2, rules=SMALL, seed=3))
     assert "dd_play" not in summarize(without)
     assert "double-dummy" not in format_report(without)
@@ -180,7 +241,7 @@ def test_deals_without_a_partnership_contract_have_no_role() -> None:
         deal.push(rng.choice(deal.legal_action_ids()))
     (play,) = deal_plays([deal])
     assert play.declarers is None and play.role(0) is None and not play.no_trump
-    assert play == recompute(deal)
+    assert astuple(play) == astuple(recompute(deal))
     acc = Accuracy()
     acc.add([play], 0)
     rows = acc.to_dict()

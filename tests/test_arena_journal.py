@@ -98,6 +98,13 @@ def test_outcomes_round_trip_with_their_double_dummy_figures() -> None:
         assert outcome.dd_play
         again = outcome_from_json(json.loads(json.dumps(outcome_to_json(outcome))))
         assert again == outcome
+        # Journals written before the partner figures load, with none counted.
+        new = ("partner_winning", "over_partner", "over_partner_costly")
+        data = outcome_to_json(outcome)
+        data["dd_play"] = [{k: v for k, v in p.items() if k not in new} for p in data["dd_play"]]
+        before = outcome_from_json(json.loads(json.dumps(data)))
+        assert [p.lost for p in before.dd_play] == [p.lost for p in outcome.dd_play]
+        assert all(p.partner_winning == p.over_partner == (0, 0) for p in before.dd_play)
     with pytest.raises(ArenaError, match="unknown fields"):
         outcome_from_json({**outcome_to_json(outcome), "extra": 1})
 

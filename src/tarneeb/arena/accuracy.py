@@ -11,7 +11,12 @@ and lost with the card played. From that, for each side of each deal
 * ``tricks_lost_per_deal``: the tricks the side's cards gave away, per deal;
 * ``lead_accuracy``: the share of the deals' first leads made by the side
   that were double-dummy best (first leads from a single legal card are not
-  counted).
+  counted);
+* ``over_partner_rate`` and ``over_partner_costly_rate``: of the cards played
+  while partner's card was a sure winner of the trick (:func:`partner_sure_winner`)
+  and a card under it was legal (``partner_winning``), the share that took the
+  trick from partner, and the share that did so and gave a trick away: the
+  partner players complain of, who overtakes or overtrumps a sure winner.
 
 Each comes for all deals and by role, as bridge programs report it (Ben's
 "declarer play" and "defence" figures): ``declarers`` (the side that won the
@@ -44,9 +49,14 @@ from typing import Any
 
 from tarneeb.actions import Phase
 from tarneeb.arena.stats import mean_ci, wilson_interval
+from tarneeb.bots.knowledge import Knowledge
+from tarneeb.cards import Card, Suit
 from tarneeb.deal import Deal
+from tarneeb.play import beats, winning_index
+from tarneeb.seats import Seat
+from tarneeb.view import View
 
-__all__ = ["GROUPS", "Accuracy", "DealPlay", "deal_plays"]
+__all__ = ["GROUPS", "Accuracy", "DealPlay", "deal_plays", "partner_sure_winner"]
 
 GROUPS = ("all", "declarers", "defenders", "trump", "no_trump")
 """The groups of deals each bot's accuracy is given for."""
@@ -72,6 +82,14 @@ class DealPlay:
     """The side that led to the first trick."""
     lead_best: bool | None
     """Whether that first lead was double-dummy best (``None``: it was forced)."""
+    partner_winning: tuple[int, int] = (0, 0)
+    """Cards each side played while partner's card was a sure winner of the trick
+    (:func:`partner_sure_winner`) and a card that would not take it from partner was
+    legal (0 in journals written before)."""
+    over_partner: tuple[int, int] = (0, 0)
+    """Of those, the cards that took the trick from partner."""
+    over_partner_costly: tuple[int, int] = (0, 0)
+    """Of those, the cards that gave a trick away."""
 
     def role(self, side: int) -> str | None:
         """``declarers`` or ``defenders`` for ``side``; ``None`` without a contract."""
@@ -80,13 +98,78 @@ class DealPlay:
         return "declarers" if self.declarers == side else "defenders"
 
 
-def _choices(deal: Deal) -> list[int]:
-    """How many legal cards the player had at each card of ``deal``, in order."""
+@dataclass(frozen=True)
+class _Choice:
+    """What a player could do at one card of the play."""
+
+    legal: int
+    """How many legal cards there were."""
+    under_partner: bool
+    """Whether partner's card was a sure winner of the trick and a legal card stayed under it."""
+    over_partner: bool
+    """Whether the card played took the trick from partner's card."""
+
+
+def partner_sure_winner(view: View) -> Card | None:
+    """Partner's card in the trick, if it wins the trick unless the player to act takes it
+    from partner, for all that player can tell: the player is the last to play, or the
+    last opponent to play can hold no card that beats it (none higher of its suit is
+    out, and if it is not a trump, that opponent has not shown out of the suit led
+    while trumps may be left to ruff with).
+
+    >>> from tarneeb import Deal, Seat, find_rules
+    >>> deal = Deal(find_rules("classic"), Seat.WEST, ["AKQ2.AK32.AK3.A2", "J543.QJ54.QJ4.K3",
+    ...     "T976.T976.T9.QJ4", "8.8.87652.T98765"])
+    >>> for action in "7 pass pass pass D AS 3S".split():  # South's ace of spades
+    ...     deal.push(action)
+    >>> partner_sure_winner(deal.view(Seat.NORTH))
+    Card('AS')
+    >>> for action in "6S 8S KS 4S 7S 2D 8H AH 4H 6H QS 5S".split():  # West ruffed the king
+    ...     deal.push(action)
+    >>> deal.view(Seat.NORTH).shown_voids[Seat.WEST]  # and may ruff the queen: not sure
+    frozenset({Suit.SPADES})
+    >>> partner_sure_winner(deal.view(Seat.NORTH)) is None
+    True
+    """
+    trick = view.current_trick
+    if trick is None or len(trick.cards) < 2:
+        return None
+    trump = -1 if view.trump is None else int(view.trump)
+    partner = len(trick.cards) - 2
+    if winning_index(trick.cards, trump) != partner:
+        return None
+    best = trick.cards[partner]
+    if len(trick.cards) == 3:
+        return best
+    know = Knowledge.of(view)
+    last = Seat((view.seat + 1) & 3)
+    led = Suit(trick.cards[0] // 13)
+    if not know.is_master(best):
+        return None
+    if trump < 0 or best // 13 == trump:
+        return best  # no higher card of its suit is out: nothing can beat it
+    may_ruff = not know.can_hold(last, led) and know.can_hold(last, Suit(trump))
+    return None if may_ruff else best
+
+
+def _choices(deal: Deal) -> list[_Choice]:
+    """What the player could do at each card of ``deal``, in order."""
     replay = Deal(deal.rules, deal.dealer, deal.dealt, deal.scores)
-    out: list[int] = []
+    out: list[_Choice] = []
     for action in deal.action_ids:
         if replay.phase is Phase.PLAY and action < 52:
-            out.append(len(replay.legal_action_ids()))
+            legal = replay.legal_action_ids()
+            trick = replay.current_trick
+            under = over = False
+            if trick is not None and len(trick.cards) >= 2:
+                seat = replay.to_act
+                assert seat is not None
+                best = partner_sure_winner(replay.view(seat))
+                if best is not None:
+                    trump = -1 if replay.trump is None else int(replay.trump)
+                    under = any(not beats(c, best, trump) for c in legal)
+                    over = beats(action, best, trump)
+            out.append(_Choice(len(legal), under, over))
         replay.push_unchecked(action)
     return out
 
@@ -103,12 +186,19 @@ def deal_plays(deals: Sequence[Deal], backend: str = "auto") -> tuple[DealPlay, 
         decisions = [0, 0]
         errors = [0, 0]
         lost = [0, 0]
+        chances = [0, 0]
+        over = [0, 0]
+        costly = [0, 0]
         choices = _choices(deal)
-        for card, legal in zip(analysis.cards, choices, strict=True):
+        for card, choice in zip(analysis.cards, choices, strict=True):
             side = card.seat & 1
-            decisions[side] += legal > 1
+            decisions[side] += choice.legal > 1
             errors[side] += card.cost > 0
             lost[side] += card.cost
+            if choice.under_partner:
+                chances[side] += 1
+                over[side] += choice.over_partner
+                costly[side] += choice.over_partner and card.cost > 0
         first = analysis.cards[0]
         contract = deal.contract
         out.append(
@@ -119,7 +209,10 @@ def deal_plays(deals: Sequence[Deal], backend: str = "auto") -> tuple[DealPlay, 
                 errors=(errors[0], errors[1]),
                 lost=(lost[0], lost[1]),
                 leader=first.seat & 1,
-                lead_best=None if choices[0] < 2 else first.cost == 0,
+                lead_best=None if choices[0].legal < 2 else first.cost == 0,
+                partner_winning=(chances[0], chances[1]),
+                over_partner=(over[0], over[1]),
+                over_partner_costly=(costly[0], costly[1]),
             )
         )
     return tuple(out)
@@ -133,6 +226,9 @@ class _Group:
     errors: int = 0
     leads: int = 0
     best_leads: int = 0
+    partner_winning: int = 0
+    over_partner: int = 0
+    over_partner_costly: int = 0
     lost: list[int] = field(default_factory=list)
     """Tricks given away, deal by deal."""
 
@@ -140,6 +236,9 @@ class _Group:
         self.decisions += play.decisions[side]
         self.errors += play.errors[side]
         self.lost.append(play.lost[side])
+        self.partner_winning += play.partner_winning[side]
+        self.over_partner += play.over_partner[side]
+        self.over_partner_costly += play.over_partner_costly[side]
         if play.leader == side and play.lead_best is not None:
             self.leads += 1
             self.best_leads += play.lead_best
@@ -160,7 +259,20 @@ class _Group:
             "best_leads": self.best_leads,
             "lead_accuracy": self.best_leads / self.leads if self.leads else None,
             "lead_accuracy_ci95": _share_ci(self.best_leads, self.leads),
+            "partner_winning": self.partner_winning,
+            "over_partner": self.over_partner,
+            "over_partner_rate": _share(self.over_partner, self.partner_winning),
+            "over_partner_rate_ci95": _share_ci(self.over_partner, self.partner_winning),
+            "over_partner_costly": self.over_partner_costly,
+            "over_partner_costly_rate": _share(self.over_partner_costly, self.partner_winning),
+            "over_partner_costly_rate_ci95": _share_ci(
+                self.over_partner_costly, self.partner_winning
+            ),
         }
+
+
+def _share(part: int, whole: int) -> float | None:
+    return part / whole if whole else None
 
 
 def _share_ci(successes: int, trials: int) -> list[float] | None:

@@ -137,7 +137,8 @@ def add_arena_parser(subparsers: argparse._SubParsersAction[Any]) -> argparse.Ar
         "--double-dummy",
         action="store_true",
         help="analyze every played deal double dummy and report the tricks each bot lost "
-        "against perfect play (uses DDS where the solver extra is installed)",
+        "against perfect play, and how often it took a trick from partner's sure winner "
+        "(uses DDS where the solver extra is installed)",
     )
     parser.add_argument(
         "--journal",

@@ -59,23 +59,18 @@ def _pairs(value: Any) -> tuple[Any, ...]:
     return tuple(tuple(item) if isinstance(item, list) else item for item in value)
 
 
+def _tuples(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` with its lists as tuples (JSON has no tuples)."""
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
+
+
 def outcome_from_json(data: dict[str, Any]) -> MatchOutcome:
     """A :class:`MatchOutcome` from :func:`outcome_to_json`'s dict.
 
     :raises ArenaError: on a dict that is not one.
     """
     try:
-        plays = tuple(
-            DealPlay(
-                **{
-                    **play,
-                    "decisions": tuple(play["decisions"]),
-                    "errors": tuple(play["errors"]),
-                    "lost": tuple(play["lost"]),
-                }
-            )
-            for play in data.get("dd_play", ())
-        )
+        plays = tuple(DealPlay(**_tuples(play)) for play in data.get("dd_play", ()))
         fields = {f.name for f in dataclasses.fields(MatchOutcome)}
         unknown = set(data) - fields
         if unknown:

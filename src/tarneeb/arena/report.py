@@ -20,8 +20,11 @@ The figures, for two bots A and B:
   ``decisions``, ``errors``, ``error_rate`` (the share of card decisions that
   gave a trick away), ``tricks_lost``, ``tricks_lost_per_deal``, ``leads``,
   ``best_leads``, ``lead_accuracy`` (the share of first leads that were
-  double-dummy best), the rates and the mean with a ``_ci95`` interval
-  (:mod:`tarneeb.arena.accuracy`);
+  double-dummy best), ``partner_winning``, ``over_partner``,
+  ``over_partner_costly`` and their rates (the cards played while partner's
+  card was sure to win the trick and one under it was legal; those that took the
+  trick from partner; those that did and gave a trick away), the rates and
+  the mean with a ``_ci95`` interval (:mod:`tarneeb.arena.accuracy`);
 * ``timing``: mean time a decision of each bot took (the only figures that
   change from run to run with the same seed).
 
@@ -397,6 +400,16 @@ def _write_dd(w: Callable[[str], object], s: dict[str, Any], width: int) -> None
             leads = format_share(row["lead_accuracy"], row["lead_accuracy_ci95"])
             w(f"  {name:<{width}}  {group.replace('_', '-'):<9} {row['deals']:>5}  {share:<20}")
             w(f"  {lost:<17}  {leads}\n")
+    w("\nover partner's sure winner (95% intervals)\n")
+    w("  chances: cards played while partner's card was sure to win the trick for all the\n")
+    w("    player could tell (last to play, or no card out beats it), one under it legal\n")
+    w("  over: the share of those that took the trick from partner; costly: and gave one away\n")
+    w(f"  {'':<{width}}  {'chances':>7}  {'over':<20}  costly\n")
+    for label in s["bots"]:
+        row = s["dd_play"][label]["all"]
+        over = format_share(row["over_partner_rate"], row["over_partner_rate_ci95"])
+        costly = format_share(row["over_partner_costly_rate"], row["over_partner_costly_rate_ci95"])
+        w(f"  {label:<{width}}  {row['partner_winning']:>7}  {over:<20}  {costly}\n")
 
 
 def _write_wins(w: Callable[[str], object], s: dict[str, Any], pairs: int, width: int) -> None:
