@@ -313,7 +313,7 @@ def test_the_saved_list_and_the_resume_offer_name_the_preset_and_the_score_as_th
     s, e, n, w = games[0].match.seat_scores
     assert run_play(parse("--list", "--lang", "ru")) == 0
     listed = capsys.readouterr().out
-    assert f"Сирийский 400 сдача 2   Ю {s}  В {e}  С {n}  З {w}  не окончена" in listed, listed
+    assert f"Сирийский 400  сдача 2  Ю {s}  В {e}  С {n}  З {w}  не окончена" in listed, listed
     assert "NS" not in listed and "С–Ю" not in listed, listed
     monkeypatch.setattr(play_cli, "ASK", lambda prompt: "n")
     assert run_play(parse("--lang", "nl")) == 0

@@ -158,6 +158,32 @@ def test_the_saved_matches_list_speaks_the_language(
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_saved_matches_list_lines_up_its_columns_in_every_language(
+    lang: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``tarneeb play --list`` padded the preset's name to 11 characters, so in Russian
+    ("Сирийский 400") and Arabic the deal, the score and the state stood at a
+    different place on each row. Every column now starts at the same cell."""
+    from tarneeb import find_rules
+    from tarneeb.tui.cli import run_play
+    from tarneeb.tui.controller import GameController
+    from tarneeb.tui.saves import saves_dir
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    for number, preset in enumerate(("classic", "syrian400", "egyptian")):
+        path = saves_dir() / f"2026-12-0{number + 1}-000000-{preset}.json"
+        game = GameController.new(find_rules(preset), seed=3, save_path=path, bot_delay=0)
+        game.save()
+    assert run_play(_parse("--lang", lang, "--list", "--ascii")) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if re.match(r" *\d+\. ", line)]
+    assert len(rows) == 3, rows
+    tr = core_catalogue(lang)
+    for word in (tr["tui.list.deal"].split("{")[0].strip(), tr["tui.list.unfinished"]):
+        assert len({row.index(word) for row in rows}) == 1, (word, rows)
+    assert len({row.index(str(saves_dir())) for row in rows}) == 1, rows
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_first_screen_speaks_the_language_at_80x24_and_nothing_is_cut(
     lang: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

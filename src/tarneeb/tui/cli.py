@@ -27,7 +27,14 @@ from tarneeb.rules import parse_rule_changes
 from tarneeb.seats import parse_seat
 from tarneeb.tui import names
 from tarneeb.tui.controller import DEFAULT_DELAY, GameController
-from tarneeb.tui.saves import SavedMatch, latest_unfinished, list_saved, new_save_path, saves_dir
+from tarneeb.tui.saves import (
+    SavedMatch,
+    latest_unfinished,
+    list_lines,
+    list_saved,
+    new_save_path,
+    saves_dir,
+)
 
 __all__ = [
     "PlayError",
@@ -220,8 +227,8 @@ def _print_list(lang: str = DEFAULT_LANGUAGE, unicode: bool = True) -> int:
         print(tr("tui.list.none", folder=saves_dir()))
         return 0
     print(tr("tui.list.head", folder=saves_dir()))
-    for number, match in enumerate(saved, 1):
-        print(f"{number:>3}. {match.line(lang, unicode)}")
+    for line in list_lines(saved, lang, unicode):
+        print(line)
     print(tr("tui.list.foot"))
     return 0
 

@@ -27,6 +27,8 @@ import os
 import re
 import sys
 import time
+import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,6 +41,7 @@ __all__ = [
     "SavedMatch",
     "data_dir",
     "latest_unfinished",
+    "list_lines",
     "list_saved",
     "new_save_path",
     "saves_dir",
@@ -116,18 +119,55 @@ class SavedMatch:
     problem: str | None = None
     """Why the file cannot be resumed (not a record), or ``None``."""
 
-    def line(self, lang: str = DEFAULT_LANGUAGE, unicode: bool = True) -> str:
-        """``2026-12-02 04:55  Classic  deal 3  N–S 12  E–W 8  unfinished  PATH``, in the
-        player's language (a Syrian 400 match: each player's score)."""
+    def columns(self, lang: str = DEFAULT_LANGUAGE, unicode: bool = True) -> tuple[str, ...]:
+        """What the list shows of this file, in the player's language: ``("2026-12-02
+        04:55", "Classic", "deal 3", "N–S 12  E–W 8", "unfinished", PATH)`` (a Syrian 400
+        match: each player's score); for a file that is not a record, the time, why,
+        and the path."""
         tr = translator(lang)
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.modified))
         if self.problem is not None:
-            return f"{when}  " + tr("tui.list.unreadable", why=self.problem) + f"  {self.path}"
-        state = tr("tui.list.over" if self.over else "tui.list.unfinished")
-        deal = tr("tui.list.deal", deal=f"{self.deals:<3}")
-        preset = names.preset_label(self.rules, lang)
-        score = names.score_text(self.scores, lang, unicode)
-        return f"{when}  {preset:<11} {deal} {score}  {state:<10}  {self.path}"
+            return (when, tr("tui.list.unreadable", why=self.problem), str(self.path))
+        return (
+            when,
+            names.preset_label(self.rules, lang),
+            tr("tui.list.deal", deal=self.deals),
+            names.score_text(self.scores, lang, unicode),
+            tr("tui.list.over" if self.over else "tui.list.unfinished"),
+            str(self.path),
+        )
+
+
+def list_lines(
+    matches: Sequence[SavedMatch], lang: str = DEFAULT_LANGUAGE, unicode: bool = True
+) -> list[str]:
+    """A line for each match of ``matches``, numbered, their columns lined up by the
+    cells each takes on a terminal (a Russian or Arabic preset's name is longer than
+    the English one)."""
+    rows = [m.columns(lang, unicode) for m in matches]
+    full = [r for r in rows if len(r) == 6]
+    widths = [max((_cells(r[i]) for r in full), default=0) for i in range(5)]
+    out = []
+    for number, row in enumerate(rows, 1):
+        cells = row if len(row) != 6 else [*_padded(row[:5], widths), row[5]]
+        out.append(f"{number:>3}. " + "  ".join(cells))
+    return out
+
+
+def _padded(texts: Sequence[str], widths: Sequence[int]) -> list[str]:
+    return [t + " " * (w - _cells(t)) for t, w in zip(texts, widths, strict=True)]
+
+
+def _cells(text: str) -> int:
+    """The cells ``text`` takes on a terminal (wide characters two, marks none)."""
+    return sum(
+        0
+        if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf")
+        else 2
+        if unicodedata.east_asian_width(c) in ("W", "F")
+        else 1
+        for c in text
+    )
 
 
 def _read(path: Path) -> SavedMatch:
