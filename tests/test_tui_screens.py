@@ -350,7 +350,9 @@ def test_a_failed_save_stops_no_match_and_the_next_save_keeps_every_move(
         seen["saved"] = screen_text(app)
 
     run_app(game, script)
-    assert "Not saved (Not a directory): play goes on" in seen["failing"], seen["failing"]
+    # the reason in the player's words, not the system's "Not a directory"
+    reason = "Not saved (the saves' folder is missing or not a folder): play goes on"
+    assert reason in " ".join(seen["failing"].split()), seen["failing"]
     assert "Not saved" not in seen["saved"] and game.save_error is None
     assert read_record((folder / "m.json").read_text(encoding="utf-8")) == game.match
     assert len(game.match.deal.history) > 4
@@ -371,7 +373,8 @@ def test_a_match_left_unsaved_says_so_on_leaving_and_a_folder_never_written_stop
     monkeypatch.setattr(TarneebApp, "run", leave_with_the_folder_gone)
     assert run_play(parse("--seed", "7", "--lang", "es")) == 1
     err = capsys.readouterr().err
-    assert err.startswith("tarneeb: no se pudo guardar la partida (Not a directory)"), err
+    reason = "(la carpeta de partidas falta o no es una carpeta)"
+    assert err.startswith(f"tarneeb: no se pudo guardar la partida {reason}"), err
     assert err.count("\n") == 1, err
     assert run_play(parse("--new")) == 2  # the folder is a file: nothing to play into
     err = capsys.readouterr().err

@@ -158,6 +158,23 @@ def test_the_saved_matches_list_speaks_the_language(
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_why_a_save_failed_is_said_in_the_player_s_language(lang: str) -> None:
+    """"Not saved (Not a directory)" was the system's English in every language; the
+    reasons a player can act on (a full disk, no permission, the folder gone) are now
+    the catalogue's, and any other keeps the system's words."""
+    import errno
+
+    from tarneeb.tui.names import OS_REASONS, os_reason
+
+    tr = core_catalogue(lang)
+    for number, key in OS_REASONS.items():
+        exc = OSError(number, "the system's words")
+        assert os_reason(exc, lang) == tr[f"tui.oserror.{key}"] != "the system's words"
+    assert os_reason(OSError(errno.EIO, "Input/output error"), lang) == "Input/output error"
+    assert os_reason(OSError("no number"), lang) == "OSError"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_saved_matches_list_lines_up_its_columns_in_every_language(
     lang: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

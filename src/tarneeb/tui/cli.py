@@ -299,11 +299,9 @@ def run_play(args: argparse.Namespace) -> int:
     )
     result = app.run()
     game.save()  # a last try, where a write failed during the match
-    if game.save_error is not None:
-        print(
-            translator(args.lang)("tui.unsaved", why=game.save_error, path=game.save_path),
-            file=sys.stderr,
-        )
+    if game.save_failure is not None:
+        why = names.os_reason(game.save_failure, args.lang)
+        print(translator(args.lang)("tui.unsaved", why=why, path=game.save_path), file=sys.stderr)
         return 1
     if game.save_path is not None and not game.match.is_over():
         print(translator(args.lang)("tui.saved", path=game.save_path))

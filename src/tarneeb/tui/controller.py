@@ -172,9 +172,10 @@ class GameController:
         self.human = human
         self.hint_bot = hint_bot if hint_bot is not None else make_bot(specs[0], seed=0)
         self.save_path = save_path
-        self.save_error: str | None = None
+        self.save_failure: OSError | None = None
         """Why the last save failed (a full disk, the folder gone), or ``None``: the match
-        goes on in memory, and every action tries to save it again."""
+        goes on in memory, and every action tries to save it again
+        (:func:`names.os_reason <tarneeb.tui.names.os_reason>` says it to the player)."""
         self.bot_delay = bot_delay
         self.specs = specs
         self.analyse = True
@@ -386,7 +387,7 @@ class GameController:
         """Write the record to the save file (atomically), if there is one.
 
         A failed write stops no match: the file keeps the last record written whole, the
-        reason is kept in :attr:`save_error` for the screen to show, and the next save
+        reason is kept in :attr:`save_failure` for the screen to show, and the next save
         (after the next action) writes the whole record again.
         """
         if self.save_path is None:
@@ -394,9 +395,15 @@ class GameController:
         try:
             write_atomic(self.save_path, write_record(self.match, self.players))
         except OSError as exc:
-            self.save_error = exc.strerror or type(exc).__name__
+            self.save_failure = exc
         else:
-            self.save_error = None
+            self.save_failure = None
+
+    @property
+    def save_error(self) -> str | None:
+        """The system's words for :attr:`save_failure` (the command line's error), or ``None``."""
+        failure = self.save_failure
+        return None if failure is None else failure.strerror or type(failure).__name__
 
     # -- summaries --------------------------------------------------------------------
 

@@ -15,10 +15,13 @@ Rich here: the controller and the command line load on the core install.
 ('С–Ю 12  В–З 8', 'Z 1  O -12  N 7  W 0')
 >>> preset_label("syrian400", "en"), preset_label("mine", "en")
 ('Syrian 400', 'mine')
+>>> os_reason(OSError(errno.ENOSPC, "No space left on device"), "es")
+'el disco está lleno'
 """
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Sequence
 
 from tarneeb.i18n import DEFAULT_LANGUAGE, translator
@@ -65,3 +68,25 @@ def preset_label(preset: str, lang: str = DEFAULT_LANGUAGE) -> str:
     """A preset as the browser names it in ``lang`` (``web.preset.*``); any other name as
     it is."""
     return translator(lang)(f"web.preset.{preset}") if preset in PRESETS else preset
+
+
+OS_REASONS = {
+    errno.ENOSPC: "full",
+    errno.EDQUOT: "full",
+    errno.EACCES: "denied",
+    errno.EPERM: "denied",
+    errno.EROFS: "read-only",
+    errno.ENOTDIR: "no-folder",
+    errno.ENOENT: "no-folder",
+    errno.EISDIR: "is-folder",
+}
+"""The reasons a save fails that the player is told in their language (``tui.oserror.*``)."""
+
+
+def os_reason(exc: OSError, lang: str = DEFAULT_LANGUAGE) -> str:
+    """Why a file could not be written, in the player's language where the catalogue has
+    the reason (a full disk, no permission, the folder gone); else the system's words."""
+    key = OS_REASONS.get(exc.errno) if exc.errno is not None else None
+    if key is not None:
+        return translator(lang)(f"tui.oserror.{key}")
+    return exc.strerror or type(exc).__name__

@@ -24,7 +24,7 @@ from tarneeb.errors import TarneebError
 from tarneeb.match import Match
 from tarneeb.seats import SEATS, Seat, Team
 from tarneeb.tui.controller import DEFAULT_DELAY, DealEnd, GameController, double_dummy_line
-from tarneeb.tui.names import preset_label, score_text
+from tarneeb.tui.names import os_reason, preset_label, score_text
 from tarneeb.tui.render import (
     Look,
     action_label,
@@ -268,8 +268,10 @@ class TableScreen(Screen[None]):
     def _draw_status(self, view: View) -> None:
         lead = Text()
         sep = "  "
-        if self.game.save_error is not None:  # until a save succeeds again
-            lead.append(self.tr("tui.status.unsaved", why=self.game.save_error), style="bold red")
+        failure = self.game.save_failure
+        if failure is not None:  # until a save succeeds again
+            why = os_reason(failure, self.look.lang)
+            lead.append(self.tr("tui.status.unsaved", why=why), style="bold red")
         if self.typed:
             lead.append("  " if lead else "")
             lead.append(self.tr("tui.status.typed", typed=self.typed), style="bold cyan")
