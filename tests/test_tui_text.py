@@ -159,7 +159,7 @@ def test_the_saved_matches_list_speaks_the_language(
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_why_a_save_failed_is_said_in_the_player_s_language(lang: str) -> None:
-    """"Not saved (Not a directory)" was the system's English in every language; the
+    """ "Not saved (Not a directory)" was the system's English in every language; the
     reasons a player can act on (a full disk, no permission, the folder gone) are now
     the catalogue's, and any other keeps the system's words."""
     import errno
