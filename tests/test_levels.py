@@ -152,6 +152,28 @@ def test_easy_slips_at_its_rate_and_never_absurdly() -> None:
     assert 0 < bid_slips / bids < EASY_BID_SLIP
 
 
+def test_hints_never_advise_a_slip() -> None:
+    """With ``easy`` as partner the terminal's hints were easy's decisions, slips
+    included ("plays high, though it does not need to"), and ``random``'s were random
+    cards. A bot that errs on purpose gives no hints: the heuristic bot does."""
+    from tarneeb.bots import BOTS, make_adviser
+
+    erring = {name for name, cls in BOTS.items() if cls.errs_on_purpose}
+    assert erring == {"easy", "random"}
+    for name in erring:
+        assert isinstance(make_adviser(name, random.Random(1)), HeuristicBot)
+    assert make_adviser("expert:steady").spec == "expert:steady"
+    adviser = make_adviser("easy", random.Random(7))
+    plain = HeuristicBot(random.Random(8))
+    differ = 0
+    for _n, deal, view in _turns(10, 300):
+        action = plain.act(view)
+        assert adviser.act(view) == action
+        differ += EasyBot(random.Random(_n)).act(view) != action
+        deal.push(action)
+    assert differ > 10  # easy itself slips here: the hints would have too
+
+
 def test_medium_beats_easy_in_the_arena() -> None:
     """Easy's slips cost: over 80 duplicate matches medium wins most, its 95% interval
     above a half (seeded, so this is the same run every time)."""

@@ -157,6 +157,37 @@ def test_the_saved_matches_list_speaks_the_language(
     assert capsys.readouterr().out.startswith("No hay partidas guardadas en ")
 
 
+def test_with_an_easy_partner_the_hints_are_the_heuristic_bot_s_never_a_slip(
+    tmp_path: Path,
+) -> None:
+    """The terminal's hints came from the partner's bot: with ``--partner easy`` a
+    quarter of the card hints were easy's slips, their reasons in English."""
+    import random
+
+    from tarneeb import find_rules
+    from tarneeb.bots import HeuristicBot
+    from tarneeb.tui.controller import GameController
+
+    path = tmp_path / "m.json"
+    game = GameController.new(
+        find_rules("classic"), seed=4, partner="easy", opponents="easy", save_path=path
+    )
+    plain = HeuristicBot(random.Random(0))
+    hints = 0
+    while len(game.match.deals) < 3 and not game.match.is_over():
+        if game.human_to_act:
+            hint = game.hint()
+            assert hint.action == plain.decide(game.view()).action
+            assert not hint.reason.name.startswith("slip-"), hint.reason
+            hints += 1
+            game.play(hint.action)
+        else:
+            game.run_bots()
+    assert hints > 20
+    game.save()
+    assert isinstance(GameController.resume(path).hint_bot, HeuristicBot)
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_why_a_save_failed_is_said_in_the_player_s_language(lang: str) -> None:
     """ "Not saved (Not a directory)" was the system's English in every language; the

@@ -65,6 +65,9 @@ class Bot(abc.ABC):
     slow: ClassVar[bool] = False
     """Whether a decision may take long (a tenth of a second or more): the server
     and the terminal app then make it in a worker thread, off their event loop."""
+    errs_on_purpose: ClassVar[bool] = False
+    """Whether the bot makes mistakes on purpose (``easy``, ``random``): it gives no
+    hints (:func:`~tarneeb.bots.registry.make_adviser`)."""
 
     def __init__(self, rng: random.Random | None = None, options: Sequence[str] = ()) -> None:
         self.rng = rng if rng is not None else random.Random()

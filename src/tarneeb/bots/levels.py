@@ -38,6 +38,7 @@ from tarneeb.actions import Bid, Pass, Phase
 from tarneeb.bots.base import Bot, Decision
 from tarneeb.bots.heuristic import HeuristicBot, tricks_needed
 from tarneeb.bots.knowledge import Knowledge
+from tarneeb.bots.reasons import Reason
 from tarneeb.bots.search import Limit, SearchBot
 from tarneeb.cards import Card
 from tarneeb.view import View
@@ -146,6 +147,7 @@ class EasyBot(Bot):
     """The heuristic bot with a beginner's plausible mistakes (see the module)."""
 
     name = "easy"
+    errs_on_purpose = True
 
     def __init__(self, rng: random.Random | None = None, options: Sequence[str] = ()) -> None:
         super().__init__(rng, options)
@@ -177,7 +179,7 @@ class EasyBot(Bot):
         return decision
 
 
-def plausible_slips(view: View, card: Card) -> list[tuple[Card, str]]:
+def plausible_slips(view: View, card: Card) -> list[tuple[Card, Reason]]:
     """The near misses ``easy`` may play instead of ``card`` (the heuristic's), with why.
 
     None when every remaining trick counts for the side's goal. A slip never
@@ -205,39 +207,39 @@ def plausible_slips(view: View, card: Card) -> list[tuple[Card, str]]:
             return False  # never overtake or overtrump partner
         return not (know.is_master(c) and not wins)  # never throw a master away
 
-    out: list[tuple[Card, str]] = []
+    out: list[tuple[Card, Reason]] = []
     following = card.suit == led
     if following:
         same = sorted(c for c in legal if c.suit == led and allowed(c))
         if know.beats(card, best):
             lower = [c for c in same if not know.beats(c, best)]
             if lower:
-                out.append((lower[0], "plays low, hoping partner wins it"))
+                out.append((lower[0], Reason("slip-low")))
         elif same:
             higher = [c for c in same if c > card]
             if higher:
-                out.append((higher[-1], "plays high, though it does not need to"))
+                out.append((higher[-1], Reason("slip-high")))
     else:
         trump = view.trump
         if card.suit == trump:
             discards = sorted(c for c in legal if c.suit != trump and allowed(c))
             if discards:
-                out.append((discards[0], "discards, saving its trumps"))
+                out.append((discards[0], Reason("slip-keep-trumps")))
         else:
             discards = sorted(
                 (c for c in legal if c.suit != trump and c.suit != card.suit and allowed(c)),
                 key=lambda c: c.rank,
             )
             if discards:
-                out.append((discards[0], "discards from another suit"))
+                out.append((discards[0], Reason("slip-discard")))
     return out
 
 
 def _lead_slips(
     view: View, know: Knowledge, card: Card, legal: list[Card]
-) -> list[tuple[Card, str]]:
+) -> list[tuple[Card, Reason]]:
     trump = view.trump
-    out: list[tuple[Card, str]] = []
+    out: list[tuple[Card, Reason]] = []
     for suit in {c.suit for c in legal} - {card.suit}:
         cards = sorted(c for c in legal if c.suit == suit)
         low = cards[0]
@@ -245,7 +247,7 @@ def _lead_slips(
             continue  # a master led wins: that is no slip
         if suit == trump and len(cards) < 3:
             continue  # leading from two small trumps is more than a beginner's slip
-        out.append((low, "leads another suit"))
+        out.append((low, Reason("slip-lead")))
     return out
 
 

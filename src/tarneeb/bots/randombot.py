@@ -13,6 +13,7 @@ class RandomBot(Bot):
     """Uniform over the legal actions: the floor every other bot must beat."""
 
     name = "random"
+    errs_on_purpose = True
 
     def decide(self, view: View) -> Decision:
         actions = view.legal_actions

@@ -68,6 +68,20 @@ def make_bot(spec: str, rng: random.Random | None = None, seed: int | str | None
     return cls(rng, [o for o in options if o])
 
 
+def make_adviser(spec: str, rng: random.Random | None = None) -> Bot:
+    """The bot whose decisions are the hints where ``spec`` is the player's partner:
+    that bot, or the heuristic bot where ``spec`` makes mistakes on purpose (a hint
+    never advises ``easy``'s slips, nor ``random``'s cards).
+
+    :raises BotError: on an unknown name or option.
+
+    >>> make_adviser("easy").spec, make_adviser("expert:steady").spec
+    ('heuristic', 'expert:steady')
+    """
+    bot = make_bot(spec, rng)
+    return HeuristicBot(bot.rng) if bot.errs_on_purpose else bot
+
+
 def decide_safely(bot: Bot, view: View) -> Decision:
     """``bot``'s decision; where it fails, a stand-in's, so that no bot stops a table.
 

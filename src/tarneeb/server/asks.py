@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from tarneeb.bots.base import Bot
-from tarneeb.bots.registry import decide_safely, make_bot
+from tarneeb.bots.registry import decide_safely, make_adviser
 from tarneeb.seats import Seat
 from tarneeb.server.connection import dumps
 from tarneeb.server.limits import Buckets
@@ -131,7 +131,7 @@ class Asks:
     def _hint_bot(self, live: _Live) -> Bot:
         bot = live.bots.get((None, self.settings.hint_bot))
         if bot is None:
-            bot = make_bot(self.settings.hint_bot, rng=random.Random(secrets.randbits(64)))
+            bot = make_adviser(self.settings.hint_bot, rng=random.Random(secrets.randbits(64)))
             live.bots[(None, self.settings.hint_bot)] = bot
         return bot
 

@@ -88,7 +88,8 @@ def add_play_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--partner",
         metavar="BOT",
         help=f"your partner: a level ({levels}) or a bot ({others}), with options as "
-        "hard:steady (default: heuristic, as medium)",
+        "hard:steady (default: heuristic, as medium); the hints are its moves (the "
+        "heuristic's, for easy and random, which err on purpose)",
     )
     play.add_argument(
         "--opponents",

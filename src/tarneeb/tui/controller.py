@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tarneeb.actions import Action, Phase, action_from_id, parse_action
-from tarneeb.bots import Bot, Decision, decide_safely, make_bot
+from tarneeb.bots import Bot, Decision, decide_safely, make_adviser, make_bot
 from tarneeb.cards import Card, Suit
 from tarneeb.deal import Deal, Trick
 from tarneeb.errors import IllegalActionError, RecordError, TarneebError
@@ -170,7 +170,9 @@ class GameController:
         self.match = match
         self.bots = dict(bots)
         self.human = human
-        self.hint_bot = hint_bot if hint_bot is not None else make_bot(specs[0], seed=0)
+        self.hint_bot = (
+            hint_bot if hint_bot is not None else make_adviser(specs[0], random.Random(0))
+        )
         self.save_path = save_path
         self.save_failure: OSError | None = None
         """Why the last save failed (a full disk, the folder gone), or ``None``: the match
@@ -205,7 +207,7 @@ class GameController:
         """
         match = Match(rules, seed=seed)
         bots = _make_bots(human, partner, opponents, seed)
-        hint = make_bot(partner, rng=_bot_rng(seed, "hint"))
+        hint = make_adviser(partner, rng=_bot_rng(seed, "hint"))
         return cls(match, bots, human, hint, save_path, bot_delay, specs=(partner, opponents))
 
     @classmethod
@@ -236,7 +238,7 @@ class GameController:
         opponents = named.get(human.next, "heuristic")
         seed = match.seed if isinstance(match.seed, int) else None
         bots = _make_bots(human, partner, opponents, seed, len(match.deals))
-        hint = make_bot(partner, rng=_bot_rng(seed, "hint"))
+        hint = make_adviser(partner, rng=_bot_rng(seed, "hint"))
         return cls(
             match,
             bots,
