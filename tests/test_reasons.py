@@ -19,7 +19,7 @@ import pytest
 
 from support import ROOT
 from tarneeb import Card, Deal, Match, Seat, Suit, find_rules
-from tarneeb.bots import Decision, HeuristicBot, RandomBot, Reason, make_bot
+from tarneeb.bots import Decision, HeuristicBot, Reason, make_bot
 from tarneeb.bots.knowledge import Knowledge
 from tarneeb.bots.reasons import NO_REASON, PARTS, reason_names
 from tarneeb.cards import SUIT_MASKS
