@@ -358,6 +358,41 @@ def test_a_failed_save_stops_no_match_and_the_next_save_keeps_every_move(
     assert len(game.match.deal.history) > 4
 
 
+def test_the_quit_question_says_when_the_last_moves_are_not_saved(tmp_path: Path) -> None:
+    """With the saves' folder gone, Esc asked "Quit? The match is saved in PATH", and
+    quitting lost the moves since. It now says they are not saved and why; once the
+    folder is back, asking saves them, and it says so."""
+    folder = tmp_path / "matches"
+    game = GameController.new(
+        find_rules("classic"), seed=45, save_path=folder / "m.json", bot_delay=0
+    )
+    game.analyse = False
+    game.save()
+    seen: dict[str, str] = {}
+
+    async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
+        shutil.rmtree(folder)
+        folder.write_text("a file where the folder was")
+        await pilot.press("p", "enter")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        seen["failing"] = screen_text(app)
+        await pilot.press("n")
+        folder.unlink()
+        await pilot.press("escape")
+        await pilot.pause()
+        seen["back"] = screen_text(app)
+        await pilot.press("n")
+
+    run_app(game, script, size=(100, 30))
+    failing = " ".join(seen["failing"].split())
+    assert "The last moves are NOT saved (the saves' folder is missing" in failing, failing
+    assert "The match is saved in" not in failing
+    assert "The match is saved in" in " ".join(seen["back"].split()), seen["back"]
+    assert read_record((folder / "m.json").read_text(encoding="utf-8")) == game.match
+
+
 def test_a_match_left_unsaved_says_so_on_leaving_and_a_folder_never_written_stops_the_start(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

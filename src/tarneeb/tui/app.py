@@ -29,6 +29,7 @@ from textual.binding import Binding, BindingType
 
 from tarneeb.i18n import DEFAULT_LANGUAGE, find_language
 from tarneeb.tui.controller import GameController
+from tarneeb.tui.names import os_reason
 from tarneeb.tui.render import Look
 from tarneeb.tui.review import ReviewScreen
 from tarneeb.tui.screens import QuestionScreen
@@ -131,11 +132,15 @@ class TarneebApp(App[int]):
             self.exit(0)
             return
         tr = self.look.tr
-        where = (
-            tr("tui.quit.saved", path=self.game.save_path)
-            if self.game.save_path is not None
-            else tr("tui.quit.unsaved")
-        )
+        game = self.game
+        game.save()  # where a write failed, the disk may be back
+        if game.save_path is None:
+            where = tr("tui.quit.unsaved")
+        elif game.save_failure is not None:
+            why = os_reason(game.save_failure, self.look.lang)
+            where = tr("tui.quit.failed", why=why, path=game.save_path)
+        else:
+            where = tr("tui.quit.saved", path=game.save_path)
         self.push_screen(
             QuestionScreen(
                 tr("tui.quit.title"), where, tr("tui.quit.yes"), tr("tui.quit.no"), name="quit"
