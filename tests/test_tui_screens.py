@@ -321,6 +321,22 @@ def test_the_saved_list_and_the_resume_offer_name_the_preset_and_the_score_as_th
     assert f"(spel 2, Z {s}  O {e}  N {n}  W {w})" in offer and "Syrisch 400" in offer, offer
 
 
+def saved_game(folder: Path) -> GameController:
+    """A classic match saved in ``folder``, bots instant, no analysis."""
+    game = GameController.new(
+        find_rules("classic"), seed=45, save_path=folder / "m.json", bot_delay=0
+    )
+    game.analyse = False
+    game.save()
+    return game
+
+
+def lose_the_folder(folder: Path) -> None:
+    """The saves' folder replaced by a file: every save fails until it is removed."""
+    shutil.rmtree(folder)
+    folder.write_text("a file where the folder was")
+
+
 def test_a_failed_save_stops_no_match_and_the_next_save_keeps_every_move(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -330,16 +346,11 @@ def test_a_failed_save_stops_no_match_and_the_next_save_keeps_every_move(
     stop a table; an acknowledged action is never lost." Now play goes on, the status
     says the match is not saved, and the next save writes every move."""
     folder = tmp_path / "matches"
-    game = GameController.new(
-        find_rules("classic"), seed=45, save_path=folder / "m.json", bot_delay=0
-    )
-    game.analyse = False
-    game.save()
+    game = saved_game(folder)
     seen: dict[str, str] = {}
 
     async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
-        shutil.rmtree(folder)
-        folder.write_text("a file where the folder was")
+        lose_the_folder(folder)
         for key in ["p", "enter"] * 3:
             await pilot.press(key)
             await pilot.pause()
@@ -363,16 +374,11 @@ def test_the_quit_question_says_when_the_last_moves_are_not_saved(tmp_path: Path
     quitting lost the moves since. It now says they are not saved and why; once the
     folder is back, asking saves them, and it says so."""
     folder = tmp_path / "matches"
-    game = GameController.new(
-        find_rules("classic"), seed=45, save_path=folder / "m.json", bot_delay=0
-    )
-    game.analyse = False
-    game.save()
+    game = saved_game(folder)
     seen: dict[str, str] = {}
 
     async def script(app: TarneebApp, pilot: Pilot[int]) -> None:
-        shutil.rmtree(folder)
-        folder.write_text("a file where the folder was")
+        lose_the_folder(folder)
         await pilot.press("p", "enter")
         await pilot.pause()
         await pilot.press("escape")
