@@ -113,21 +113,25 @@ def recompute(deal: Deal) -> DealPlay:
             partner = seat ^ 2
             if len(trick.cards) >= 2 and any(wins(c) == partner for c in solution.values):
                 best = trick.cards[-2]
-                # Sure for all the player can tell: none higher of its suit is out, and
-                # the last opponent has not shown out of the suit led with trumps left.
+                # Sure for all the player can tell: the last opponent (in third seat) is
+                # taken to follow where it may hold the suit led, to ruff where it
+                # showed out of it and may hold a trump.
                 mine = replay.hand(seat).mask
-                out = [c for c in range(52) if not mine >> c & 1 and c not in seen]
-                higher = any(c // 13 == best // 13 and c > best for c in out)
-                led = trick.cards[0] // 13
                 last = (seat + 1) & 3
-                ruff = (
-                    trump >= 0
-                    and best // 13 != trump
-                    and led in voids[last]
-                    and trump not in voids[last]
-                    and any(c // 13 == trump for c in out)
-                )
-                if len(trick.cards) == 3 or not (higher or ruff):
+                possible = [
+                    c
+                    for c in range(52)
+                    if not mine >> c & 1 and c not in seen and c // 13 not in voids[last]
+                ]
+                led = trick.cards[0] // 13
+                if any(c // 13 == led for c in possible):
+                    threat = best // 13 == led and any(
+                        c // 13 == led and c > best for c in possible
+                    )
+                else:
+                    trumps = [c for c in possible if c // 13 == trump] if trump >= 0 else []
+                    threat = bool(trumps) and (best // 13 != trump or max(trumps) > best)
+                if len(trick.cards) == 3 or not threat:
                     chances[side] += 1
                     over[side] += wins(action) == seat
                     costly[side] += wins(action) == seat and cost > 0

@@ -13,7 +13,8 @@ and lost with the card played. From that, for each side of each deal
   that were double-dummy best (first leads from a single legal card are not
   counted);
 * ``over_partner_rate`` and ``over_partner_costly_rate``: of the cards played
-  while partner's card was a sure winner of the trick (:func:`partner_sure_winner`)
+  while partner's card was a sure winner of the trick
+  (:meth:`Knowledge.partner_holds <tarneeb.bots.knowledge.Knowledge.partner_holds>`)
   and a card under it was legal (``partner_winning``), the share that took the
   trick from partner, and the share that did so and gave a trick away: the
   partner players complain of, who overtakes or overtrumps a sure winner.
@@ -50,13 +51,10 @@ from typing import Any
 from tarneeb.actions import Phase
 from tarneeb.arena.stats import mean_ci, wilson_interval
 from tarneeb.bots.knowledge import Knowledge
-from tarneeb.cards import Card, Suit
 from tarneeb.deal import Deal
-from tarneeb.play import beats, winning_index
-from tarneeb.seats import Seat
-from tarneeb.view import View
+from tarneeb.play import beats
 
-__all__ = ["GROUPS", "Accuracy", "DealPlay", "deal_plays", "partner_sure_winner"]
+__all__ = ["GROUPS", "Accuracy", "DealPlay", "deal_plays"]
 
 GROUPS = ("all", "declarers", "defenders", "trump", "no_trump")
 """The groups of deals each bot's accuracy is given for."""
@@ -84,8 +82,9 @@ class DealPlay:
     """Whether that first lead was double-dummy best (``None``: it was forced)."""
     partner_winning: tuple[int, int] = (0, 0)
     """Cards each side played while partner's card was a sure winner of the trick
-    (:func:`partner_sure_winner`) and a card that would not take it from partner was
-    legal (0 in journals written before)."""
+    (:meth:`Knowledge.partner_holds <tarneeb.bots.knowledge.Knowledge.partner_holds>`)
+    and a card that would not take it from partner was legal (0 in journals written
+    before)."""
     over_partner: tuple[int, int] = (0, 0)
     """Of those, the cards that took the trick from partner."""
     over_partner_costly: tuple[int, int] = (0, 0)
@@ -110,48 +109,6 @@ class _Choice:
     """Whether the card played took the trick from partner's card."""
 
 
-def partner_sure_winner(view: View) -> Card | None:
-    """Partner's card in the trick, if it wins the trick unless the player to act takes it
-    from partner, for all that player can tell: the player is the last to play, or the
-    last opponent to play can hold no card that beats it (none higher of its suit is
-    out, and if it is not a trump, that opponent has not shown out of the suit led
-    while trumps may be left to ruff with).
-
-    >>> from tarneeb import Deal, Seat, find_rules
-    >>> deal = Deal(find_rules("classic"), Seat.WEST, ["AKQ2.AK32.AK3.A2", "J543.QJ54.QJ4.K3",
-    ...     "T976.T976.T9.QJ4", "8.8.87652.T98765"])
-    >>> for action in "7 pass pass pass D AS 3S".split():  # South's ace of spades
-    ...     deal.push(action)
-    >>> partner_sure_winner(deal.view(Seat.NORTH))
-    Card('AS')
-    >>> for action in "6S 8S KS 4S 7S 2D 8H AH 4H 6H QS 5S".split():  # West ruffed the king
-    ...     deal.push(action)
-    >>> deal.view(Seat.NORTH).shown_voids[Seat.WEST]  # and may ruff the queen: not sure
-    frozenset({Suit.SPADES})
-    >>> partner_sure_winner(deal.view(Seat.NORTH)) is None
-    True
-    """
-    trick = view.current_trick
-    if trick is None or len(trick.cards) < 2:
-        return None
-    trump = -1 if view.trump is None else int(view.trump)
-    partner = len(trick.cards) - 2
-    if winning_index(trick.cards, trump) != partner:
-        return None
-    best = trick.cards[partner]
-    if len(trick.cards) == 3:
-        return best
-    know = Knowledge.of(view)
-    last = Seat((view.seat + 1) & 3)
-    led = Suit(trick.cards[0] // 13)
-    if not know.is_master(best):
-        return None
-    if trump < 0 or best // 13 == trump:
-        return best  # no higher card of its suit is out: nothing can beat it
-    may_ruff = not know.can_hold(last, led) and know.can_hold(last, Suit(trump))
-    return None if may_ruff else best
-
-
 def _choices(deal: Deal) -> list[_Choice]:
     """What the player could do at each card of ``deal``, in order."""
     replay = Deal(deal.rules, deal.dealer, deal.dealt, deal.scores)
@@ -164,7 +121,7 @@ def _choices(deal: Deal) -> list[_Choice]:
             if trick is not None and len(trick.cards) >= 2:
                 seat = replay.to_act
                 assert seat is not None
-                best = partner_sure_winner(replay.view(seat))
+                best = Knowledge.of(replay.view(seat)).partner_holds(trick)
                 if best is not None:
                     trump = -1 if replay.trump is None else int(replay.trump)
                     under = any(not beats(c, best, trump) for c in legal)

@@ -38,7 +38,6 @@ from tarneeb.bots.base import Bot, Decision
 from tarneeb.bots.knowledge import Knowledge
 from tarneeb.bots.reasons import Reason
 from tarneeb.cards import SUIT_MASKS, Card, Suit
-from tarneeb.deal import Trick
 from tarneeb.play import POINTS, TOTAL_POINTS
 from tarneeb.rules import Count
 from tarneeb.scoring import score_contract
@@ -564,7 +563,7 @@ class HeuristicBot(Bot):
         following = legal[0].suit == led
         beaters = sorted(c for c in legal if know.beats(c, best))
         if partner_wins:
-            if not last and following and not self._safe_winner(view, know, best, trick):
+            if not last and following and not know.holds(best, trick):
                 sure = [c for c in beaters if know.is_master(c)]
                 needed, left = tricks_needed(view)
                 if sure and needed >= left:
@@ -611,23 +610,6 @@ class HeuristicBot(Bot):
                 return trumps[0], Reason("ruff")
             return trumps[0], Reason("ruff-risky")
         return self._discard_or_low(view, know, legal, following), Reason("discard")
-
-    def _safe_winner(self, view: View, know: Knowledge, best: Card, trick: Trick) -> bool:
-        """Whether the card winning for partner will hold against the players still to play."""
-        still = [Seat((view.seat + i) & 3) for i in range(1, 4 - len(trick.cards))]
-        opponents = [s for s in still if s.team != view.seat.team]
-        led = trick.cards[0].suit
-        for opp in opponents:
-            possible = know.possible(opp).mask
-            if possible & SUIT_MASKS[led]:
-                higher_in_suit = possible & SUIT_MASKS[led] & ~((2 << best) - 1)
-                if best.suit == led and higher_in_suit:
-                    return False
-            elif view.trump is not None and possible & SUIT_MASKS[view.trump]:
-                higher_trumps = possible & SUIT_MASKS[view.trump] & ~((2 << best) - 1)
-                if best.suit != view.trump or higher_trumps:
-                    return False
-        return True
 
     def _last_player_void_can_ruff(self, view: View, know: Knowledge, led: Suit) -> bool:
         last = view.seat.next

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tarneeb.cards import FULL_MASK, SUIT_MASKS, Card, CardSet, Suit
-from tarneeb.play import beats
+from tarneeb.play import Trick, beats, winning_index
 from tarneeb.seats import Seat
 from tarneeb.view import View
 
@@ -107,6 +107,57 @@ class Knowledge:
             not self.can_hold(opp, suit) and self.can_hold(opp, self.trump)
             for opp in (Seat((self.seat + 1) & 3), Seat((self.seat + 3) & 3))
         )
+
+    def holds(self, best: int, trick: Trick) -> bool:
+        """Whether ``best``, the card winning ``trick`` now, will hold against the players
+        still to play after this seat, for all this seat can tell: an opponent who may
+        still hold the suit led is taken to follow it (and to beat ``best`` only with a
+        higher card of it), one shown out of it to ruff where it may hold a trump."""
+        led = trick.cards[0] // 13
+        trump = -1 if self.trump is None else int(self.trump)
+        above = ~((2 << best) - 1)
+        for i in range(1, 4 - len(trick.cards)):
+            opp = Seat((self.seat + i) & 3)
+            if opp.team == self.seat.team:
+                continue
+            possible = self.possible(opp).mask
+            if possible & SUIT_MASKS[led]:
+                if best // 13 == led and possible & SUIT_MASKS[led] & above:
+                    return False
+            elif (
+                trump >= 0
+                and possible & SUIT_MASKS[trump]
+                and (best // 13 != trump or possible & SUIT_MASKS[trump] & above)
+            ):
+                return False
+        return True
+
+    def partner_holds(self, trick: Trick) -> Card | None:
+        """Partner's card in ``trick``, if it wins the trick now and will hold
+        (:meth:`holds`) unless this seat takes it from partner: partner's sure winner,
+        which no good partner overtakes or ruffs without a reason.
+
+        >>> from tarneeb import Deal, Seat, find_rules
+        >>> deal = Deal(find_rules("classic"), Seat.WEST, ["AKQ2.AK32.AK3.A2",
+        ...     "J543.QJ54.QJ4.K3", "T976.T976.T9.QJ4", "8.8.87652.T98765"])
+        >>> for action in "7 pass pass pass D AS 3S".split():  # South's ace of spades
+        ...     deal.push(action)
+        >>> view = deal.view(Seat.NORTH)
+        >>> Knowledge.of(view).partner_holds(view.current_trick)
+        Card('AS')
+        >>> for action in "6S 8S KS 4S 7S 2D 8H AH 4H 6H QS 5S".split():  # West ruffed
+        ...     deal.push(action)
+        >>> view = deal.view(Seat.NORTH)  # West, to play last, may ruff the queen too
+        >>> Knowledge.of(view).partner_holds(view.current_trick) is None
+        True
+        """
+        if len(trick.cards) < 2:
+            return None
+        partner = len(trick.cards) - 2
+        if winning_index(trick.cards, -1 if self.trump is None else int(self.trump)) != partner:
+            return None
+        best = trick.cards[partner]
+        return best if self.holds(best, trick) else None
 
     def beats(self, card: int, best: int) -> bool:
         """Whether ``card`` beats ``best`` (the card now winning a trick): :func:`tarneeb.play.beats`."""
