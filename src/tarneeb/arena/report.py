@@ -402,7 +402,8 @@ def _write_dd(w: Callable[[str], object], s: dict[str, Any], width: int) -> None
             w(f"  {lost:<17}  {leads}\n")
     w("\nover partner's sure winner (95% intervals)\n")
     w("  chances: cards played while partner's card was sure to win the trick for all the\n")
-    w("    player could tell (last to play, or no card out beats it), one under it legal\n")
+    w("    player could tell (last to play, or the last opponent cannot beat it), one under\n")
+    w("    it legal\n")
     w("  over: the share of those that took the trick from partner; costly: and gave one away\n")
     w(f"  {'':<{width}}  {'chances':>7}  {'over':<20}  costly\n")
     for label in s["bots"]:

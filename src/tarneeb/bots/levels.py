@@ -78,9 +78,10 @@ give away fewer tricks against double-dummy play.
 
 The search's card play alone is a step: over 400 duplicate matches against
 ``medium`` (``tarneeb arena --bots hard:steady,medium --matches 400 --seed
-2026 --double-dummy``), ``hard`` won 268 (67.0%, 95% interval 62.2 to 71.4;
-+1.37 points a deal), giving away 1.45 tricks a deal against double-dummy
-play to medium's 1.80. Its cards take 11 ms median processor time, 344 ms
+2026 --double-dummy``, ``bench/results/``), ``hard`` won 269 at 25b9741
+(67.2%, 95% interval 62.5 to 71.7; +1.39 points a deal), giving away 1.45
+tricks a deal against double-dummy play to medium's 1.79 (268 at 70d3501,
+before the heuristic's bidding changed). Its cards take 11 ms median processor time, 344 ms
 p95, against the search bot's 23.5 and 662 (``bench/search.py --accuracy
 400``, no time limit)."""
 
