@@ -52,7 +52,6 @@ from tarneeb.actions import Phase
 from tarneeb.arena.stats import mean_ci, wilson_interval
 from tarneeb.bots.knowledge import Knowledge
 from tarneeb.deal import Deal
-from tarneeb.play import beats
 
 __all__ = ["GROUPS", "Accuracy", "DealPlay", "deal_plays"]
 
@@ -121,11 +120,11 @@ def _choices(deal: Deal) -> list[_Choice]:
             if trick is not None and len(trick.cards) >= 2:
                 seat = replay.to_act
                 assert seat is not None
-                best = Knowledge.of(replay.view(seat)).partner_holds(trick)
+                know = Knowledge.of(replay.view(seat))
+                best = know.partner_holds(trick)
                 if best is not None:
-                    trump = -1 if replay.trump is None else int(replay.trump)
-                    under = any(not beats(c, best, trump) for c in legal)
-                    over = beats(action, best, trump)
+                    under = any(not know.beats(c, best) for c in legal)
+                    over = know.beats(action, best)
             out.append(_Choice(len(legal), under, over))
         replay.push_unchecked(action)
     return out
